@@ -1,0 +1,39 @@
+# scripts/deps.sh: the packages raypick needs, and how to get them.
+# Sourced by scripts/test and scripts/run; .ci/run installs the same list.
+
+RP_DEBIAN_PACKAGES="meson ninja-build pkg-config gcc libcglm-dev libcmocka-dev \
+libsdl2-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri"
+
+rp_ensure_packages() {
+    if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+        if ! command -v meson >/dev/null 2>&1; then
+            cat >&2 <<'MSG'
+raypick needs: meson, ninja, pkg-config, a C11 compiler, cglm, cmocka, SDL2,
+OpenGL headers and stb (stb_image, stb_image_write, stb_easy_font).
+  macOS (Homebrew):  brew install meson ninja pkg-config cglm cmocka sdl2 stb
+  MSYS2 (UCRT64):    pacman -S mingw-w64-ucrt-x86_64-{meson,gcc,pkgconf,cglm,cmocka,SDL2}
+  elsewhere:         install meson; the .wrap files in subprojects/ fetch the rest
+MSG
+            exit 1
+        fi
+        return 0
+    fi
+    local missing=()
+    local p
+    for p in $RP_DEBIAN_PACKAGES; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    done
+    [ "${#missing[@]}" -eq 0 ] && return 0
+    echo "raypick: installing missing packages: ${missing[*]}"
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            echo "raypick: not root and no sudo; please install: ${missing[*]}" >&2
+            exit 1
+        fi
+    fi
+    "${sudo[@]}" apt-get update
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "${missing[@]}"
+}
