@@ -10,6 +10,8 @@
 #ifndef RAYPICK_HEIGHTMAP_H
 #define RAYPICK_HEIGHTMAP_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include "ray.h"
 
 #ifdef __cplusplus
@@ -49,6 +51,58 @@ bool rp_heightmap_pick_search(const rp_heightmap *hm, const rp_ray *ray,
  *        triangles.
  */
 bool rp_intersect_ray_heightmap(const rp_heightmap *hm, const rp_ray *ray, rp_hit *out);
+
+/* ---- building maps ---------------------------------------------------- */
+
+/*!
+ * @brief procedural map (seeded fractal value noise), heights in
+ *        [0, height_scale]. NULL on invalid input (sizes < 2, spacing <= 0,
+ *        non-finite values, absurdly large).
+ */
+rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, float height_scale,
+                                    uint32_t seed, const vec3 origin);
+
+/*!
+ * @brief load a map from an image file (8/16-bit grayscale PNG, PGM, ...;
+ *        colour by luminance): a pixel per sample, black = 0, white =
+ *        height_scale. NULL on error, with a message naming the file and the
+ *        problem written to err (err may be NULL, err_size bytes).
+ */
+rp_heightmap *rp_heightmap_load(const char *path, float spacing, float height_scale,
+                                const vec3 origin, char *err, size_t err_size);
+
+/* ---- reading maps (for renderers) -------------------------------------- */
+
+int   rp_heightmap_cols(const rp_heightmap *hm);
+int   rp_heightmap_rows(const rp_heightmap *hm);
+float rp_heightmap_spacing(const rp_heightmap *hm);
+void  rp_heightmap_origin(const rp_heightmap *hm, vec3 dest);
+/* the cols * rows samples, row-major (heights[row * cols + col]) */
+const float *rp_heightmap_heights(const rp_heightmap *hm);
+/* lowest and highest sample (relative to origin[1]) */
+void  rp_heightmap_height_range(const rp_heightmap *hm, float *min_h, float *max_h);
+
+/* ---- the tutorial's search, traced for drawing ------------------------ */
+
+/* Caller-owned buffers the traced search fills; zero-initialise, then point
+   linear/binary at arrays of linear_cap/binary_cap points. */
+typedef struct rp_search_trace {
+    bool  clipped;          /* the ray crossed the height band at all     */
+    vec3  clip_start;       /* the ray clipped to the band: start, end    */
+    vec3  clip_end;
+    vec3 *linear;           /* linear-search sample points, in order      */
+    int   linear_cap, linear_count;
+    vec3 *binary;           /* binary-search sample points, in order      */
+    int   binary_cap, binary_count;
+} rp_search_trace;
+
+/*!
+ * @brief rp_heightmap_pick_search that also records what it did into trace
+ *        (may be NULL). Counts beyond the caps are counted, not stored.
+ */
+bool rp_heightmap_pick_search_traced(const rp_heightmap *hm, const rp_ray *ray,
+                                     int linear_steps, float accuracy,
+                                     rp_search_trace *trace, vec3 out_point);
 
 #ifdef __cplusplus
 }
