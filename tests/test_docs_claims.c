@@ -298,10 +298,8 @@ static void orthographic_projection_defeats_the_11_22_shortcut(void **state)
     shortcut_view_ray(x, y, &vp, ortho, &r);
     assert_float_equal(r.dir[0], 9.0f, 1e-4f);       /* 0.9 / 0.1: 84 degrees off */
     assert_false(rp_intersect_ray_sphere(&r, &target, NULL));
-    /* raypick's D3D9-style function: refuses, or at least does not hit */
-    rp_ray p;
-    if (rp_pick_ray_perspective(x, y, &vp, ortho, id, RP_GL, &p))
-        assert_false(rp_intersect_ray_sphere(&p, &target, NULL));
+    /* raypick's D3D9-style function refuses rather than return that ray */
+    assert_false(rp_pick_ray_perspective(x, y, &vp, ortho, id, RP_GL, NULL));
 }
 
 static void off_centre_projection_defeats_the_11_22_shortcut(void **state)
@@ -319,6 +317,7 @@ static void off_centre_projection_defeats_the_11_22_shortcut(void **state)
     shortcut_view_ray(400, 300, &vp, frustum, &r);
     assert_float_equal(r.dir[0], 0.0f, 0.0f);                /* straight ahead */
     assert_false(rp_intersect_ray_sphere(&r, &target, NULL));
+    assert_false(rp_pick_ray_perspective(400, 300, &vp, frustum, id, RP_GL, NULL));
 }
 
 static void symmetric_perspective_both_pick_rays_agree(void **state)
@@ -374,6 +373,98 @@ static void point_on_the_sphere_is_not_inside_but_touching_spheres_collide(void 
     assert_true(rp_test_sphere_sphere(&s, &t));                     /* 4 <= 4 */
 }
 
+
+/* The textbook quadratic in float, as the German article evaluates it:
+   a t^2 + b t + c with b = 2 d.(o - c), discriminant b^2 - 4ac, and the
+   smaller root. For the precision comparison only. */
+static bool textbook_ray_sphere(const rp_ray *ray, const rp_sphere *s, float *t)
+{
+    float oc[3] = {ray->origin[0] - s->center[0], ray->origin[1] - s->center[1],
+                   ray->origin[2] - s->center[2]};
+    float a = dot3(ray->dir, ray->dir);
+    float b = 2.0f * dot3(oc, ray->dir);
+    float c = dot3(oc, oc) - s->radius * s->radius;
+    float disc = b * b - 4.0f * a * c;
+    if (disc < 0.0f)
+        return false;
+    float root = sqrtf(disc);
+    float s1 = (-b + root) / (2.0f * a), s2 = (-b - root) / (2.0f * a);
+    *t = s1 < s2 ? s1 : s2;
+    return true;
+}
+
+static void textbook_float_quadratic_fails_for_a_small_far_sphere(void **state)
+{
+    (void)state;
+    rp_sphere ball = {{0, 0, -1000}, 0.1f};
+    /* a ray passing 0.15 from the centre: outside a radius of 0.1 */
+    rp_ray past = {{0.15f, 0, 0}, {0, 0, -1}};
+    float t;
+    assert_true(textbook_ray_sphere(&past, &ball, &t));      /* a phantom hit */
+    assert_false(rp_intersect_ray_sphere(&past, &ball, NULL));
+    /* through the centre: the entry point is at t = 999.9 */
+    rp_ray through = {{0, 0, 0}, {0, 0, -1}};
+    rp_hit hit;
+    assert_true(textbook_ray_sphere(&through, &ball, &t));
+    assert_true(fabsf(t - 999.9f) > 0.05f);                  /* 1000: a radius off */
+    assert_true(rp_intersect_ray_sphere(&through, &ball, &hit));
+    assert_float_equal(hit.t, 999.9f, 1e-3f);
+    /* just inside the radius still hits */
+    rp_ray grazing = {{0.09f, 0, 0}, {0, 0, -1}};
+    assert_true(rp_intersect_ray_sphere(&grazing, &ball, NULL));
+}
+
+/* ------------------------------------------------------------ ellipsoids */
+
+static void rotated_ellipsoid_turns_its_shield_and_its_normals(void **state)
+{
+    (void)state;
+    /* radii 4, 1, 1: long along x; turned 90 degrees about y: long along z */
+    rp_ellipsoid aligned = {{0, 0, 0}, {4, 1, 1}, {0, 0, 0, 0}};
+    rp_ellipsoid turned = aligned;
+    glm_quatv(turned.orientation, GLM_PI_2f, (vec3){0, 1, 0});
+    rp_ray off_axis = {{2, 0, 10}, {0, 0, -1}};
+    rp_hit hit;
+    assert_true(rp_intersect_ray_ellipsoid(&off_axis, &aligned, &hit));
+    assert_float_equal(hit.t, 10.0f - sqrtf(0.75f), 1e-4f);  /* (2/4)^2 + z^2 = 1 */
+    assert_false(rp_intersect_ray_ellipsoid(&off_axis, &turned, NULL)); /* |x| > 1 */
+    rp_ray near_axis = {{0.5f, 0, 10}, {0, 0, -1}};
+    assert_true(rp_intersect_ray_ellipsoid(&near_axis, &turned, &hit));
+    float z = 4.0f * sqrtf(0.75f);                           /* (z/4)^2 + 0.5^2 = 1 */
+    assert_float_equal(hit.t, 10.0f - z, 1e-4f);
+    /* the normal is the gradient (x / 1, 0, z / 16), not the direction from
+       the centre (0.5, 0, 3.46) / 3.5 = (0.14, 0, 0.99) */
+    vec3 gradient = {0.5f, 0, z / 16.0f};
+    glm_vec3_normalize(gradient);
+    assert_float_equal(gradient[0], 0.9177f, 1e-3f);
+    for (int i = 0; i < 3; i++)
+        assert_float_equal(hit.normal[i], gradient[i], 1e-4f);
+}
+
+static void cglm_normalize_keeps_a_zero_vector_zero(void **state)
+{
+    (void)state;
+    vec3 v = {0, 0, 0}, w;
+    glm_vec3_normalize(v);
+    glm_vec3_normalize_to(v, w);
+    for (int i = 0; i < 3; i++) {
+        assert_float_equal(v[i], 0.0f, 0.0f);
+        assert_float_equal(w[i], 0.0f, 0.0f);
+    }
+}
+
+static void shrunken_spheres_report_touching_models_apart(void **state)
+{
+    (void)state;
+    /* ships 2 long (enclosing radius 1) with the Android book's smaller 0.8 */
+    rp_sphere a = {{0, 0, 0}, 0.8f}, b = {{2.0f, 0, 0}, 0.8f};
+    assert_false(rp_test_sphere_sphere(&a, &b));             /* noses touch at 2 */
+    b.center[0] = 1.7f;
+    assert_false(rp_test_sphere_sphere(&a, &b));             /* overlapping models */
+    b.center[0] = 1.6f;
+    assert_true(rp_test_sphere_sphere(&a, &b));              /* 2.56 <= 2.56 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +484,10 @@ int main(void)
         cmocka_unit_test(shortcut_sphere_test_misses_unit_spheres_1_5_apart),
         cmocka_unit_test(seed_min_root_is_negative_when_the_gun_is_inside),
         cmocka_unit_test(point_on_the_sphere_is_not_inside_but_touching_spheres_collide),
+        cmocka_unit_test(textbook_float_quadratic_fails_for_a_small_far_sphere),
+        cmocka_unit_test(rotated_ellipsoid_turns_its_shield_and_its_normals),
+        cmocka_unit_test(cglm_normalize_keeps_a_zero_vector_zero),
+        cmocka_unit_test(shrunken_spheres_report_touching_models_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
