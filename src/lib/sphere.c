@@ -252,3 +252,17 @@ bool rp_test_sphere_sphere_approx(const rp_sphere *a, const rp_sphere *b)
     const double ra = a->radius, rb = b->radius;
     return dist2(a->center, b->center) < ra * ra + rb * rb;
 }
+
+float rp_sphere_radius_for_approx(float radius)
+{
+    if (!isfinite(radius) || !(radius > 0.0f))
+        return 0.0f;
+    /* round the product to float, then one step up: the result is at least
+       half a float ulp above radius * sqrt(2), which outweighs every double
+       rounding in the approx test's comparison */
+    const double exact = (double)radius * 1.41421356237309504880;
+    if (!rp__fits_float(exact))
+        return 0.0f;
+    const float scaled = nextafterf((float)exact, INFINITY);
+    return scaled <= FLT_MAX ? scaled : 0.0f;
+}
