@@ -730,11 +730,18 @@ static void many_keeps_spheres_at_the_float_limits(void **state)
     assert_true(single.inside);
     assert_int_equal(rp_intersect_ray_spheres(&up, &dot, 1, &many), 0);
     assert_hits_equal(&single, &many);
-    /* the same through the four-at-a-time path */
-    rp_sphere four_dot[4] = {{{9, 9, 9}, 1}, {{9, 9, 9}, 1}, {{9, 9, 9}, 1}, dot};
-    rp_sphere four_huge[4] = {{{9, 9, 9}, 1}, {{9, 9, 9}, 1}, {{9, 9, 9}, 1}, huge};
-    assert_int_equal(rp_intersect_ray_spheres(&up, four_dot, 4, NULL), 3);
-    assert_int_equal(rp_intersect_ray_spheres(&ray, four_huge, 4, NULL), 3);
+    /* the same in every lane of the 4- and 8-wide paths and the tails */
+    for (int n = 1; n <= 17; n++) {
+        for (int k = 0; k < n; k++) {
+            rp_sphere arr[17];
+            for (int i = 0; i < n; i++)
+                arr[i] = (rp_sphere){{9, 9, 9}, 1};   /* beside both rays */
+            arr[k] = dot;
+            assert_int_equal(rp_intersect_ray_spheres(&up, arr, (size_t)n, NULL), k);
+            arr[k] = huge;
+            assert_int_equal(rp_intersect_ray_spheres(&ray, arr, (size_t)n, NULL), k);
+        }
+    }
 }
 
 int main(void)

@@ -8,11 +8,23 @@
 #include <stdint.h>
 #include <string.h>
 
+/* SIMD paths for the many-sphere filter, each with the portable C one as
+   the fallback: SSE2 (the x86-64 baseline) at compile time, AVX picked at
+   run time on GCC and clang. RAYPICK_NO_SIMD / RAYPICK_NO_AVX turn them off
+   (the tests build every variant). */
 #if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
 #include <emmintrin.h>
 #define RP_SPHERES_SSE2 1
 #else
 #define RP_SPHERES_SSE2 0
+#endif
+
+#if RP_SPHERES_SSE2 && !defined(RAYPICK_NO_AVX) && (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6))
+#include <immintrin.h>
+#define RP_SPHERES_AVX 1
+#else
+#define RP_SPHERES_AVX 0
 #endif
 
 static bool sphere_is_valid(const rp_sphere *s)
@@ -118,12 +130,27 @@ static unsigned keep_sphere(const ray_filter *rf, const rp_sphere *s)
     return !((far_from_line || behind) && ff < RP_FILTER_TRUSTED_FF);
 }
 
+/* Spheres [i, n) in groups of four (the last one possibly partial). */
+static unsigned filter_scalar(const ray_filter *rf, const rp_sphere *s, size_t n, size_t i,
+                              unsigned char *keep)
+{
+    unsigned any = 0;
+    for (; i < n; i += 4) {
+        unsigned bits = 0;
+        for (unsigned j = 0; j < 4 && i + j < n; j++)
+            bits |= keep_sphere(rf, &s[i + j]) << j;
+        keep[i / 4] = (unsigned char)bits;
+        any |= bits;
+    }
+    return any;
+}
+
 #if RP_SPHERES_SSE2
 /* The same filter four spheres at a time: a sphere is 16 bytes, one SSE
-   register, so four loads and a transpose give x, y, z, r lanes. Returns a
-   4-bit keep mask per group of four in keep[]. */
-static unsigned filter_block(const ray_filter *rf, const rp_sphere *s, size_t n,
-                             unsigned char *keep)
+   register, so four loads and a transpose give x, y, z, r lanes. The
+   comparisons are the scalar ones, operand for operand, so NaN keeps. */
+static unsigned filter_sse2(const ray_filter *rf, const rp_sphere *s, size_t n, size_t i,
+                            unsigned char *keep)
 {
     const __m128 ox = _mm_set1_ps(rf->ox), oy = _mm_set1_ps(rf->oy), oz = _mm_set1_ps(rf->oz);
     const __m128 ux = _mm_set1_ps(rf->ux), uy = _mm_set1_ps(rf->uy), uz = _mm_set1_ps(rf->uz);
@@ -133,7 +160,6 @@ static unsigned filter_block(const ray_filter *rf, const rp_sphere *s, size_t n,
     const __m128 trusted = _mm_set1_ps(RP_FILTER_TRUSTED_FF);
     const __m128 zero = _mm_setzero_ps();
     unsigned any = 0;
-    size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         __m128 cx = _mm_loadu_ps(&s[i].center[0]);
         __m128 cy = _mm_loadu_ps(&s[i + 1].center[0]);
@@ -155,30 +181,81 @@ static unsigned filter_block(const ray_filter *rf, const rp_sphere *s, size_t n,
         keep[i / 4] = (unsigned char)bits;
         any |= bits;
     }
-    if (i < n) {
-        unsigned bits = 0;
-        for (unsigned j = 0; i + j < n; j++)
-            bits |= keep_sphere(rf, &s[i + j]) << j;
-        keep[i / 4] = (unsigned char)bits;
-        any |= bits;
-    }
-    return any;
-}
-#else
-static unsigned filter_block(const ray_filter *rf, const rp_sphere *s, size_t n,
-                             unsigned char *keep)
-{
-    unsigned any = 0;
-    for (size_t g = 0; g * 4 < n; g++) {
-        unsigned bits = 0;
-        for (unsigned j = 0; j < 4 && g * 4 + j < n; j++)
-            bits |= keep_sphere(rf, &s[g * 4 + j]) << j;
-        keep[g] = (unsigned char)bits;
-        any |= bits;
-    }
-    return any;
+    return any | filter_scalar(rf, s, n, i, keep);
 }
 #endif
+
+#if RP_SPHERES_AVX
+/* Eight at a time with 256-bit AVX, chosen at run time when the CPU has it
+   (the library itself is built for the baseline ISA). Lane 0 of each
+   register holds spheres i..i+3, lane 1 spheres i+4..i+7, so the in-lane
+   transpose is the SSE one and the mask's low and high nibbles are the two
+   groups of four. */
+__attribute__((target("avx")))
+static unsigned filter_avx(const ray_filter *rf, const rp_sphere *s, size_t n, size_t i,
+                           unsigned char *keep)
+{
+    const __m256 ox = _mm256_set1_ps(rf->ox), oy = _mm256_set1_ps(rf->oy);
+    const __m256 oz = _mm256_set1_ps(rf->oz);
+    const __m256 ux = _mm256_set1_ps(rf->ux), uy = _mm256_set1_ps(rf->uy);
+    const __m256 uz = _mm256_set1_ps(rf->uz);
+    const __m256 one_minus_b = _mm256_set1_ps(1.0f - RP_FILTER_B);
+    const __m256 r2_scale = _mm256_set1_ps(RP_FILTER_R2_SCALE);
+    const __m256 tiny = _mm256_set1_ps(RP_FILTER_TINY);
+    const __m256 trusted = _mm256_set1_ps(RP_FILTER_TRUSTED_FF);
+    const __m256 zero = _mm256_setzero_ps();
+    unsigned any = 0;
+    for (; i + 8 <= n; i += 8) {
+        const float *p = &s[i].center[0];   /* 4 floats per sphere */
+        const __m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)),
+                                               _mm_loadu_ps(p + 16), 1);
+        const __m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)),
+                                               _mm_loadu_ps(p + 20), 1);
+        const __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)),
+                                               _mm_loadu_ps(p + 24), 1);
+        const __m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 12)),
+                                               _mm_loadu_ps(p + 28), 1);
+        const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpacklo_ps(r2, r3);
+        const __m256 t2 = _mm256_unpackhi_ps(r0, r1), t3 = _mm256_unpackhi_ps(r2, r3);
+        const __m256 cx = _mm256_shuffle_ps(t0, t1, 0x44), cy = _mm256_shuffle_ps(t0, t1, 0xEE);
+        const __m256 cz = _mm256_shuffle_ps(t2, t3, 0x44), r = _mm256_shuffle_ps(t2, t3, 0xEE);
+        const __m256 fx = _mm256_sub_ps(cx, ox), fy = _mm256_sub_ps(cy, oy);
+        const __m256 fz = _mm256_sub_ps(cz, oz);
+        const __m256 tc = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(fx, ux), _mm256_mul_ps(fy, uy)),
+                                        _mm256_mul_ps(fz, uz));
+        const __m256 ff = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(fx, fx), _mm256_mul_ps(fy, fy)),
+                                        _mm256_mul_ps(fz, fz));
+        const __m256 bound = _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(r, r), r2_scale), tiny);
+        const __m256 far_from_line = _mm256_cmp_ps(
+            _mm256_sub_ps(_mm256_mul_ps(ff, one_minus_b), _mm256_mul_ps(tc, tc)), bound, _CMP_GT_OQ);
+        const __m256 behind = _mm256_and_ps(_mm256_cmp_ps(tc, zero, _CMP_LT_OQ),
+                                            _mm256_cmp_ps(ff, bound, _CMP_GT_OQ));
+        const __m256 reject = _mm256_and_ps(_mm256_or_ps(far_from_line, behind),
+                                            _mm256_cmp_ps(ff, trusted, _CMP_LT_OQ));
+        const unsigned bits = ~(unsigned)_mm256_movemask_ps(reject) & 255u;
+        keep[i / 4] = (unsigned char)(bits & 15u);
+        keep[i / 4 + 1] = (unsigned char)(bits >> 4);
+        any |= bits;
+    }
+    return any | filter_sse2(rf, s, n, i, keep);
+}
+#endif
+
+typedef unsigned (*filter_fn)(const ray_filter *, const rp_sphere *, size_t, size_t,
+                              unsigned char *);
+
+static filter_fn pick_filter(void)
+{
+#if RP_SPHERES_AVX
+    if (__builtin_cpu_supports("avx"))
+        return filter_avx;
+#endif
+#if RP_SPHERES_SSE2
+    return filter_sse2;
+#else
+    return filter_scalar;
+#endif
+}
 
 int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
                              size_t count, rp_hit *out)
@@ -191,13 +268,14 @@ int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
     const ray_filter rf = {ray->origin[0], ray->origin[1], ray->origin[2],
                            (float)u[0], (float)u[1], (float)u[2]};
 
+    const filter_fn filter = pick_filter();
     unsigned char keep[RP_FILTER_BLOCK / 4];
     size_t best = SIZE_MAX;
     rp_hit best_hit;
     memset(&best_hit, 0, sizeof best_hit);
     for (size_t base = 0; base < count; base += RP_FILTER_BLOCK) {
         const size_t n = count - base < RP_FILTER_BLOCK ? count - base : RP_FILTER_BLOCK;
-        if (!filter_block(&rf, spheres + base, n, keep))
+        if (!filter(&rf, spheres + base, n, 0, keep))
             continue;
         for (size_t g = 0; g * 4 < n; g++) {
             for (unsigned bits = keep[g], j = 0; bits != 0; bits >>= 1, j++) {
