@@ -63,10 +63,10 @@ bool rp_test_ray_sphere(const rp_ray *ray, const rp_sphere *s);
  * @brief nearest sphere of an array that the ray hits: picking among many
  *        objects (seed 001's loop over every object's CheckIntersection).
  *
- * A float pre-pass (SSE2 where available, four spheres per step; plain C
- * otherwise) rejects the spheres far from the ray's line or behind its
- * origin; its tolerances are rounding-error bounds, so it never drops a
- * sphere that rp_intersect_ray_sphere would hit. The rest go through
+ * A float pre-pass rejects the spheres far from the ray's line or behind
+ * its origin, eight spheres per step with AVX (picked at run time), four
+ * with SSE2, one in plain C elsewhere; its tolerances are rounding-error
+ * bounds, so it never drops a sphere that rp_intersect_ray_sphere would hit. The rest go through
  * rp_intersect_ray_sphere's exact path, so the result equals a loop over
  * rp_intersect_ray_sphere keeping the smallest hit t.
  *

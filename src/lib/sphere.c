@@ -97,17 +97,20 @@ bool rp_test_ray_sphere(const rp_ray *ray, const rp_sphere *s)
  *   far from the line: the squared distance from the centre to the line is
  *     ff - tc^2, and a hit needs it <= r^2. The computed ff is within ~5 eps
  *     ff, the computed tc^2 within ~11 eps ff, so with B = 4e-6 (~67 eps)
- *     the computed ff (1 - B) - tc^2 stays below the true distance^2 and
- *     rejecting when it exceeds r^2 (1 + 1e-5) + 16 FLT_MIN is safe (the
- *     FLT_MIN term covers absolute errors of denormal results).
- *   behind the origin: a hit from outside needs tc > 0; when the computed tc
- *     is < 0 the true one is below ~5 eps |f|, which leaves the origin inside
- *     the sphere up to rounding. Reject when tc < 0 and ff > the same bound.
+ *     the computed ff (1 - B) - tc^2 stays below the true distance^2 (to
+ *     within one rounding of itself), and rejecting when it exceeds
+ *     r^2 (1 + 1e-5) + 16 FLT_MIN is safe (the FLT_MIN term covers the
+ *     absolute errors of denormal results).
+ *   behind the origin: a hit from outside needs tc > 0 and
+ *     tc^2 >= ff - r^2. When the computed tc is < 0 the true one is below
+ *     ~5 eps |f|, so such a hit needs ff - r^2 <= 25 eps^2 ff: the origin on
+ *     the surface up to rounding, which the same bound on ff keeps.
+ *     Reject when tc < 0 and ff > r^2 (1 + 1e-5) + 16 FLT_MIN.
  *   overflow: the two rejections are trusted only while ff < 1e30 (|f| up to
  *     1e15, nothing can overflow); farther spheres, and every NaN (bad radius,
  *     bad centre), are kept and left to the exact path, which validates. */
 
-#define RP_FILTER_BLOCK 512            /* spheres per filter pass, multiple of 4 */
+#define RP_FILTER_BLOCK 512            /* spheres per filter pass, multiple of 8 */
 #define RP_FILTER_B 4e-6f
 #define RP_FILTER_R2_SCALE (1.0f + 1e-5f)
 #define RP_FILTER_TINY (16.0f * FLT_MIN)
