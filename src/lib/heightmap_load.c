@@ -83,8 +83,15 @@ static rp_heightmap *load_file(FILE *f, const char *path, float spacing, float h
     int w, h, comp;
     /* The header first: refuse absurd sizes before decoding anything. */
     if (!stbi_info_from_file(f, &w, &h, &comp)) {
+        const char *why = stbi_failure_reason();
+        /* stb_image refuses some absurd headers itself (PNG > 2^30 bytes). */
+        if (why != NULL && strcmp(why, "too large") == 0) {
+            set_error(err, err_size, "%s: image too large (its header claims more than "
+                      "stb_image will decode)", path);
+            return NULL;
+        }
         set_error(err, err_size, "%s: not an image in a supported format (%s)",
-                  path, stbi_failure_reason());
+                  path, why ? why : "unknown");
         return NULL;
     }
     if (w < 2 || h < 2) {
