@@ -155,9 +155,9 @@ bool rp_heightmap_height_at(const rp_heightmap *hm, float x, float z, float *out
 
 static rp_hm_bounds leaf_bounds(const rp_heightmap *hm, int bx, int bz)
 {
-    int c0 = bx << RP_HM_LEAF_LOG2, r0 = bz << RP_HM_LEAF_LOG2;
+    int c0 = bx << hm->leaf_log2, r0 = bz << hm->leaf_log2;
     /* A block of cells spans one more sample than it has cells. */
-    int c1 = c0 + (1 << RP_HM_LEAF_LOG2), r1 = r0 + (1 << RP_HM_LEAF_LOG2);
+    int c1 = c0 + (1 << hm->leaf_log2), r1 = r0 + (1 << hm->leaf_log2);
     if (c1 > hm->cols - 1)
         c1 = hm->cols - 1;
     if (r1 > hm->rows - 1)
@@ -185,9 +185,10 @@ static rp_hm_bounds parent_bounds(const rp_hm_level *child, int px, int pz)
     return b;
 }
 
-bool rp_hm_build_pyramid(rp_heightmap *hm)
+/* Lays out the levels for leaves of 2^leaf_log2 cells; returns the node count. */
+static size_t layout_levels(rp_heightmap *hm, int leaf_log2)
 {
-    int leaf = 1 << RP_HM_LEAF_LOG2;
+    int leaf = 1 << leaf_log2;
     int nx = (hm->cols - 1 + leaf - 1) / leaf, nz = (hm->rows - 1 + leaf - 1) / leaf;
     size_t total = 0;
     int levels = 0;
@@ -201,14 +202,25 @@ bool rp_hm_build_pyramid(rp_heightmap *hm)
         nx = (nx + 1) / 2;
         nz = (nz + 1) / 2;
     }
+    hm->leaf_log2 = leaf_log2;
     hm->levels = levels;
+    return total;
+}
+
+bool rp_hm_build_pyramid(rp_heightmap *hm)
+{
+    size_t heights_bytes = (size_t)hm->cols * (size_t)hm->rows * sizeof(float);
+    int leaf_log2 = RP_HM_LEAF_LOG2_MIN;
+    size_t total = layout_levels(hm, leaf_log2);
+    while (total * sizeof(rp_hm_bounds) * 2 > heights_bytes)
+        total = layout_levels(hm, ++leaf_log2);
     hm->pyramid = malloc(total * sizeof *hm->pyramid);
     if (hm->pyramid == NULL)
         return false;
     hm->pyramid_count = total;
 
     rp_hm_bounds *next = hm->pyramid;
-    for (int l = 0; l < levels; l++) {
+    for (int l = 0; l < hm->levels; l++) {
         rp_hm_level *lv = &hm->level[l];
         lv->nodes = next;
         next += (size_t)lv->nx * (size_t)lv->nz;

@@ -9,10 +9,11 @@
 #include <stddef.h>
 #include "raypick/heightmap.h"
 
-/* The acceleration's leaves are blocks of 2^RP_HM_LEAF_LOG2 cells a side: a
-   4x4 leaf keeps the pyramid at about 1/12 of the heights (two floats per
-   16 cells, plus a third for the upper levels). */
-#define RP_HM_LEAF_LOG2 2
+/* The acceleration's leaves are blocks of 2^leaf_log2 cells a side: a 4x4
+   leaf keeps the pyramid at about 1/12 of the heights (two floats per 16
+   cells, plus a third for the upper levels). Maps one or two cells thin
+   get bigger leaves so the pyramid never exceeds half the heights. */
+#define RP_HM_LEAF_LOG2_MIN 2
 #define RP_HM_MAX_LEVELS 32
 
 /* Lowest and highest sample under one node of the pyramid. */
@@ -33,6 +34,7 @@ struct rp_heightmap {
     float *heights;             /* rows * cols, owned                   */
 
     /* min/max pyramid: level 0 = leaf blocks, the last level = one node */
+    int           leaf_log2;
     int           levels;
     rp_hm_level   level[RP_HM_MAX_LEVELS];
     rp_hm_bounds *pyramid;      /* every level's nodes, one allocation  */

@@ -159,10 +159,10 @@ static bool visit(walk *w, int l, int ix, int iz, double ta, double tb)
         return false;
     }
 
-    int shift = l + RP_HM_LEAF_LOG2;
+    int shift = l + hm->leaf_log2;
     int x0 = ix << shift, z0 = iz << shift;
     if (l == 0) {
-        int n = 1 << RP_HM_LEAF_LOG2;
+        int n = 1 << hm->leaf_log2;
         return walk_cells(w, x0, clampi(x0 + n - 1, 0, hm->cols - 2),
                           z0, clampi(z0 + n - 1, 0, hm->rows - 2), ta, tb);
     }
