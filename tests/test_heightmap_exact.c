@@ -206,7 +206,7 @@ static void exact_matches_brute_force_on_random_rays(void **state)
     (void)state;
     rng_state = 0x5eed1234u;
     int rays = 0, hits = 0, normals_checked = 0;
-    for (int map = 0; map < 24; map++) {
+    for (int map = 0; map < 40; map++) {
         map_desc m = random_map();
         rp_heightmap *hm = rp_heightmap_create(m.cols, m.rows, m.spacing, m.origin, m.h);
         assert_non_null(hm);
@@ -255,7 +255,7 @@ static void exact_matches_brute_force_on_random_rays(void **state)
         rp_heightmap_destroy(hm);
         free(m.h);
     }
-    assert_int_equal(rays, 24 * 250);
+    assert_int_equal(rays, 40 * 250);
     /* the mix of rays exercises both outcomes */
     assert_true(hits > rays / 4 && hits < rays * 9 / 10);
     assert_true(normals_checked > hits / 2);
