@@ -545,6 +545,32 @@ static void off_centre_unprojects_and_perspective_refuses(void **state)
 
 /* ---------------------------------------- matrices the D3D9 way reads */
 
+/* Every entry of the x, y and w rows that _11/_22 do not read changes where
+   a pixel's ray goes: one at a time, each must make the D3D9 method refuse,
+   while unproject still gives the right ray. [2][0] alone and [2][1] alone
+   are the off-centre cases (a lens shift in x or in y); [3][3] alone is
+   half-way to orthographic. */
+static void perspective_refuses_any_entry_it_cannot_read(void **state)
+{
+    (void)state;
+    const int entries[9][2] = {{1, 0}, {2, 0}, {3, 0}, {0, 1}, {2, 1}, {3, 1},
+                               {0, 3}, {1, 3}, {3, 3}};
+    const float ts[] = {0.0f, 0.5f, 1.0f};
+    for (int c = 0; c < 2; ++c)
+        for (int e = 0; e < 9; ++e) {
+            camera cam;
+            make_camera(CONVENTIONS[c], PERSPECTIVE, &VP_OFFSET, &cam);
+            cam.proj[entries[e][0]][entries[e][1]] = 0.05f;
+            rp_ray out, sentinel;
+            memset(&out, 0x77, sizeof out);
+            sentinel = out;
+            assert_false(rp_pick_ray_perspective(400.0f, 300.0f, &VP_OFFSET, cam.proj,
+                                                 cam.view, cam.conv, &out));
+            assert_memory_equal(&out, &sentinel, sizeof out);
+            check_round_trip(&cam, &VP_OFFSET, rp_pick_ray_unproject, ts, 3, false);
+        }
+}
+
 /* A projection scaled by k > 0 is the same projection (clip space is
    homogeneous): both methods must give the same ray. */
 static void scaled_projection_gives_same_ray(void **state)
@@ -766,6 +792,7 @@ int main(void)
         cmocka_unit_test(methods_agree_for_symmetric_perspective),
         cmocka_unit_test(orthographic_unprojects_and_perspective_refuses),
         cmocka_unit_test(off_centre_unprojects_and_perspective_refuses),
+        cmocka_unit_test(perspective_refuses_any_entry_it_cannot_read),
         cmocka_unit_test(scaled_projection_gives_same_ray),
         cmocka_unit_test(perspective_refuses_other_conventions_projection),
         cmocka_unit_test(perspective_refuses_projective_view),
