@@ -46,7 +46,11 @@
  *   glViewport and glm_project/glm_unproject count y upwards from the
  *   bottom: flip there (y_down = window_height - y_up), not here. The
  *   viewport's x, y are subtracted; the D3D9 tutorial forgot them, which
- *   only works for a viewport at the window's top-left corner.
+ *   only works for a viewport at the window's top-left corner. Coordinates
+ *   are continuous: vp.x is the left edge of the first pixel, so pixel i's
+ *   centre is i + 0.5 (GL, D3D10+; D3D9 put centres on integers, its
+ *   half-pixel offset). Add 0.5 to an integer mouse position to aim at the
+ *   centre of the pixel under the cursor.
  *
  * Why _11/_22 are not enough. CalculateRay divides by _11 and _22 and
  *   assumes clip w = +-view z. An orthographic projection has w = 1
