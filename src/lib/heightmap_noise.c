@@ -9,6 +9,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* A fused multiply-add rounds once instead of twice: allowed to contract,
+   a compiler targeting FMA hardware would give different low bits. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 #include "internal.h"
 #include "heightmap_internal.h"
 
