@@ -48,8 +48,8 @@ typedef struct rp_heightmap rp_heightmap;   /* opaque */
  * heights[row * cols + col] is the sample at world x = origin[0] + col *
  * spacing, z = origin[2] + row * spacing, y = origin[1] + heights[...].
  *
- * @param[in] cols, rows samples along x and z, each >= 2 (and at most 2^24,
- *                       and rows * cols floats must fit in memory's size_t)
+ * @param[in] cols, rows samples along x and z, each 2 .. 2^24 (and
+ *                       rows * cols * sizeof(float) must fit in a size_t)
  * @param[in] spacing    distance between neighbouring samples, > 0, finite
  * @param[in] origin     world position of sample (0, 0), finite
  * @param[in] heights    rows * cols finite floats; copied
@@ -149,9 +149,12 @@ rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, float hei
                                     uint32_t seed, const vec3 origin);
 
 /*!
- * @brief load a map from an image file (8/16-bit grayscale PNG, PGM;
- *        colour PNG/PPM/BMP/JPEG by Rec. 709 luma, alpha ignored): a pixel
- *        per sample, black = 0, white = height_scale. The image's top row is
+ * @brief load a map from an image file (8/16-bit grayscale PNG and binary
+ *        PGM (P5); colour PNG, binary PPM (P6), BMP, JPEG by Rec. 709 luma,
+ *        alpha ignored): a pixel per sample, black = 0, white (the PGM's
+ *        maxval) = height_scale. PNG, BMP and JPEG go through stb_image;
+ *        PGM/PPM are read by raypick itself, so they load even in a build
+ *        without stb_image. The image's top row is
  *        row 0 (smallest z), its left column col 0 (smallest x): the image
  *        is the map seen from above with +x right and +z down. XNA loads the
  *        heights from a texture's GetData.
@@ -163,7 +166,8 @@ rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, float hei
  * @param[out] err          on NULL: a message naming the file and the
  *                          problem (cannot open, not an image, truncated or
  *                          corrupt, too small (< 2x2), too large (> 16384 a
- *                          side or > 64M samples), built without stb_image);
+ *                          side or > 64M samples), not a PGM/PPM in a build
+ *                          without stb_image);
  *                          may be NULL
  * @param[in]  err_size     bytes at err
  * @returns the map, or NULL on error
