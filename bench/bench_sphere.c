@@ -231,5 +231,6 @@ int main(void)
     bench_single();
     bench_many(1000, 64);
     bench_many(1000000, 16);
+    bench_many(4000000, 8);    /* 64 MB: beyond a 32 MB L3, memory-bound */
     return 0;
 }

@@ -70,11 +70,14 @@ static inline bool rp__normalize3d(double v[3])
     double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
     if (!(m > 0.0) || !isfinite(m))
         return false;
-    double x = v[0] / m, y = v[1] / m, z = v[2] / m;
-    double len = sqrt(x * x + y * y + z * z);
-    v[0] = x / len;
-    v[1] = y / len;
-    v[2] = z / len;
+    const double inv_m = 1.0 / m;
+    if (!isfinite(inv_m))       /* m a denormal double: cannot come from floats */
+        return false;
+    const double x = v[0] * inv_m, y = v[1] * inv_m, z = v[2] * inv_m;
+    const double inv_len = 1.0 / sqrt(x * x + y * y + z * z);   /* len in [1, sqrt 3] */
+    v[0] = x * inv_len;
+    v[1] = y * inv_len;
+    v[2] = z * inv_len;
     return true;
 }
 
