@@ -90,6 +90,11 @@ int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
  *
  * @param[in] s the sphere
  * @param[in] p the point
+ * The three bounding-sphere tests evaluate their formulas in double: the
+ * squares of float coordinates cannot overflow there, and a sum of squared
+ * floats is exact or within one rounding, so the boundary cases (<= vs <)
+ * are decided as the formulas say.
+ *
  * @returns true when p is strictly inside; false on the surface, outside,
  *          or on invalid input (NULL, NaN, infinity, radius <= 0)
  */
