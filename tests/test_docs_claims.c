@@ -156,6 +156,37 @@ static void row_vector_times_d3dx_matrix_is_cglm_matrix_times_column_vector(void
         assert_float_equal(want[i], 0.0f, 1e-5f);
 }
 
+/* D3DXMatrixMultiply(out, a, b) = a * b for row vectors: out_rc = sum a_rk b_kc */
+static d3dx_matrix d3dx_multiply(const d3dx_matrix *a, const d3dx_matrix *b)
+{
+    d3dx_matrix out;
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            float sum = 0.0f;
+            for (int k = 0; k < 4; k++)
+                sum += a->m[r][k] * b->m[k][c];
+            out.m[r][c] = sum;
+        }
+    return out;
+}
+
+static void d3dx_multiply_a_b_is_glm_mat4_mul_b_a(void **state)
+{
+    (void)state;
+    /* view then projection: D3DX writes view * proj, cglm proj * view */
+    float eye[3] = {3, 4, -8}, at[3] = {-1, 0.5f, 2}, up[3] = {0, 1, 0};
+    d3dx_matrix view = d3dx_look_at_lh(eye, at, up);
+    d3dx_matrix proj = d3dx_perspective_fov_lh(glm_rad(60.0f), 4.0f / 3.0f, 1.0f, 100.0f);
+    d3dx_matrix d = d3dx_multiply(&view, &proj);
+    mat4 v, p, m;
+    memcpy(v, view.m, sizeof v);
+    memcpy(p, proj.m, sizeof p);
+    glm_mat4_mul(p, v, m);
+    assert_same_16_floats(&d, m, 1e-5f);
+    glm_mat4_mul(v, p, m);                           /* the other order differs */
+    assert_true(fabsf(m[3][2] - d.m[3][2]) > 0.1f);
+}
+
 static void transform_coord_divides_by_w_mulv3_does_not(void **state)
 {
     (void)state;
@@ -348,6 +379,16 @@ static void shortcut_sphere_test_misses_unit_spheres_1_5_apart(void **state)
     assert_true(rp_test_sphere_sphere_approx(&a, &b));     /* 2.25 < 4 */
 }
 
+static void scaled_shortcut_reports_unequal_spheres_4_2_apart(void **state)
+{
+    (void)state;
+    rp_sphere a = {{0, 0, 0}, 1}, b = {{4.2f, 0, 0}, 3};
+    assert_false(rp_test_sphere_sphere(&a, &b));            /* 17.64 > 16 */
+    a.radius = rp_sphere_radius_for_approx(1);
+    b.radius = rp_sphere_radius_for_approx(3);
+    assert_true(rp_test_sphere_sphere_approx(&a, &b));      /* 17.64 < 2 + 18 */
+}
+
 static void seed_min_root_is_negative_when_the_gun_is_inside(void **state)
 {
     (void)state;
@@ -406,7 +447,7 @@ static void textbook_float_quadratic_fails_for_a_small_far_sphere(void **state)
     rp_ray through = {{0, 0, 0}, {0, 0, -1}};
     rp_hit hit;
     assert_true(textbook_ray_sphere(&through, &ball, &t));
-    assert_true(fabsf(t - 999.9f) > 0.05f);                  /* 1000: a radius off */
+    assert_float_equal(t, 1000.0f, 0.01f);                   /* a radius off */
     assert_true(rp_intersect_ray_sphere(&through, &ball, &hit));
     assert_float_equal(hit.t, 999.9f, 1e-3f);
     /* just inside the radius still hits */
@@ -472,6 +513,7 @@ int main(void)
         cmocka_unit_test(d3dx_look_at_lh_is_glm_lookat_lh_float_for_float),
         cmocka_unit_test(d3dx_translation_sits_in_floats_12_to_14_like_cglm),
         cmocka_unit_test(row_vector_times_d3dx_matrix_is_cglm_matrix_times_column_vector),
+        cmocka_unit_test(d3dx_multiply_a_b_is_glm_mat4_mul_b_a),
         cmocka_unit_test(transform_coord_divides_by_w_mulv3_does_not),
         cmocka_unit_test(lh_view_space_looks_down_plus_z_rh_down_minus_z),
         cmocka_unit_test(depth_0_is_the_near_plane_only_in_the_matching_convention),
@@ -482,6 +524,7 @@ int main(void)
         cmocka_unit_test(off_centre_projection_defeats_the_11_22_shortcut),
         cmocka_unit_test(symmetric_perspective_both_pick_rays_agree),
         cmocka_unit_test(shortcut_sphere_test_misses_unit_spheres_1_5_apart),
+        cmocka_unit_test(scaled_shortcut_reports_unequal_spheres_4_2_apart),
         cmocka_unit_test(seed_min_root_is_negative_when_the_gun_is_inside),
         cmocka_unit_test(point_on_the_sphere_is_not_inside_but_touching_spheres_collide),
         cmocka_unit_test(textbook_float_quadratic_fails_for_a_small_far_sphere),
