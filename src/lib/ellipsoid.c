@@ -86,33 +86,13 @@ bool rp_intersect_ray_ellipsoid(const rp_ray *ray, const rp_ellipsoid *e, rp_hit
     double t0, t1;
     if (!rp__ray_sphere_roots(o_local, d_local, 1.0, &t0, &t1) || t1 < 0.0)
         return false;
-    if (!rp__fits_float(t0) || !rp__fits_float(t1))
-        return false;
-    const bool inside = t0 < 0.0;
-    const double t = inside ? t1 : t0;
-
-    const double point[3] = {ray->origin[0] + t * d_world[0], ray->origin[1] + t * d_world[1],
-                             ray->origin[2] + t * d_world[2]};
     /* The normal is the gradient of |x_local / radii|^2 = 1: with u the hit
        on the unit sphere, x_local = radii * u and the gradient is
        x_local / radii^2 = u / radii, rotated back into the world. */
+    const double t = rp__first_root(t0, t1);
     double n_local[3], n[3];
     for (int i = 0; i < 3; i++)
         n_local[i] = (o_local[i] + t * d_local[i]) / fr.radii[i];
     rotate(fr.q, 1.0, n_local, n);
-    if (!rp__fits_float(point[0]) || !rp__fits_float(point[1]) ||
-        !rp__fits_float(point[2]) || !rp__normalize3d(n))
-        return false;
-
-    if (out) {
-        out->t = (float)t + 0.0f;     /* + 0 turns a -0 root into +0 */
-        out->t_enter = (float)t0;
-        out->t_exit = (float)t1;
-        for (int i = 0; i < 3; i++) {
-            out->point[i] = (float)point[i];
-            out->normal[i] = (float)n[i];
-        }
-        out->inside = inside;
-    }
-    return true;
+    return rp__store_hit(ray->origin, d_world, t0, t1, n, out);
 }

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <float.h>
 
+#include "raypick/ray.h"
+
 static inline double rp__dot3d(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -85,6 +87,43 @@ static inline bool rp__normalize3d(double v[3])
 static inline bool rp__fits_float(double x)
 {
     return fabs(x) <= (double)FLT_MAX;
+}
+
+/* The first surface point at t >= 0 of roots t0 <= t1 with t1 >= 0: the
+   entry point, or the exit point when the origin is inside (t0 < 0). */
+static inline double rp__first_root(double t0, double t1)
+{
+    return t0 < 0.0 ? t1 : t0;
+}
+
+/* Finish a hit from the double roots t0 <= t1 (t1 >= 0) of a ray with
+ * origin o and direction d at t = rp__first_root(t0, t1): turns the
+ * unnormalised outward normal n there into a unit one, and stores everything
+ * as floats. Point and normal come from the double t, not the rounded float
+ * one, so they are as good as the root. false (out untouched) when a value
+ * does not fit a float or n is degenerate. */
+static inline bool rp__store_hit(const float o[3], const double d[3], double t0, double t1,
+                                 double n[3], rp_hit *out)
+{
+    if (!rp__fits_float(t0) || !rp__fits_float(t1))
+        return false;     /* a far shape and a tiny dir: no honest float t */
+    const double t = rp__first_root(t0, t1);
+    const double point[3] = {o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]};
+    if (!rp__fits_float(point[0]) || !rp__fits_float(point[1]) ||
+        !rp__fits_float(point[2]) || !rp__normalize3d(n))
+        return false;
+
+    if (out) {
+        out->t = (float)t + 0.0f;     /* + 0 turns a -0 root into +0 */
+        out->t_enter = (float)t0;
+        out->t_exit = (float)t1;
+        for (int i = 0; i < 3; i++) {
+            out->point[i] = (float)point[i];
+            out->normal[i] = (float)n[i];
+        }
+        out->inside = t0 < 0.0;
+    }
+    return true;
 }
 
 #endif /* RAYPICK_QUADRIC_H */

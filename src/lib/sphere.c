@@ -45,33 +45,10 @@ static bool ray_sphere_hit(const rp_ray *ray, const rp_sphere *s, rp_hit *out)
     if (!rp__ray_sphere_roots(f, d, s->radius, &t0, &t1) || t1 < 0.0)
         return false;                 /* missed, or the sphere is behind */
 
-    /* a far sphere and a tiny dir can put t beyond float: no honest answer */
-    if (!rp__fits_float(t0) || !rp__fits_float(t1))
-        return false;
-    const bool inside = t0 < 0.0;
-    const double t = inside ? t1 : t0;
-
-    /* Point and normal come from the double t, not the rounded float one,
-       so the normal is as good as the root. */
-    const double rel[3] = {f[0] + t * d[0], f[1] + t * d[1], f[2] + t * d[2]};
-    const double point[3] = {ray->origin[0] + t * d[0], ray->origin[1] + t * d[1],
-                             ray->origin[2] + t * d[2]};
-    double n[3] = {rel[0], rel[1], rel[2]};
-    if (!rp__fits_float(point[0]) || !rp__fits_float(point[1]) ||
-        !rp__fits_float(point[2]) || !rp__normalize3d(n))
-        return false;
-
-    if (out) {
-        out->t = (float)t + 0.0f;     /* + 0 turns a -0 root into +0 */
-        out->t_enter = (float)t0;
-        out->t_exit = (float)t1;
-        for (int i = 0; i < 3; i++) {
-            out->point[i] = (float)point[i];
-            out->normal[i] = (float)n[i];
-        }
-        out->inside = inside;
-    }
-    return true;
+    /* the outward normal at the hit is the hit relative to the centre */
+    const double t = rp__first_root(t0, t1);
+    double n[3] = {f[0] + t * d[0], f[1] + t * d[1], f[2] + t * d[2]};
+    return rp__store_hit(ray->origin, d, t0, t1, n, out);
 }
 
 bool rp_intersect_ray_sphere(const rp_ray *ray, const rp_sphere *s, rp_hit *out)
