@@ -242,8 +242,8 @@ static void draw_frame(app *a)
     render_view v;
     current_view(a, &v);
     render_begin(a->r, &v);
-    if (!getenv("RP_NO_SCENE")) a->lessons[a->current]->draw(a->r, &v);
-    if (!getenv("RP_NO_HUD")) draw_hud(a, &v);
+    a->lessons[a->current]->draw(a->r, &v);
+    draw_hud(a, &v);
     render_end(a->r);
 }
 

@@ -57,7 +57,7 @@ static bool init(const lesson_env *env)
         L.objects[i].angle = 0.4f * (float)i;
     L.method = LESSON_PICK_D3D9;
     L.nearest_only = true;
-    L.show_bounds = true;
+    L.show_bounds = false;     /* B shows them */
     return true;
 }
 
@@ -212,13 +212,10 @@ static void draw(renderer *r, const render_view *v)
     if (L.show_bounds) {
         for (int i = 0; i < OBJECT_COUNT; ++i) {
             const object *o = &L.objects[i];
-            float radius = o->bound_radius * o->scale;
-            mat4 model;
-            lesson_model(o->position, NULL, (vec3){radius, radius, radius}, model);
             vec4 c = {0.35f, 0.55f, 0.85f, 0.05f};
             if (o->rotating)
                 glm_vec4_copy((vec4){0.95f, 0.75f, 0.35f, 0.07f}, c);
-            render_shield(r, model, c, NULL, 0, 0.0f, 1.0f, 1.0f);
+            render_glass_sphere(r, o->position, o->bound_radius * o->scale, c);
         }
     }
 }

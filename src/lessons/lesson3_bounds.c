@@ -291,14 +291,12 @@ static void draw(renderer *r, const render_view *v)
     for (int i = 0; i < SHIP_COUNT; ++i) {
         rp_sphere b;
         bounding_sphere(i, &b);
-        mat4 m;
-        lesson_model(b.center, NULL, (vec3){b.radius, b.radius, b.radius}, m);
         vec4 c = {0.35f, 0.55f, 0.85f, 0.06f};
         if (L.ships[i].in_contact)
             glm_vec4_copy((vec4){0.3f, 1.0f, 0.5f, 0.10f}, c);
         if (L.ships[i].hit_by_shot)
             glm_vec4_copy((vec4){1.0f, 0.4f, 0.2f, 0.14f}, c);
-        render_shield(r, m, c, NULL, 0, 0.0f, 1.0f, 1.0f);
+        render_glass_sphere(r, b.center, b.radius, c);
     }
 }
 

@@ -35,6 +35,8 @@ static struct {
     vec3 spire_base, spire_top;
     /* the last click */
     bool has_ray, has_marker;
+    bool has_exact_ghost;       /* search mode: where the exact method hits, when they differ */
+    vec3 exact_ghost;
     vec3 ray_start, ray_end;    /* the pick ray, clipped for drawing */
     vec3 marker;
     vec3 linear[TRACE_CAP], binary[TRACE_CAP];
@@ -159,13 +161,19 @@ static void click(const lesson_click *c, lesson_pick *out)
     if (hit)
         glm_vec3_copy(L.mode == MODE_SEARCH ? found : exact.point, L.marker);
 
+    L.has_exact_ghost = false;
     if (search_hit && exact_hit) {
         float d = glm_vec3_distance(found, exact.point);
+        L.has_exact_ghost = L.mode == MODE_SEARCH && d > 0.25f;
+        glm_vec3_copy(exact.point, L.exact_ghost);
         snprintf(L.last, sizeof L.last, d > 0.25f ? "search and exact differ by %.2f: the steps skipped something"
                                                   : "search and exact agree within %.3f", (double)d);
     } else {
         snprintf(L.last, sizeof L.last, "search: %s   exact: %s", search_hit ? "hit" : "miss",
                  exact_hit ? "hit" : "miss");
+        L.has_exact_ghost = L.mode == MODE_SEARCH && exact_hit;
+        if (exact_hit)
+            glm_vec3_copy(exact.point, L.exact_ghost);
     }
     snprintf(out->note, sizeof out->note, "%s", L.last);
     snprintf(out->json, sizeof out->json, ",\"linear_steps\":%d,\"binary_steps\":%d,\"search_hit\":%s,\"exact_hit\":%s",
@@ -211,13 +219,15 @@ static void draw(renderer *r, const render_view *v)
             render_point(r, L.linear[i], 9.0f, (vec4){0.3f, 0.85f, 1.0f, 1.0f});
         for (int i = 0; i < nb; ++i)
             render_point(r, L.binary[i], 6.0f, (vec4){1.0f, 0.4f, 0.95f, 1.0f});
+        if (L.has_exact_ghost)
+            render_point(r, L.exact_ghost, 18.0f, (vec4){1.0f, 1.0f, 1.0f, 0.95f});
     }
     render_flush(r);
 }
 
 static void status(char *buf, size_t size)
 {
-    snprintf(buf, size, "method: %s (M)\n%s\ncyan: clipped ray and linear steps   pink: binary steps",
+    snprintf(buf, size, "method: %s (M)\n%s\ncyan: clipped ray, linear steps   pink: binary steps   white: exact hit",
              L.mode == MODE_SEARCH ? "seed 004 search (linear + binary steps)" : "exact: first triangle hit",
              L.last);
 }

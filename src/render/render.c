@@ -101,7 +101,7 @@ static bool build_shapes(renderer *r)
 {
     geo_mesh m[RENDER_SHAPE_COUNT];
     memset(m, 0, sizeof m);
-    bool ok = geo_sphere(48, 24, &m[RENDER_SPHERE]) && geo_cube(&m[RENDER_CUBE]) &&
+    bool ok = geo_sphere(32, 16, &m[RENDER_SPHERE]) && geo_cube(&m[RENDER_CUBE]) &&
               geo_torus(0.75f, 0.3f, 48, 16, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
     for (int i = 0; i < RENDER_SHAPE_COUNT; ++i) {
         if (ok)
@@ -390,8 +390,8 @@ void render_shape_translucent(renderer *r, render_shape_kind kind, mat4 model, c
     glDisable(GL_BLEND);
 }
 
-void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
-                   float time, float lifetime, float ripple_speed)
+static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
+                        float time, float lifetime, float ripple_speed, bool two_sided)
 {
     draw_background(r);
     GLuint p = r->shield_program;
@@ -413,13 +413,33 @@ void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impact
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
-    /* inside first, then the near side over it */
-    glCullFace(GL_FRONT);
-    draw_mesh(&r->shapes[RENDER_SPHERE]);
-    glCullFace(GL_BACK);
+    if (two_sided) {
+        /* inside first, then the near side over it */
+        glCullFace(GL_FRONT);
+        draw_mesh(&r->shapes[RENDER_SPHERE]);
+        glCullFace(GL_BACK);
+    }
     draw_mesh(&r->shapes[RENDER_SPHERE]);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
+}
+
+void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
+                   float time, float lifetime, float ripple_speed)
+{
+    /* the far side only matters while an impact may light it */
+    bool live = false;
+    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i)
+        live |= impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime;
+    shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, live);
+}
+
+void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color)
+{
+    mat4 model;
+    glm_translate_make(model, (float *)center);
+    glm_scale_uni(model, radius);
+    shield_pass(r, model, color, NULL, 0, 0.0f, 1.0f, 1.0f, false);
 }
 
 /* ------------------------------------------------------------ lines */

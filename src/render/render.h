@@ -72,6 +72,10 @@ void render_shield(renderer *r, mat4 model, const vec4 color,
                    const vec4 *impacts, int impact_count, float time,
                    float lifetime, float ripple_speed);
 
+/* A bounding volume shown as glass: the shield look (fresnel rim), near
+   side only, no impacts: cheaper than render_shield. */
+void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color);
+
 /* Batched until render_flush / render_end. */
 void render_line(renderer *r, const vec3 a, const vec3 b, const vec4 color);
 void render_point(renderer *r, const vec3 p, float size_px, const vec4 color);
