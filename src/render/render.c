@@ -427,11 +427,18 @@ static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *i
 void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
                    float time, float lifetime, float ripple_speed)
 {
-    /* the far side only matters while an impact may light it */
-    bool live = false;
-    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i)
-        live |= impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime;
-    shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, live);
+    /* The far side only matters while a live impact lies on it (it shows
+       through the near side): skipping it halves the fill otherwise. */
+    vec3 center = {model[3][0], model[3][1], model[3][2]}, to_eye;
+    glm_vec3_sub(r->view.eye, center, to_eye);
+    bool far_side_lit = false;
+    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i) {
+        float age = time - impacts[i][3];
+        vec3 out;
+        glm_vec3_sub((float *)impacts[i], center, out);
+        far_side_lit |= impacts[i][3] >= 0.0f && age >= 0.0f && age <= lifetime && glm_vec3_dot(out, to_eye) < 0.0f;
+    }
+    shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, far_side_lit);
 }
 
 void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color)
