@@ -306,6 +306,11 @@ def test_usage():
         check("usage:" in err, "%s: no usage on stderr" % args)
     out = subprocess.run([RAYPICK, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
     check(out.returncode == 0 and "usage:" in out.stdout, "--help prints usage and exits 0")
+    # no OpenGL 3.3 core (Mesa told to offer 3.0 only): a clear message, exit 1
+    proc = subprocess.run([RAYPICK, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
+    check(proc.returncode == 1 and "OpenGL 3.3" in proc.stderr,
+          "without GL 3.3: exit %d, stderr %r" % (proc.returncode, proc.stderr))
     # a heightmap that cannot be read: a message naming the file, exit 1
     missing = os.path.join(TMP, "no-such-map.png")
     _, err = run(["--lesson", "4", "--heightmap", missing, "--frames", "1"], expect=1)
@@ -561,6 +566,44 @@ def test_lesson4():
               [r["point"] for r in exact])
         check(any(not near(r) for r in search), "lesson 4: the search never steps over the spire: %s" %
               [r["point"] for r in search])
+
+    # --heightmap: a PGM written here; the clicked points must lie on the
+    # surface this test computes from its own pixels (two triangles per cell,
+    # split along the (col,row)-(col+1,row+1) diagonal)
+    cols, rows = 41, 29
+    pix = [[int(127 + 110 * math.sin(c * 0.21) * math.cos(r * 0.17)) for c in range(cols)] for r in range(rows)]
+    path = os.path.join(TMP, "map.pgm")
+    with open(path, "wb") as f:
+        f.write(b"P5\n%d %d\n255\n" % (cols, rows) + bytes(v for row in pix for v in row))
+    lay = layout(4, w, h, ["--heightmap", path])
+    cam = Camera(lay)
+    info = [o for o in lay["objects"] if o["kind"] == "map"][0]
+    check((info["cols"], info["rows"]) == (cols, rows), "lesson 4: the loaded map is %dx%d" %
+          (info["cols"], info["rows"]))
+
+    def surface(x, z):
+        fx = (x - info["origin"][0]) / info["spacing"]
+        fz = (z - info["origin"][2]) / info["spacing"]
+        c, r = min(int(fx), cols - 2), min(int(fz), rows - 2)
+        u, v = fx - c, fz - r
+        hs = lambda cc, rr: pix[rr][cc] / 255.0 * info["height_scale"] + info["origin"][1]
+        if u >= v:
+            return hs(c, r) + u * (hs(c + 1, r) - hs(c, r)) + v * (hs(c + 1, r + 1) - hs(c + 1, r))
+        return hs(c, r) + v * (hs(c, r + 1) - hs(c, r)) + u * (hs(c + 1, r + 1) - hs(c, r + 1))
+
+    spots = [(w // 2, h // 2), (w // 3, 2 * h // 3), (2 * w // 3, h // 2), (w // 2, 5 * h // 6)]
+    reps = clicks_run(4, w, h, [(x, y, i) for i, (x, y) in enumerate(spots)],
+                      ["--heightmap", path, "--key", "m@0"])
+    for (x, y), rep in zip(spots, reps):
+        where = "lesson 4 --heightmap click %d,%d" % (x, y)
+        if not check(rep["hit"], where + ": expected a hit"):
+            continue
+        p = rep["point"]
+        check(abs(p[1] - surface(p[0], p[2])) < 0.01, where + ": point %s is off the surface (%.4f)" %
+              (p, surface(p[0], p[2])))
+        o, d = cam.click_ray(x, y)
+        t = dot(sub(p, o), d) / dot(d, d)
+        check(dist(add(o, scale(d, t)), p) < 0.01, where + ": point %s is off the click's ray" % p)
 
     # the screenshot: the marker (red and gold) at the projected point
     m = marks[0]
