@@ -195,6 +195,7 @@ static void draw(renderer *r, const render_view *v)
         if (o->rotating)
             glm_vec3_adds(glow, 0.05f, glow);
         render_shape(r, o->shape, model, o->color, glow);
+        render_shadow(r, o->position, o->bound_radius * o->scale, 0.0f, 0.8f);
     }
     render_grid(r, 0.0f);
     if (L.has_ray) {

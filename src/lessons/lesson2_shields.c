@@ -218,6 +218,7 @@ static void draw_ships(renderer *r)
         lesson_model(s->shape.center, s->shape.orientation, hull, m);
         render_shape(r, i == 2 ? RENDER_TORUS : RENDER_SPHERE, m, (vec4){0.55f, 0.58f, 0.65f, 1.0f},
                      (vec3){0.02f, 0.03f, 0.05f});
+        render_shadow(r, s->shape.center, glm_vec3_max((float *)s->shape.radii), 0.0f, 0.7f);
     }
     /* turrets: a base and a head */
     for (int i = 0; i < TURRET_COUNT; ++i) {

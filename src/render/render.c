@@ -239,6 +239,7 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         render_destroy(r);
         return NULL;
     }
+    batch_init(&r->shadows);
     batch_init(&r->lines);
     batch_init(&r->points);
     batch_init(&r->beams);
@@ -254,6 +255,7 @@ void render_destroy(renderer *r)
     if (r->text_program) {      /* fully built */
         render_text_free(r);
         batch_free(&r->grid);
+        batch_free(&r->shadows);
         batch_free(&r->lines);
         batch_free(&r->points);
         batch_free(&r->beams);
@@ -276,6 +278,7 @@ void render_begin(renderer *r, const render_view *v)
 {
     r->view = *v;
     r->background_drawn = false;
+    r->ground_drawn = false;
     glViewport(0, 0, v->width, v->height);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(BG_BOTTOM[0], BG_BOTTOM[1], BG_BOTTOM[2], 1.0f);
@@ -305,6 +308,12 @@ static void draw_background(renderer *r)
     glUseProgram(r->bg_program);
     glUniform3fv(render_uniform(r->bg_program, "u_top"), 1, BG_TOP);
     glUniform3fv(render_uniform(r->bg_program, "u_bottom"), 1, BG_BOTTOM);
+    mat4 inv;
+    glm_mat4_inv(r->view.view_proj, inv);
+    glUniformMatrix4fv(render_uniform(r->bg_program, "u_inv_view_proj"), 1, GL_FALSE, inv[0]);
+    glUniform3fv(render_uniform(r->bg_program, "u_eye"), 1, r->view.eye);
+    glUniform1i(render_uniform(r->bg_program, "u_ground"), r->ground_drawn);
+    glUniform1f(render_uniform(r->bg_program, "u_ground_y"), r->ground_y);
     glBindVertexArray(r->empty_vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glDepthFunc(GL_LESS);
@@ -453,6 +462,9 @@ void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec
 
 void render_grid(renderer *r, float y)
 {
+    /* the background shades the ground plane under the grid */
+    r->ground_drawn = !r->background_drawn;
+    r->ground_y = y;
     draw_background(r);
     mat4 m, vp;
     glm_translate_make(m, (vec3){0.0f, y, 0.0f});
@@ -515,6 +527,28 @@ void render_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec
     set_rv(&v[5], a1, color, 1.0f);
 }
 
+void render_shadow(renderer *r, const vec3 center, float radius, float ground, float strength)
+{
+    enum { SEG = 32 };
+    /* higher objects cast lighter, wider shadows */
+    float height = glm_max(center[1] - ground, 0.0f);
+    float spread = radius * (1.0f + 0.15f * height);
+    float alpha = strength / (1.0f + 0.1f * height);
+    render_vertex *v = batch_push(&r->shadows, SEG * 3);
+    if (!v)
+        return;
+    vec3 mid = {center[0], ground + 0.01f, center[2]};
+    vec4 dark = {0.0f, 0.0f, 0.0f, alpha}, clear = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int i = 0; i < SEG; ++i) {
+        float a0 = 2.0f * GLM_PIf * (float)i / SEG, a1 = 2.0f * GLM_PIf * (float)(i + 1) / SEG;
+        vec3 p0 = {mid[0] + spread * sinf(a0), mid[1], mid[2] + spread * cosf(a0)};
+        vec3 p1 = {mid[0] + spread * sinf(a1), mid[1], mid[2] + spread * cosf(a1)};
+        set_rv(&v[3 * i], mid, dark, 0.0f);
+        set_rv(&v[3 * i + 1], p0, clear, 0.0f);
+        set_rv(&v[3 * i + 2], p1, clear, 0.0f);
+    }
+}
+
 void render_wire_sphere(renderer *r, const vec3 c, float radius, const vec4 color)
 {
     enum { SEG = 48 };
@@ -551,6 +585,10 @@ void render_flush(renderer *r)
 
     glUniform1i(render_uniform(p, "u_round_points"), 0);
     glUniform1i(render_uniform(p, "u_beam"), 0);
+    glUniform1f(render_uniform(p, "u_fade_radius"), 0.0f);
+    glDepthMask(GL_FALSE);
+    batch_draw(&r->shadows, GL_TRIANGLES);
+    glDepthMask(GL_TRUE);
     batch_draw(&r->lines, GL_LINES);
 
     /* points: the size rides in the extra attribute */

@@ -55,7 +55,8 @@ bool render_driver_is_software(render_loader load);
 void render_begin(renderer *r, const render_view *v);
 void render_end(renderer *r);
 
-/* ground grid at height y, fading with distance */
+/* ground plane and grid at height y, fading with distance; call it before
+   anything translucent */
 void render_grid(renderer *r, float y);
 /* an opaque lit shape; emissive is added on top (highlights) */
 void render_shape(renderer *r, render_shape_kind kind, mat4 model,
@@ -80,6 +81,9 @@ void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec
 void render_line(renderer *r, const vec3 a, const vec3 b, const vec4 color);
 void render_point(renderer *r, const vec3 p, float size_px, const vec4 color);
 void render_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec4 color);
+/* a soft round shadow on the ground plane y = ground under an object at
+   center (darkest in the middle, fading out at the edge) */
+void render_shadow(renderer *r, const vec3 center, float radius, float ground, float strength);
 /* three great circles */
 void render_wire_sphere(renderer *r, const vec3 center, float radius, const vec4 color);
 /* draw the batched lines, points and beams now */

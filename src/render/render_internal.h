@@ -36,10 +36,12 @@ struct renderer {
     GLuint bg_program, lit_program, line_program, shield_program, terrain_program, text_program;
     GLuint empty_vao;
     render_mesh shapes[RENDER_SHAPE_COUNT];
-    render_batch grid, lines, points, beams;
+    render_batch grid, shadows, lines, points, beams;
     render_view view;
     vec3 light_dir;
     bool background_drawn;  /* this frame */
+    bool ground_drawn;      /* the background shows a ground plane at ground_y */
+    float ground_y;
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;
