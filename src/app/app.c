@@ -170,7 +170,7 @@ static void handle_event(app *a, const SDL_Event *e)
             app_camera_orbit(&a->cameras[a->current], (float)e->motion.xrel, (float)e->motion.yrel);
         break;
     case SDL_MOUSEWHEEL:
-        app_camera_zoom(&a->cameras[a->current], e->wheel.preciseY);
+        app_camera_zoom(&a->cameras[a->current], (float)e->wheel.y);
         break;
     default:
         break;

@@ -300,7 +300,8 @@ def test_usage():
            ["--size", "640"], ["--click", "1,2"], ["--click", "a,b@3"], ["--click", "-1,2@1"],
            ["--key", "mm@1"], ["--key", "m"], ["--frames", "0"], ["--frames", "-3"],
            ["--frames", "ten"], ["--bench-frames", "0"], ["--seed", "x"], ["--bogus"],
-           ["--screenshot", os.path.join(TMP, "x.png")], ["extra"]]
+           ["--screenshot", os.path.join(TMP, "x.png")], ["extra"],
+           ["--frames", "5", "--click", "10,10@5"], ["--frames", "2", "--key", "m@9"]]
     for args in bad:
         _, err = run(args, expect=2)
         check("usage:" in err, "%s: no usage on stderr" % args)
