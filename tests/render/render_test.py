@@ -331,6 +331,18 @@ def test_lesson1():
             best = nearest_sphere(o, d, objects)
             clicks.append((mx, my, len(clicks)))
             expected.append(best)
+        # and where the ray passes through the most bounding spheres
+        def all_hits(mx, my):
+            o, d = cam.click_ray(mx, my)
+            return [obj for obj in objects if ray_sphere(o, d, obj["center"], obj["radius"]) is not None]
+        if "deep" not in picked:     # found at the first size, reused (scaled) at the next
+            step = w // 80
+            best = max(((x, y) for y in range(step // 2, h, step) for x in range(step // 2, w, step)),
+                       key=lambda p: len(all_hits(*p)))
+            picked["deep"] = ((best[0] + 0.5) / w, (best[1] + 0.5) / h)
+        mx, my = int(picked["deep"][0] * w), int(picked["deep"][1] * h)
+        clicks.append((mx, my, len(clicks)))
+        expected.append(nearest_sphere(*cam.click_ray(mx, my), objects))
         sx, sy = sky_click(cam, lambda o, d: nearest_sphere(o, d, objects))
         clicks.append((sx, sy, len(clicks)))
         expected.append(None)
@@ -357,6 +369,17 @@ def test_lesson1():
                 check(abs(dist(rep["point"], obj["center"]) - obj["radius"]) < 1e-3 * obj["radius"] + 1e-4,
                       where + ": point not on the bounding sphere")
             picked[(w, h)] = [r["id"] for r in reports]
+        # N: every object whose bounding sphere the ray passes through toggles
+        reports = clicks_run(1, w, h, clicks, ["--key", "n@0"])
+        multi = 0
+        for (mx, my, _), rep in zip(clicks, reports):
+            o, d = cam.click_ray(mx, my)
+            want = sorted(obj["id"] for obj in objects if ray_sphere(o, d, obj["center"], obj["radius"]) is not None)
+            multi += len(want) > 1
+            check(sorted(rep["toggled"]) == want and rep["nearest_only"] is False,
+                  "lesson 1 %dx%d all-on-the-ray click %d,%d: toggled %s, oracle %s" %
+                  (w, h, mx, my, rep["toggled"], want))
+        check(multi >= 1, "lesson 1: no click passes through two bounding spheres")
     check(picked[(640, 360)] == picked[(1920, 1080)],
           "lesson 1: 640x360 and 1920x1080 pick different objects: %s" % picked)
 
@@ -512,6 +535,34 @@ def test_lesson3():
     # magenta. With the exact test (M twice) nothing is highlighted.
     def magenta(p):
         return p[0] > 150 and p[2] > 130 and p[1] < 0.45 * p[0]
+
+    # S shrinks the bounding spheres to 80 %: a click reports the radius
+    lay = layout(3, 640, 360)
+    cam = Camera(lay)
+    big = max(lay["objects"], key=lambda o: o["radius"])
+    mx, my = cam.click_for(big["center"])
+    rep = clicks_run(3, 640, 360, [(mx, my, 0)], ["--key", "s@0"])[0]
+    check(rep["hit"] and rep["id"] == big["id"] and abs(rep["radius"] - 0.8 * big["radius"]) < 1e-4
+          and abs(dist(rep["point"], big["center"]) - 0.8 * big["radius"]) < 1e-3,
+          "lesson 3: S must shrink the bounding sphere to 80 %%: %s" % rep)
+
+    # At the start ships 0 and 1 are 2.4 apart (radii 1.6 and 0.6): no
+    # contact, but the sqrt(2)-scaled shortcut says there is one (2.4 <
+    # 2.417): an amber bridge above the pair. The exact test shows no bridge.
+    s0, s1 = lay["objects"][0], lay["objects"][1]
+    top0 = add(s0["center"], [0, s0["radius"] + 0.5, 0])
+    top1 = add(s1["center"], [0, s1["radius"] + 0.5, 0])
+    bx, by = cam.project(scale(add(top0, top1), 0.5))
+
+    def amber(p):
+        return p[0] > 200 and p[1] > 110 and p[2] < 90 and p[1] < 0.9 * p[0]
+
+    img = screenshot("l3-scaled", 3, 640, 360, 2, keys=[("m", 0)])
+    check(any(amber(p) for p in img.around(bx, by, 0, 3)),
+          "lesson 3: no amber false-alarm bridge at %.1f,%.1f: %s" % (bx, by, img.around(bx, by, 0, 1)))
+    img = screenshot("l3-exact-start", 3, 640, 360, 2, keys=[("m", 0), ("m", 0)])
+    check(not any(amber(p) for p in img.around(bx, by, 0, 3)),
+          "lesson 3: the exact test must show no bridge at %.1f,%.1f" % (bx, by))
 
     img = screenshot("l3-shortcut", 3, 640, 360, 20)
     all_px = [img.pixel(x, y) for y in range(0, 360, 1) for x in range(0, 640, 1)]
