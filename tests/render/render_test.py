@@ -470,6 +470,14 @@ def test_lesson2():
         check(picked[(640, 360, turret)] == picked[(1920, 1080, turret)],
               "lesson 2: the sizes pick different shields: %s" % picked)
 
+    # key 2 switches from lesson 1 to lesson 2 (with lesson 2's own camera)
+    lay = layout(2, 640, 360)
+    cam = Camera(lay)
+    mx, my = cam.click_for(lay["objects"][0]["center"])
+    rep = clicks_run(1, 640, 360, [(mx, my, 1)], ["--key", "2@0"])[0]
+    check(rep["lesson"] == 2 and rep["hit"] and rep["id"] == lesson2_oracle(lay, *cam.click_ray(mx, my), 0)[0][1]["id"],
+          "lesson 2 via key 2: %s" % rep)
+
     # the screenshot: the beam's colour at the impact, the shield lit around it
     w, h = 640, 360
     lay = layout(2, w, h)
