@@ -291,7 +291,7 @@ const lesson lesson2_shields = {
     .title = "Lesson 2: phaser vs. shields",
     .keys = "left click  fire at the point under the cursor\n"
             "T  switch turret (one sits inside its own shield)",
-    .camera = {{0.0f, 2.0f, -3.0f}, 0.0f, 0.42f, 17.0f, 0.7853982f},
+    .camera = {{0.0f, 2.0f, -3.5f}, 0.0f, 0.44f, 19.0f, 0.7853982f},
     .init = init,
     .cleanup = cleanup,
     .update = update,
