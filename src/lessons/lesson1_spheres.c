@@ -47,7 +47,7 @@ static bool init(const lesson_env *env)
         {"cube",   RENDER_CUBE,   {-4.5f, 1.2f, 0.0f},  1.0f, 1.7320508f, {0.90f, 0.45f, 0.30f, 1}, false, 0, 0},
         {"torus",  RENDER_TORUS,  {-1.5f, 1.4f, -3.0f}, 1.3f, 1.05f,      {0.35f, 0.70f, 0.95f, 1}, false, 0, 0},
         {"cone",   RENDER_CONE,   {1.5f, 1.2f, 0.5f},   1.0f, 1.4142136f, {0.95f, 0.80f, 0.30f, 1}, false, 0, 0},
-        {"sphere", RENDER_SPHERE, {4.5f, 1.0f, -2.0f},  1.0f, 1.0f,       {0.55f, 0.85f, 0.50f, 1}, false, 0, 0},
+        {"sphere", RENDER_SPHERE, {4.5f, 1.0f, -2.0f},  1.0f, 1.05f,      {0.55f, 0.85f, 0.50f, 1}, false, 0, 0},
         {"tower",  RENDER_CUBE,   {-4.5f, 1.6f, -6.0f}, 0.8f, 1.7320508f, {0.75f, 0.55f, 0.90f, 1}, false, 0, 0},
         {"ring",   RENDER_TORUS,  {0.0f, 1.4f, -8.0f},  1.8f, 1.05f,      {0.90f, 0.40f, 0.60f, 1}, false, 0, 0},
     };

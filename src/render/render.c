@@ -102,7 +102,7 @@ static bool build_shapes(renderer *r)
     geo_mesh m[RENDER_SHAPE_COUNT];
     memset(m, 0, sizeof m);
     bool ok = geo_sphere(32, 16, &m[RENDER_SPHERE]) && geo_cube(&m[RENDER_CUBE]) &&
-              geo_torus(0.75f, 0.3f, 48, 16, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
+              geo_torus(0.75f, 0.3f, 40, 14, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
     for (int i = 0; i < RENDER_SHAPE_COUNT; ++i) {
         if (ok)
             upload_mesh(&m[i], &r->shapes[i]);
@@ -178,23 +178,58 @@ static void batch_draw(render_batch *b, GLenum mode)
 
 /* ------------------------------------------------------------ grid */
 
+/* The background's screen-covering grid of quads, in NDC. */
+static void build_background(renderer *r)
+{
+    enum { COLS = 32, ROWS = 18 };
+    static float xy[COLS * ROWS * 12];
+    int k = 0;
+    for (int j = 0; j < ROWS; ++j) {
+        for (int i = 0; i < COLS; ++i) {
+            float x0 = -1.0f + 2.0f * (float)i / COLS, x1 = -1.0f + 2.0f * (float)(i + 1) / COLS;
+            float y0 = -1.0f + 2.0f * (float)j / ROWS, y1 = -1.0f + 2.0f * (float)(j + 1) / ROWS;
+            const float quad[12] = {x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1};
+            memcpy(&xy[k], quad, sizeof quad);
+            k += 12;
+        }
+    }
+    glGenVertexArrays(1, &r->background.vao);
+    glGenBuffers(1, &r->background.vbo);
+    glBindVertexArray(r->background.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->background.vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof xy, xy, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), NULL);
+    glBindVertexArray(0);
+    r->background.count = k / 2;
+}
+
 static void build_grid(renderer *r)
 {
-    /* whole lines; the fragment shader fades them with distance */
-    const int half = 40;
+    /* lines in pieces, alpha per vertex fading with distance */
+    const int half = 40, pieces = 8;
     const float extent = (float)half;
     batch_init(&r->grid);
     for (int i = -half; i <= half; ++i) {
-        float f = (float)i;
-        vec4 c = {0.45f, 0.55f, 0.75f, i % 5 == 0 ? 0.30f : 0.14f};
-        for (int axis = 0; axis < 2; ++axis) {
-            vec3 p0 = {axis ? f : -extent, 0.0f, axis ? -extent : f};
-            vec3 p1 = {axis ? f : extent, 0.0f, axis ? extent : f};
-            render_vertex *v = batch_push(&r->grid, 2);
-            if (!v)
-                return;
-            set_rv(&v[0], p0, c, 0.0f);
-            set_rv(&v[1], p1, c, 0.0f);
+        float f = (float)i, base = i % 5 == 0 ? 0.30f : 0.14f;
+        for (int k = 0; k < pieces; ++k) {
+            float a = -extent + 2.0f * extent * (float)k / (float)pieces;
+            float b = -extent + 2.0f * extent * (float)(k + 1) / (float)pieces;
+            for (int axis = 0; axis < 2; ++axis) {
+                vec3 p0 = {axis ? f : a, 0.0f, axis ? a : f};
+                vec3 p1 = {axis ? f : b, 0.0f, axis ? b : f};
+                float d0 = sqrtf(p0[0] * p0[0] + p0[2] * p0[2]) / extent;
+                float d1 = sqrtf(p1[0] * p1[0] + p1[2] * p1[2]) / extent;
+                vec4 c0 = {0.45f, 0.55f, 0.75f, base * glm_clamp(1.0f - d0, 0.0f, 1.0f)};
+                vec4 c1 = {0.45f, 0.55f, 0.75f, base * glm_clamp(1.0f - d1, 0.0f, 1.0f)};
+                if (c0[3] <= 0.0f && c1[3] <= 0.0f)
+                    continue;   /* faded out: not worth a line */
+                render_vertex *v = batch_push(&r->grid, 2);
+                if (!v)
+                    return;
+                set_rv(&v[0], p0, c0, 0.0f);
+                set_rv(&v[1], p1, c1, 0.0f);
+            }
         }
     }
     glBindBuffer(GL_ARRAY_BUFFER, r->grid.vbo);
@@ -223,7 +258,8 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         return NULL;
     }
     r->bg_program = program(shader_background_vert, shader_background_frag, "background", err, err_size);
-    r->lit_program = r->bg_program ? program(shader_lit_vert, shader_lit_frag, "lit", err, err_size) : 0;
+    r->flat_program = r->bg_program ? program(shader_flat_vert, shader_flat_frag, "flat", err, err_size) : 0;
+    r->lit_program = r->flat_program ? program(shader_lit_vert, shader_lit_frag, "lit", err, err_size) : 0;
     r->line_program = r->lit_program ? program(shader_line_vert, shader_line_frag, "line", err, err_size) : 0;
     r->shield_program = r->line_program ? program(shader_shield_vert, shader_shield_frag, "shield", err, err_size) : 0;
     r->terrain_program = r->shield_program ? program(shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) : 0;
@@ -233,7 +269,6 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         return NULL;
     }
     glm_vec3_normalize_to((float *)LIGHT_DIR, r->light_dir);
-    glGenVertexArrays(1, &r->empty_vao);
     if (!build_shapes(r)) {
         snprintf(err, err_size, "out of memory building meshes");
         render_destroy(r);
@@ -244,6 +279,7 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
     batch_init(&r->points);
     batch_init(&r->beams);
     build_grid(r);
+    build_background(r);
     render_text_init(r);
     return r;
 }
@@ -255,15 +291,16 @@ void render_destroy(renderer *r)
     if (r->text_program) {      /* fully built */
         render_text_free(r);
         batch_free(&r->grid);
+        batch_free(&r->background);
         batch_free(&r->shadows);
         batch_free(&r->lines);
         batch_free(&r->points);
         batch_free(&r->beams);
         for (int i = 0; i < RENDER_SHAPE_COUNT; ++i)
             delete_mesh(&r->shapes[i]);
-        glDeleteVertexArrays(1, &r->empty_vao);
     }
     glDeleteProgram(r->bg_program);
+    glDeleteProgram(r->flat_program);
     glDeleteProgram(r->lit_program);
     glDeleteProgram(r->line_program);
     glDeleteProgram(r->shield_program);
@@ -314,8 +351,8 @@ static void draw_background(renderer *r)
     glUniform3fv(render_uniform(r->bg_program, "u_eye"), 1, r->view.eye);
     glUniform1i(render_uniform(r->bg_program, "u_ground"), r->ground_drawn);
     glUniform1f(render_uniform(r->bg_program, "u_ground_y"), r->ground_y);
-    glBindVertexArray(r->empty_vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(r->background.vao);
+    glDrawArrays(GL_TRIANGLES, 0, r->background.count);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
     glEnable(GL_CULL_FACE);
@@ -469,17 +506,15 @@ void render_grid(renderer *r, float y)
     mat4 m, vp;
     glm_translate_make(m, (vec3){0.0f, y, 0.0f});
     glm_mat4_mul(r->view.view_proj, m, vp);
-    glUseProgram(r->line_program);
-    glUniformMatrix4fv(render_uniform(r->line_program, "u_view_proj"), 1, GL_FALSE, vp[0]);
-    glUniform1i(render_uniform(r->line_program, "u_round_points"), 0);
-    glUniform1i(render_uniform(r->line_program, "u_beam"), 0);
-    glUniform1f(render_uniform(r->line_program, "u_fade_radius"), 40.0f);
+    glUseProgram(r->flat_program);
+    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE, vp[0]);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
+    glDisable(GL_CULL_FACE);
     glBindVertexArray(r->grid.vao);
     glDrawArrays(GL_LINES, 0, r->grid.count);
-    glUniform1f(render_uniform(r->line_program, "u_fade_radius"), 0.0f);
+    glEnable(GL_CULL_FACE);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
 }
@@ -576,23 +611,25 @@ void render_wire_sphere(renderer *r, const vec3 c, float radius, const vec4 colo
 void render_flush(renderer *r)
 {
     draw_background(r);
-    GLuint p = r->line_program;
-    glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDisable(GL_CULL_FACE);
 
-    glUniform1i(render_uniform(p, "u_round_points"), 0);
-    glUniform1i(render_uniform(p, "u_beam"), 0);
-    glUniform1f(render_uniform(p, "u_fade_radius"), 0.0f);
+    /* shadows and lines: the plain program */
+    glUseProgram(r->flat_program);
+    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE,
+                       (const float *)r->view.view_proj);
     glDepthMask(GL_FALSE);
     batch_draw(&r->shadows, GL_TRIANGLES);
     glDepthMask(GL_TRUE);
     batch_draw(&r->lines, GL_LINES);
 
-    /* points: the size rides in the extra attribute */
+    /* round points: the size rides in the extra attribute */
+    GLuint p = r->line_program;
+    glUseProgram(p);
+    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
     glUniform1i(render_uniform(p, "u_round_points"), 1);
+    glUniform1i(render_uniform(p, "u_beam"), 0);
     batch_draw(&r->points, GL_POINTS);
 
     /* beams glow: additive, and they do not hide each other */
