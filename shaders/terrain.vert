@@ -1,7 +1,6 @@
 #version 330 core
-// Height colour, light and fog per vertex (the grid is fine enough, and a
-// software rasteriser fills the whole screen with terrain); only the
-// contour lines are per pixel.
+// Height colour, light and fog per vertex: the grid is fine enough, and a
+// software rasteriser fills the whole screen with terrain.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 uniform mat4 u_view_proj;
@@ -10,7 +9,6 @@ uniform vec3 u_eye;
 uniform vec3 u_light_dir;
 uniform vec3 u_fog_color;
 out vec3 v_color;
-out float v_y;
 
 vec3 ramp(float h)
 {
@@ -34,6 +32,5 @@ void main()
     vec3 d = a_position - u_eye;
     float fog = 1.0 - exp(-0.0009 * dot(d, d));
     v_color = mix(c, u_fog_color, clamp(fog, 0.0, 0.7));
-    v_y = a_position.y;
     gl_Position = u_view_proj * vec4(a_position, 1.0);
 }
