@@ -87,7 +87,7 @@ run carry-on "click at frame past end" --size 160x120 --frames 2 --click 10,10@5
 printf 'this is not an image\n' >"$tmp/text.png"
 : >"$tmp/empty.png"
 mkdir "$tmp/dir.png"
-head -c 100 "$corpus/gray8_4x4.png" >"$tmp/cut.png"
+head -c 50 "$corpus/gray8_4x4.png" >"$tmp/cut.png"    # into the IDAT chunk
 hm() { run "$1" "heightmap $2" --lesson 4 --size 160x120 --frames 3 --heightmap "$3"; }
 hm refuse missing "$tmp/does-not-exist.png"
 hm refuse empty "$tmp/empty.png"

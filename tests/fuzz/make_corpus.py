@@ -101,6 +101,13 @@ def images():
     write(t, "bad_negative.pgm", b"P5\n-4 3\n255\n" + bytes(12))
     write(t, "bad_header.pgm", b"P5\n4\n")
     write(t, "bad_overflow.pgm", b"P5\n99999999999999999999 2\n255\n" + bytes(8))
+    # Reproducers of the findings in docs/reliability.md, kept as seeds so
+    # that every run checks them first.
+    write(t, "regress_f1_jpeg_dht_472_codes.jpg", bytes.fromhex("ffd8ffc4001c00ffd9"))
+    write(t, "regress_f2_pgm_above_maxval.pgm", b"P5\n2 2\n2\n\x00\x01\x02\xc8")
+    write(t, "regress_f3_empty_idat.png",
+          b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 2, 8, 0, 0, 0, 0)) +
+          chunk(b"IDAT", b"") + chunk(b"IDAT", zlib.compress(b"\x00" * 8)) + chunk(b"IEND", b""))
     write(t, "empty.bin", b"")
     write(t, "text.txt", b"this is not an image\n")
     write(t, "noise.bin", bytes((i * 131 + 7) & 0xFF for i in range(300)))
