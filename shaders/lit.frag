@@ -1,0 +1,26 @@
+#version 330 core
+// Soft lighting: hemisphere ambient, wrapped diffuse, a little specular,
+// plus an emissive term for highlighted objects.
+in vec3 v_world;
+in vec3 v_normal;
+uniform vec4 u_color;
+uniform vec3 u_emissive;
+uniform vec3 u_eye;
+uniform vec3 u_light_dir;   // towards the light, unit
+out vec4 frag_color;
+
+void main()
+{
+    vec3 n = normalize(v_normal);
+    if (!gl_FrontFacing)
+        n = -n;
+    vec3 v = normalize(u_eye - v_world);
+    float hemi = 0.5 + 0.5 * n.y;
+    vec3 ambient = mix(vec3(0.10, 0.09, 0.12), vec3(0.28, 0.32, 0.40), hemi);
+    float diffuse = max(dot(n, u_light_dir) * 0.8 + 0.2, 0.0);
+    vec3 h = normalize(u_light_dir + v);
+    float spec = pow(max(dot(n, h), 0.0), 40.0) * 0.35;
+    float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.25;
+    vec3 c = u_color.rgb * (ambient + diffuse * vec3(1.0, 0.96, 0.9)) + spec + rim + u_emissive;
+    frag_color = vec4(c, u_color.a);
+}

@@ -1,0 +1,425 @@
+/*
+ * app.c: the window, the event loop, picking and the HUD. The only code that
+ * talks to SDL (with main.c). The loop mirrors the tutorials' WM_LBUTTONDOWN
+ * handler: a left click is mapped to drawable pixels, turned into a pick ray
+ * by the library with the lesson's method, and handed to the lesson.
+ */
+#include "app.h"
+
+#include <SDL.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "camera.h"
+#include "lesson.h"
+#include "render.h"
+#include "sanitizer_keep.h"
+#include "screenshot.h"
+#include "window_pixels.h"
+
+#define LESSON_COUNT 4
+#define SCRIPT_DT (1.0f / 60.0f)
+
+typedef struct app {
+    app_options opt;
+    SDL_Window *window;
+    SDL_GLContext gl;
+    renderer *r;
+    const lesson *lessons[LESSON_COUNT];
+    bool lesson_ready[LESSON_COUNT];
+    app_camera cameras[LESSON_COUNT];
+    int current;                    /* index into lessons */
+    bool show_help;
+    bool orbiting;
+    bool quit;
+    int frame;
+    /* the last pick, for the HUD */
+    bool has_pick;
+    lesson_pick pick;
+    double pick_us;
+} app;
+
+/* ------------------------------------------------------------ views */
+
+static void drawable_size(const app *a, int *w, int *h)
+{
+    SDL_GL_GetDrawableSize(a->window, w, h);
+    if (*w < 1) *w = 1;
+    if (*h < 1) *h = 1;
+}
+
+static void current_view(const app *a, render_view *v)
+{
+    drawable_size(a, &v->width, &v->height);
+    const app_camera *c = &a->cameras[a->current];
+    app_camera_matrices(c, (float)v->width / (float)v->height, v->view, v->proj);
+    glm_mat4_mul(v->proj, v->view, v->view_proj);
+    app_camera_eye(c, v->eye);
+}
+
+/* ------------------------------------------------------------ picking */
+
+static void report_pick(const app *a, const lesson_click *c, float wx, float wy)
+{
+    const lesson_pick *p = &a->pick;
+    printf("{\"lesson\":%d,\"frame\":%d,\"x\":%g,\"y\":%g,\"px\":%g,\"py\":%g,"
+           "\"viewport\":[%g,%g],\"method\":\"%s\",\"pick_origin\":",
+           a->lessons[a->current]->number, a->frame, (double)wx, (double)wy, (double)c->px,
+           (double)c->py, (double)c->viewport.width, (double)c->viewport.height, p->method);
+    lesson_json_vec3(stdout, c->ray.origin);
+    printf(",\"pick_dir\":");
+    lesson_json_vec3(stdout, c->ray.dir);
+    printf(",\"origin\":");
+    lesson_json_vec3(stdout, p->ray.origin);
+    printf(",\"dir\":");
+    lesson_json_vec3(stdout, p->ray.dir);
+    printf(",\"hit\":%s,\"id\":%d,\"what\":\"%s\"", p->hit ? "true" : "false", p->id, p->what);
+    if (p->hit) {
+        printf(",\"t\":%.7g,\"point\":", (double)p->t);
+        lesson_json_vec3(stdout, p->point);
+    } else {
+        printf(",\"t\":null,\"point\":null");
+    }
+    printf(",\"us\":%.2f%s}\n", a->pick_us, p->json);
+    fflush(stdout);
+}
+
+/* The port of the tutorial's WM_LBUTTONDOWN handler. (wx, wy) is the mouse
+   position as SDL reports it: integer window coordinates of the pixel under
+   the cursor; the ray goes through that pixel's centre. */
+static void handle_click(app *a, float wx, float wy)
+{
+    app_window_size size;
+    SDL_GetWindowSize(a->window, &size.window_w, &size.window_h);
+    SDL_GL_GetDrawableSize(a->window, &size.drawable_w, &size.drawable_h);
+    lesson_click c;
+    memset(&c, 0, sizeof c);
+    if (!app_window_to_pixels(&size, wx + 0.5f, wy + 0.5f, &c.px, &c.py))
+        return;
+    render_view v;
+    current_view(a, &v);
+    c.viewport = (rp_viewport){0.0f, 0.0f, (float)v.width, (float)v.height};
+    glm_mat4_copy(v.view, c.view);
+    glm_mat4_copy(v.proj, c.proj);
+    const lesson *l = a->lessons[a->current];
+    c.method = l->method();
+
+    Uint64 start = SDL_GetPerformanceCounter();
+    bool ok = c.method == LESSON_PICK_D3D9
+                  ? rp_pick_ray_perspective(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray)
+                  : rp_pick_ray_unproject(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray);
+    if (!ok)
+        return;     /* a degenerate view: nothing sensible to pick */
+    l->click(&c, &a->pick);
+    Uint64 end = SDL_GetPerformanceCounter();
+    a->pick_us = (double)(end - start) * 1e6 / (double)SDL_GetPerformanceFrequency();
+    a->has_pick = true;
+    if (a->opt.report)
+        report_pick(a, &c, wx, wy);
+}
+
+/* ------------------------------------------------------------ input */
+
+static void switch_lesson(app *a, int index)
+{
+    if (index >= 0 && index < LESSON_COUNT && a->lesson_ready[index] && index != a->current) {
+        a->current = index;
+        a->has_pick = false;
+    }
+}
+
+static void handle_key(app *a, char k)
+{
+    if (k >= '1' && k <= '0' + LESSON_COUNT)
+        switch_lesson(a, k - '1');
+    else if (k == 'h')
+        a->show_help = !a->show_help;
+    else if (k == 'r')
+        app_camera_reset(&a->cameras[a->current], &a->lessons[a->current]->camera);
+    else if (k == '[' || k == ']')     /* orbit in steps: scripts can show a side view */
+        app_camera_orbit(&a->cameras[a->current], k == '[' ? -60.0f : 60.0f, 0.0f);
+    else
+        a->lessons[a->current]->key(k);
+}
+
+static void handle_event(app *a, const SDL_Event *e)
+{
+    switch (e->type) {
+    case SDL_QUIT:
+        a->quit = true;
+        break;
+    case SDL_KEYDOWN:
+        if (e->key.keysym.sym == SDLK_ESCAPE)
+            a->quit = true;
+        else if (e->key.keysym.sym < 128 && e->key.keysym.sym > 32)
+            handle_key(a, (char)e->key.keysym.sym);
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+        if (e->button.button == SDL_BUTTON_LEFT)
+            handle_click(a, (float)e->button.x, (float)e->button.y);
+        else if (e->button.button == SDL_BUTTON_RIGHT)
+            a->orbiting = true;
+        break;
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_RIGHT)
+            a->orbiting = false;
+        break;
+    case SDL_MOUSEMOTION:
+        if (a->orbiting)
+            app_camera_orbit(&a->cameras[a->current], (float)e->motion.xrel, (float)e->motion.yrel);
+        break;
+    case SDL_MOUSEWHEEL:
+        app_camera_zoom(&a->cameras[a->current], e->wheel.preciseY);
+        break;
+    default:
+        break;
+    }
+}
+
+static void run_script_events(app *a)
+{
+    for (int i = 0; i < a->opt.event_count; ++i) {
+        const app_script_event *e = &a->opt.events[i];
+        if (e->frame != a->frame)
+            continue;
+        if (e->is_click)
+            handle_click(a, e->x, e->y);
+        else
+            handle_key(a, e->key);
+    }
+}
+
+/* ------------------------------------------------------------ HUD */
+
+static void draw_hud(app *a, const render_view *v)
+{
+    renderer *r = a->r;
+    const lesson *l = a->lessons[a->current];
+    float s = glm_clamp((float)v->height / 400.0f, 1.0f, 3.0f);
+    float x = 14.0f * s, y = 12.0f * s;
+    char status[512], pick[512];
+    l->status(status, sizeof status);
+    if (a->has_pick) {
+        const lesson_pick *p = &a->pick;
+        if (p->hit)
+            snprintf(pick, sizeof pick, "last pick: %s   t = %.3f   point (%.2f, %.2f, %.2f)\n"
+                     "method: %s   pick took %.1f us",
+                     p->what, (double)p->t, (double)p->point[0], (double)p->point[1], (double)p->point[2],
+                     p->method, a->pick_us);
+        else
+            snprintf(pick, sizeof pick, "last pick: miss\nmethod: %s   pick took %.1f us", p->method, a->pick_us);
+    } else {
+        snprintf(pick, sizeof pick, "last pick: -  (left click to pick)");
+    }
+    float title_scale = 1.5f * s;
+    float w = glm_max(render_text_width(l->title, title_scale),
+                      glm_max(render_text_width(status, s), render_text_width(pick, s)));
+    float h = render_text_height(l->title, title_scale) + render_text_height(status, s) +
+              render_text_height(pick, s) + 12.0f * s;
+    render_panel(r, x - 8.0f * s, y - 6.0f * s, w + 16.0f * s, h + 10.0f * s, (vec4){0.02f, 0.03f, 0.06f, 0.55f});
+    render_text(r, x, y, title_scale, (vec4){1.0f, 0.92f, 0.65f, 1.0f}, l->title);
+    y += render_text_height(l->title, title_scale) + 4.0f * s;
+    render_text(r, x, y, s, (vec4){0.80f, 0.88f, 1.0f, 1.0f}, status);
+    y += render_text_height(status, s) + 6.0f * s;
+    render_text(r, x, y, s, (vec4){0.75f, 1.0f, 0.80f, 1.0f}, pick);
+
+    char help[768];
+    if (a->show_help)
+        snprintf(help, sizeof help, "%s\n1-4 lesson   H hide help   R reset camera\n"
+                 "right drag or [ ] orbit   wheel zoom   Esc quit", l->keys);
+    else
+        snprintf(help, sizeof help, "H help");
+    float hh = render_text_height(help, s), hw = render_text_width(help, s);
+    float hy = (float)v->height - hh - 12.0f * s;
+    render_panel(r, x - 8.0f * s, hy - 6.0f * s, hw + 16.0f * s, hh + 10.0f * s, (vec4){0.02f, 0.03f, 0.06f, 0.55f});
+    render_text(r, x, hy, s, (vec4){0.85f, 0.85f, 0.90f, 0.95f}, help);
+}
+
+/* ------------------------------------------------------------ frames */
+
+static void draw_frame(app *a)
+{
+    render_view v;
+    current_view(a, &v);
+    render_begin(a->r, &v);
+    a->lessons[a->current]->draw(a->r, &v);
+    draw_hud(a, &v);
+    render_end(a->r);
+}
+
+static bool save_screenshot(app *a)
+{
+    int w, h;
+    drawable_size(a, &w, &h);
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
+    bool ok = rgb && render_read_pixels(a->r, w, h, rgb) && app_write_png(a->opt.screenshot, w, h, rgb);
+    free(rgb);
+    if (!ok)
+        fprintf(stderr, "raypick: could not write screenshot %s\n", a->opt.screenshot);
+    return ok;
+}
+
+static int compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int run_loop(app *a)
+{
+    bool script = app_script_mode(&a->opt);
+    int frames = a->opt.bench_frames > 0 ? a->opt.bench_frames : a->opt.frames;
+    double *times = a->opt.bench_frames > 0 ? calloc((size_t)frames, sizeof *times) : NULL;
+    if (a->opt.bench_frames > 0 && !times)
+        return 1;
+    Uint64 last = SDL_GetPerformanceCounter();
+    int status = 0;
+    for (a->frame = 0; !a->quit && (!script || a->frame < frames); ++a->frame) {
+        Uint64 start = SDL_GetPerformanceCounter();
+        SDL_Event e;
+        while (SDL_PollEvent(&e))
+            handle_event(a, &e);
+        run_script_events(a);
+        float dt = SCRIPT_DT;
+        if (!script) {
+            dt = (float)((double)(start - last) / (double)SDL_GetPerformanceFrequency());
+            dt = glm_clamp(dt, 0.0f, 0.1f);
+        }
+        last = start;
+        a->lessons[a->current]->update(dt);
+        draw_frame(a);
+        if (script && a->frame == frames - 1 && a->opt.screenshot && !save_screenshot(a))
+            status = 1;
+        SDL_GL_SwapWindow(a->window);
+        if (times) {
+            render_finish(a->r);
+            times[a->frame] = (double)(SDL_GetPerformanceCounter() - start) * 1e3 /
+                              (double)SDL_GetPerformanceFrequency();
+        }
+    }
+    if (times) {
+        int w, h;
+        drawable_size(a, &w, &h);
+        qsort(times, (size_t)frames, sizeof *times, compare_double);
+        printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
+               "\"median_ms\":%.3f,\"max_ms\":%.3f}}\n",
+               a->lessons[a->current]->number, w, h, frames, times[frames / 2], times[frames - 1]);
+        free(times);
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------ layout */
+
+static void print_layout(app *a)
+{
+    render_view v;
+    current_view(a, &v);
+    const lesson *l = a->lessons[a->current];
+    printf("{\"lesson\":%d,\"width\":%d,\"height\":%d,\"eye\":", l->number, v.width, v.height);
+    lesson_json_vec3(stdout, v.eye);
+    printf(",\"view\":[");
+    for (int i = 0; i < 16; ++i)
+        printf("%s%.9g", i ? "," : "", (double)v.view[i / 4][i % 4]);
+    printf("],\"proj\":[");
+    for (int i = 0; i < 16; ++i)
+        printf("%s%.9g", i ? "," : "", (double)v.proj[i / 4][i % 4]);
+    printf("],\"objects\":");
+    l->layout(stdout, v.eye);
+    printf("}\n");
+}
+
+/* ------------------------------------------------------------ start-up */
+
+static bool create_window(app *a)
+{
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+    /* 4x multisampling when the driver has it, but not on a CPU rasteriser
+       (llvmpipe): there it triples the frame time */
+    for (int samples = 4; samples >= 0; samples -= 4) {
+        SDL_GL_SetAttribute(SDL_GL_MULTISAMPLEBUFFERS, samples ? 1 : 0);
+        SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, samples);
+        a->window = SDL_CreateWindow("raypick", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                                     a->opt.width, a->opt.height, flags);
+        if (a->window && (a->gl = SDL_GL_CreateContext(a->window)) != NULL) {
+            if (samples == 0 || !render_driver_is_software((render_loader)SDL_GL_GetProcAddress))
+                return true;
+            SDL_GL_DeleteContext(a->gl);
+            a->gl = NULL;
+        }
+        if (a->window)
+            SDL_DestroyWindow(a->window);
+        a->window = NULL;
+    }
+    return false;
+}
+
+static void shutdown_app(app *a)
+{
+    for (int i = 0; i < LESSON_COUNT; ++i)
+        if (a->lesson_ready[i])
+            a->lessons[i]->cleanup();
+    render_destroy(a->r);
+    if (a->gl)
+        SDL_GL_DeleteContext(a->gl);
+    if (a->window)
+        SDL_DestroyWindow(a->window);
+    SDL_Quit();
+}
+
+int app_run(const app_options *opt)
+{
+    app a;
+    memset(&a, 0, sizeof a);
+    a.opt = *opt;
+    a.lessons[0] = &lesson1_spheres;
+    a.lessons[1] = &lesson2_shields;
+    a.lessons[2] = &lesson3_bounds;
+    a.lessons[3] = &lesson4_terrain;
+    a.show_help = true;
+
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
+        return 1;
+    }
+    if (!create_window(&a)) {
+        fprintf(stderr, "raypick: cannot create an OpenGL 3.3 core window: %s\n", SDL_GetError());
+        shutdown_app(&a);
+        return 1;
+    }
+    app_keep_gl_driver_loaded();
+    SDL_GL_SetSwapInterval(app_script_mode(opt) || opt->print_layout ? 0 : 1);
+    char err[512] = "";
+    a.r = render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err);
+    if (!a.r) {
+        fprintf(stderr, "raypick: %s\n", err);
+        shutdown_app(&a);
+        return 1;
+    }
+    lesson_env env = {a.r, opt->seed, opt->heightmap, err, sizeof err};
+    for (int i = 0; i < LESSON_COUNT; ++i) {
+        err[0] = '\0';
+        if (!a.lessons[i]->init(&env)) {
+            fprintf(stderr, "raypick: lesson %d: %s\n", i + 1, err[0] ? err : "cannot start");
+            shutdown_app(&a);
+            return 1;
+        }
+        a.lesson_ready[i] = true;
+        app_camera_reset(&a.cameras[i], &a.lessons[i]->camera);
+    }
+    a.current = opt->lesson - 1;
+
+    int status = 0;
+    if (opt->print_layout)
+        print_layout(&a);
+    else
+        status = run_loop(&a);
+    shutdown_app(&a);
+    return status;
+}

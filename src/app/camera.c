@@ -1,0 +1,39 @@
+/* camera.c: an orbit camera around a target point. */
+#include "camera.h"
+
+void app_camera_reset(app_camera *c, const lesson_camera *home)
+{
+    c->home = *home;
+    glm_vec3_copy(c->home.target, c->target);
+    c->yaw = home->yaw;
+    c->pitch = home->pitch;
+    c->distance = home->distance;
+    c->fov = home->fov;
+}
+
+void app_camera_orbit(app_camera *c, float dx, float dy)
+{
+    c->yaw -= dx * 0.008f;
+    c->pitch = glm_clamp(c->pitch + dy * 0.008f, -1.45f, 1.45f);
+}
+
+void app_camera_zoom(app_camera *c, float steps)
+{
+    c->distance = glm_clamp(c->distance * powf(0.9f, steps), 2.0f, 120.0f);
+}
+
+void app_camera_eye(const app_camera *c, vec3 eye)
+{
+    /* yaw 0 puts the eye on +z looking down -z, like glm_lookat's default */
+    eye[0] = c->target[0] + c->distance * cosf(c->pitch) * sinf(c->yaw);
+    eye[1] = c->target[1] + c->distance * sinf(c->pitch);
+    eye[2] = c->target[2] + c->distance * cosf(c->pitch) * cosf(c->yaw);
+}
+
+void app_camera_matrices(const app_camera *c, float aspect, mat4 view, mat4 proj)
+{
+    vec3 eye;
+    app_camera_eye(c, eye);
+    glm_lookat(eye, (float *)c->target, (vec3){0.0f, 1.0f, 0.0f}, view);
+    glm_perspective(c->fov, aspect, APP_CAMERA_NEAR, APP_CAMERA_FAR, proj);
+}

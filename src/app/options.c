@@ -1,0 +1,175 @@
+/* options.c: parse the command line strictly: anything odd is an error
+   (exit 2 with usage), never a silent default. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+void app_print_usage(const char *argv0, FILE *out)
+{
+    fprintf(out,
+            "usage: %s [options]\n"
+            "  --lesson N          start in lesson N (1-4)\n"
+            "  --size WxH          window size (default 1280x720)\n"
+            "  --heightmap FILE    lesson 4: load the terrain from an image\n"
+            "  --seed N            seed of the procedural scenes (default 1)\n"
+            "script mode (fixed time step, for tests and screenshots):\n"
+            "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
+            "  --key K@FRAME       press key K (repeatable)\n"
+            "  --frames N          run N frames, then exit\n"
+            "  --screenshot FILE   write the last frame as PNG\n"
+            "  --report            one JSON line per pick on stdout\n"
+            "  --print-layout      print the lesson's objects and camera as JSON, exit\n"
+            "  --bench-frames N    run N frames, print the median frame time\n"
+            "  --help              this text\n"
+            "keys: 1-4 lesson, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
+            "      left click pick, M/N/B/T/S lesson toggles (see the HUD), Esc quit\n",
+            argv0);
+}
+
+static bool parse_int(const char *s, long min, long max, int *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s))
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_float(const char *s, float *out)
+{
+    if (!s || !*s || isspace((unsigned char)*s))
+        return false;
+    char *end = NULL;
+    errno = 0;
+    float v = strtof(s, &end);
+    if (errno || *end || v != v || v < -100000.0f || v > 100000.0f)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "A@FRAME": split off the frame number */
+static bool split_frame(const char *arg, char *head, size_t head_size, int *frame)
+{
+    const char *at = strrchr(arg, '@');
+    if (!at || (size_t)(at - arg) >= head_size || at == arg)
+        return false;
+    memcpy(head, arg, (size_t)(at - arg));
+    head[at - arg] = '\0';
+    return parse_int(at + 1, 0, 1000000, frame);
+}
+
+static bool parse_click(const char *arg, app_script_event *e)
+{
+    char head[64];
+    if (!split_frame(arg, head, sizeof head, &e->frame))
+        return false;
+    char *comma = strchr(head, ',');
+    if (!comma)
+        return false;
+    *comma = '\0';
+    e->is_click = true;
+    return parse_float(head, &e->x) && parse_float(comma + 1, &e->y) && e->x >= 0 && e->y >= 0;
+}
+
+static bool parse_key(const char *arg, app_script_event *e)
+{
+    char head[16];
+    if (!split_frame(arg, head, sizeof head, &e->frame) || strlen(head) != 1 ||
+        !isgraph((unsigned char)head[0]))
+        return false;
+    e->is_click = false;
+    e->key = (char)tolower((unsigned char)head[0]);
+    return true;
+}
+
+static bool parse_size(const char *arg, int *w, int *h)
+{
+    char buf[32];
+    if (!arg || strlen(arg) >= sizeof buf)
+        return false;
+    strcpy(buf, arg);
+    char *x = strchr(buf, 'x');
+    if (!x)
+        return false;
+    *x = '\0';
+    return parse_int(buf, 64, 8192, w) && parse_int(x + 1, 64, 8192, h);
+}
+
+app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *err, size_t n)
+{
+    memset(o, 0, sizeof *o);
+    o->lesson = 1;
+    o->width = 1280;
+    o->height = 720;
+    o->seed = 1;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes_value = true, ok = true;
+        int seed = 0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            return APP_PARSE_HELP;
+        } else if (!strcmp(a, "--report")) {
+            o->report = true;
+            takes_value = false;
+        } else if (!strcmp(a, "--print-layout")) {
+            o->print_layout = true;
+            takes_value = false;
+        } else if (!v) {
+            snprintf(err, n, "%s needs a value", a);
+            return APP_PARSE_ERROR;
+        } else if (!strcmp(a, "--lesson")) {
+            ok = parse_int(v, 1, 4, &o->lesson);
+        } else if (!strcmp(a, "--size")) {
+            ok = parse_size(v, &o->width, &o->height);
+        } else if (!strcmp(a, "--frames")) {
+            ok = parse_int(v, 1, 1000000, &o->frames);
+        } else if (!strcmp(a, "--bench-frames")) {
+            ok = parse_int(v, 1, 1000000, &o->bench_frames);
+        } else if (!strcmp(a, "--seed")) {
+            ok = parse_int(v, 0, INT_MAX, &seed);
+            o->seed = (uint32_t)seed;
+        } else if (!strcmp(a, "--screenshot")) {
+            o->screenshot = v;
+            ok = *v != '\0';
+        } else if (!strcmp(a, "--heightmap")) {
+            o->heightmap = v;
+            ok = *v != '\0';
+        } else if (!strcmp(a, "--click") || !strcmp(a, "--key")) {
+            if (o->event_count == APP_MAX_EVENTS) {
+                snprintf(err, n, "too many --click/--key events (at most %d)", APP_MAX_EVENTS);
+                return APP_PARSE_ERROR;
+            }
+            app_script_event *e = &o->events[o->event_count++];
+            ok = a[2] == 'c' ? parse_click(v, e) : parse_key(v, e);
+        } else {
+            snprintf(err, n, "unknown option '%s'", a);
+            return APP_PARSE_ERROR;
+        }
+        if (!ok) {
+            snprintf(err, n, "bad value for %s: '%s'", a, v);
+            return APP_PARSE_ERROR;
+        }
+        if (takes_value)
+            ++i;
+    }
+    if (o->screenshot && !app_script_mode(o)) {
+        snprintf(err, n, "--screenshot needs --frames or --bench-frames");
+        return APP_PARSE_ERROR;
+    }
+    return APP_PARSE_OK;
+}
+
+bool app_script_mode(const app_options *o)
+{
+    return o->frames > 0 || o->bench_frames > 0;
+}

@@ -1,0 +1,43 @@
+/* options.h: the command line (interactive and script mode). No SDL here. */
+#ifndef RAYPICK_APP_OPTIONS_H
+#define RAYPICK_APP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define APP_MAX_EVENTS 64
+
+typedef struct app_script_event {
+    int   frame;
+    bool  is_click;
+    float x, y;             /* click: window coordinates */
+    char  key;              /* key: a lower-case character */
+} app_script_event;
+
+typedef struct app_options {
+    int  lesson;            /* 1..4 */
+    int  width, height;     /* window size */
+    app_script_event events[APP_MAX_EVENTS];
+    int  event_count;
+    int  frames;            /* > 0: script mode, exit after this many frames */
+    int  bench_frames;      /* > 0: script mode, print the median frame time */
+    const char *screenshot; /* PNG of the last frame */
+    const char *heightmap;  /* lesson 4: load this image */
+    bool report;            /* JSON line per pick on stdout */
+    bool print_layout;      /* print the lesson's objects and camera, exit */
+    uint32_t seed;
+} app_options;
+
+typedef enum app_parse_result {
+    APP_PARSE_OK = 0,
+    APP_PARSE_HELP = 1,     /* --help: print usage, exit 0 */
+    APP_PARSE_ERROR = 2     /* message in err: print it and usage, exit 2 */
+} app_parse_result;
+
+app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size);
+void app_print_usage(const char *argv0, FILE *out);
+bool app_script_mode(const app_options *o);
+
+#endif

@@ -1,0 +1,633 @@
+/* render.c: programs, meshes, frame set-up and the batched lines/points/beams.
+   The only file besides text.c that talks to GL. */
+#include "render.h"
+#include "render_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geometry.h"
+#include "shaders.h"
+
+static const vec3 LIGHT_DIR = {0.45f, 0.80f, 0.40f};   /* normalised in render_create */
+static const vec3 BG_TOP = {0.10f, 0.12f, 0.19f};
+static const vec3 BG_BOTTOM = {0.015f, 0.016f, 0.028f};
+
+/* ------------------------------------------------------------ programs */
+
+static GLuint compile(GLenum type, const char *src, const char *name, char *err, size_t n)
+{
+    GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetShaderInfoLog(s, sizeof log, NULL, log);
+        snprintf(err, n, "shader %s: %s", name, log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint program(const char *vs, const char *fs, const char *name, char *err, size_t n)
+{
+    GLuint v = compile(GL_VERTEX_SHADER, vs, name, err, n);
+    GLuint f = v ? compile(GL_FRAGMENT_SHADER, fs, name, err, n) : 0;
+    if (!f) {
+        glDeleteShader(v);
+        return 0;
+    }
+    GLuint p = glCreateProgram();
+    glAttachShader(p, v);
+    glAttachShader(p, f);
+    glLinkProgram(p);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        glGetProgramInfoLog(p, sizeof log, NULL, log);
+        snprintf(err, n, "program %s: %s", name, log);
+        glDeleteProgram(p);
+        return 0;
+    }
+    return p;
+}
+
+GLint render_uniform(GLuint prog, const char *name)
+{
+    return glGetUniformLocation(prog, name);
+}
+
+/* ------------------------------------------------------------ meshes */
+
+static bool upload_mesh(const geo_mesh *m, render_mesh *out)
+{
+    glGenVertexArrays(1, &out->vao);
+    glGenBuffers(1, &out->vbo);
+    glGenBuffers(1, &out->ibo);
+    glBindVertexArray(out->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, out->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(m->vertex_count * (int)sizeof(geo_vertex)),
+                 m->vertices, GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, out->ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(m->index_count * (int)sizeof(uint32_t)),
+                 m->indices, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex),
+                          (void *)offsetof(geo_vertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex),
+                          (void *)offsetof(geo_vertex, normal));
+    glBindVertexArray(0);
+    out->index_count = m->index_count;
+    return true;
+}
+
+static void delete_mesh(render_mesh *m)
+{
+    glDeleteVertexArrays(1, &m->vao);
+    glDeleteBuffers(1, &m->vbo);
+    glDeleteBuffers(1, &m->ibo);
+    memset(m, 0, sizeof *m);
+}
+
+static bool build_shapes(renderer *r)
+{
+    geo_mesh m[RENDER_SHAPE_COUNT];
+    memset(m, 0, sizeof m);
+    bool ok = geo_sphere(32, 16, &m[RENDER_SPHERE]) && geo_cube(&m[RENDER_CUBE]) &&
+              geo_torus(0.75f, 0.3f, 48, 16, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
+    for (int i = 0; i < RENDER_SHAPE_COUNT; ++i) {
+        if (ok)
+            upload_mesh(&m[i], &r->shapes[i]);
+        geo_free(&m[i]);
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------ batches */
+
+static void batch_init(render_batch *b)
+{
+    memset(b, 0, sizeof *b);
+    glGenVertexArrays(1, &b->vao);
+    glGenBuffers(1, &b->vbo);
+    glBindVertexArray(b->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, b->vbo);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(render_vertex),
+                          (void *)offsetof(render_vertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(render_vertex),
+                          (void *)offsetof(render_vertex, color));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, sizeof(render_vertex),
+                          (void *)offsetof(render_vertex, extra));
+    glBindVertexArray(0);
+}
+
+static void batch_free(render_batch *b)
+{
+    glDeleteVertexArrays(1, &b->vao);
+    glDeleteBuffers(1, &b->vbo);
+    free(b->v);
+    memset(b, 0, sizeof *b);
+}
+
+static render_vertex *batch_push(render_batch *b, int count)
+{
+    if (b->count + count > b->cap) {
+        int cap = b->cap ? b->cap * 2 : 1024;
+        while (cap < b->count + count)
+            cap *= 2;
+        render_vertex *v = realloc(b->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return NULL;
+        b->v = v;
+        b->cap = cap;
+    }
+    render_vertex *out = b->v + b->count;
+    b->count += count;
+    return out;
+}
+
+static void set_rv(render_vertex *v, const vec3 p, const vec4 c, float extra)
+{
+    memcpy(v->position, p, sizeof v->position);
+    memcpy(v->color, c, sizeof v->color);
+    v->extra = extra;
+}
+
+static void batch_draw(render_batch *b, GLenum mode)
+{
+    if (b->count == 0)
+        return;
+    glBindVertexArray(b->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, b->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)b->count * sizeof(render_vertex)), b->v,
+                 GL_STREAM_DRAW);
+    glDrawArrays(mode, 0, b->count);
+    b->count = 0;
+}
+
+/* ------------------------------------------------------------ grid */
+
+static void build_grid(renderer *r)
+{
+    /* whole lines; the fragment shader fades them with distance */
+    const int half = 40;
+    const float extent = (float)half;
+    batch_init(&r->grid);
+    for (int i = -half; i <= half; ++i) {
+        float f = (float)i;
+        vec4 c = {0.45f, 0.55f, 0.75f, i % 5 == 0 ? 0.30f : 0.14f};
+        for (int axis = 0; axis < 2; ++axis) {
+            vec3 p0 = {axis ? f : -extent, 0.0f, axis ? -extent : f};
+            vec3 p1 = {axis ? f : extent, 0.0f, axis ? extent : f};
+            render_vertex *v = batch_push(&r->grid, 2);
+            if (!v)
+                return;
+            set_rv(&v[0], p0, c, 0.0f);
+            set_rv(&v[1], p1, c, 0.0f);
+        }
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, r->grid.vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->grid.count * sizeof(render_vertex)),
+                 r->grid.v, GL_STATIC_DRAW);
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+renderer *render_create(render_loader load, char *err, size_t err_size)
+{
+    int version = gladLoadGL((GLADloadfunc)load);
+    if (version == 0) {
+        snprintf(err, err_size, "could not load OpenGL functions");
+        return NULL;
+    }
+    if (GLAD_VERSION_MAJOR(version) < 3 ||
+        (GLAD_VERSION_MAJOR(version) == 3 && GLAD_VERSION_MINOR(version) < 3)) {
+        snprintf(err, err_size, "OpenGL 3.3 core is required, this driver offers %d.%d",
+                 GLAD_VERSION_MAJOR(version), GLAD_VERSION_MINOR(version));
+        return NULL;
+    }
+    renderer *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    r->bg_program = program(shader_background_vert, shader_background_frag, "background", err, err_size);
+    r->lit_program = r->bg_program ? program(shader_lit_vert, shader_lit_frag, "lit", err, err_size) : 0;
+    r->line_program = r->lit_program ? program(shader_line_vert, shader_line_frag, "line", err, err_size) : 0;
+    r->shield_program = r->line_program ? program(shader_shield_vert, shader_shield_frag, "shield", err, err_size) : 0;
+    r->terrain_program = r->shield_program ? program(shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) : 0;
+    r->text_program = r->terrain_program ? program(shader_text_vert, shader_text_frag, "text", err, err_size) : 0;
+    if (!r->text_program) {
+        render_destroy(r);
+        return NULL;
+    }
+    glm_vec3_normalize_to((float *)LIGHT_DIR, r->light_dir);
+    glGenVertexArrays(1, &r->empty_vao);
+    if (!build_shapes(r)) {
+        snprintf(err, err_size, "out of memory building meshes");
+        render_destroy(r);
+        return NULL;
+    }
+    batch_init(&r->lines);
+    batch_init(&r->points);
+    batch_init(&r->beams);
+    build_grid(r);
+    render_text_init(r);
+    return r;
+}
+
+void render_destroy(renderer *r)
+{
+    if (!r)
+        return;
+    if (r->text_program) {      /* fully built */
+        render_text_free(r);
+        batch_free(&r->grid);
+        batch_free(&r->lines);
+        batch_free(&r->points);
+        batch_free(&r->beams);
+        for (int i = 0; i < RENDER_SHAPE_COUNT; ++i)
+            delete_mesh(&r->shapes[i]);
+        glDeleteVertexArrays(1, &r->empty_vao);
+    }
+    glDeleteProgram(r->bg_program);
+    glDeleteProgram(r->lit_program);
+    glDeleteProgram(r->line_program);
+    glDeleteProgram(r->shield_program);
+    glDeleteProgram(r->terrain_program);
+    glDeleteProgram(r->text_program);
+    free(r);
+}
+
+/* ------------------------------------------------------------ frame */
+
+void render_begin(renderer *r, const render_view *v)
+{
+    r->view = *v;
+    r->background_drawn = false;
+    glViewport(0, 0, v->width, v->height);
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(BG_BOTTOM[0], BG_BOTTOM[1], BG_BOTTOM[2], 1.0f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+}
+
+/* The gradient goes in after the opaque geometry, at the far plane, so a
+   software rasteriser shades only the pixels nothing else covers; before
+   anything translucent, which blends over it. */
+static void draw_background(renderer *r)
+{
+    if (r->background_drawn)
+        return;
+    r->background_drawn = true;
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    glUseProgram(r->bg_program);
+    glUniform3fv(render_uniform(r->bg_program, "u_top"), 1, BG_TOP);
+    glUniform3fv(render_uniform(r->bg_program, "u_bottom"), 1, BG_BOTTOM);
+    glBindVertexArray(r->empty_vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_CULL_FACE);
+}
+
+void render_end(renderer *r)
+{
+    render_flush(r);
+    draw_background(r);
+    render_text_flush(r);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+bool render_driver_is_software(render_loader load)
+{
+    if (gladLoadGL((GLADloadfunc)load) == 0)
+        return false;
+    const char *name = (const char *)glGetString(GL_RENDERER);
+    return name && (strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "SwiftShader"));
+}
+
+void render_finish(renderer *r)
+{
+    (void)r;
+    glFinish();
+}
+
+/* ------------------------------------------------------------ shapes */
+
+static void set_model_uniforms(GLuint prog, const render_view *v, mat4 model)
+{
+    mat3 normal;
+    mat4 inv;
+    glm_mat4_inv(model, inv);
+    glm_mat4_transpose(inv);
+    glm_mat4_pick3(inv, normal);
+    glUniformMatrix4fv(render_uniform(prog, "u_model"), 1, GL_FALSE, model[0]);
+    glUniformMatrix3fv(render_uniform(prog, "u_normal_matrix"), 1, GL_FALSE, normal[0]);
+    glUniformMatrix4fv(render_uniform(prog, "u_view_proj"), 1, GL_FALSE, (const float *)v->view_proj);
+    glUniform3fv(render_uniform(prog, "u_eye"), 1, v->eye);
+}
+
+static void draw_mesh(const render_mesh *m)
+{
+    glBindVertexArray(m->vao);
+    glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, NULL);
+}
+
+void render_shape(renderer *r, render_shape_kind kind, mat4 model, const vec4 color, const vec3 emissive)
+{
+    if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
+        return;
+    glUseProgram(r->lit_program);
+    set_model_uniforms(r->lit_program, &r->view, model);
+    glUniform4fv(render_uniform(r->lit_program, "u_color"), 1, color);
+    vec3 none = {0, 0, 0};
+    glUniform3fv(render_uniform(r->lit_program, "u_emissive"), 1, emissive ? emissive : none);
+    glUniform3fv(render_uniform(r->lit_program, "u_light_dir"), 1, r->light_dir);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    draw_mesh(&r->shapes[kind]);
+}
+
+void render_shape_translucent(renderer *r, render_shape_kind kind, mat4 model, const vec4 color)
+{
+    draw_background(r);
+    if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
+        return;
+    glUseProgram(r->lit_program);
+    set_model_uniforms(r->lit_program, &r->view, model);
+    glUniform4fv(render_uniform(r->lit_program, "u_color"), 1, color);
+    vec3 none = {0, 0, 0};
+    glUniform3fv(render_uniform(r->lit_program, "u_emissive"), 1, none);
+    glUniform3fv(render_uniform(r->lit_program, "u_light_dir"), 1, r->light_dir);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    draw_mesh(&r->shapes[kind]);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+}
+
+static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
+                        float time, float lifetime, float ripple_speed, bool two_sided)
+{
+    draw_background(r);
+    GLuint p = r->shield_program;
+    glUseProgram(p);
+    set_model_uniforms(p, &r->view, model);
+    glUniform4fv(render_uniform(p, "u_color"), 1, color);
+    glUniform1f(render_uniform(p, "u_time"), time);
+    glUniform1f(render_uniform(p, "u_lifetime"), lifetime);
+    glUniform1f(render_uniform(p, "u_ripple_speed"), ripple_speed);
+    /* only the live impacts go to the shader: its loop runs over these */
+    vec4 slots[RENDER_MAX_IMPACTS];
+    int live = 0;
+    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i)
+        if (impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime)
+            glm_vec4_copy((float *)impacts[i], slots[live++]);
+    if (live)
+        glUniform4fv(render_uniform(p, "u_impacts"), live, slots[0]);
+    glUniform1i(render_uniform(p, "u_impact_count"), live);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    if (two_sided) {
+        /* inside first, then the near side over it */
+        glCullFace(GL_FRONT);
+        draw_mesh(&r->shapes[RENDER_SPHERE]);
+        glCullFace(GL_BACK);
+    }
+    draw_mesh(&r->shapes[RENDER_SPHERE]);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+}
+
+void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
+                   float time, float lifetime, float ripple_speed)
+{
+    /* the far side only matters while an impact may light it */
+    bool live = false;
+    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i)
+        live |= impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime;
+    shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, live);
+}
+
+void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color)
+{
+    mat4 model;
+    glm_translate_make(model, (float *)center);
+    glm_scale_uni(model, radius);
+    shield_pass(r, model, color, NULL, 0, 0.0f, 1.0f, 1.0f, false);
+}
+
+/* ------------------------------------------------------------ lines */
+
+void render_grid(renderer *r, float y)
+{
+    draw_background(r);
+    mat4 m, vp;
+    glm_translate_make(m, (vec3){0.0f, y, 0.0f});
+    glm_mat4_mul(r->view.view_proj, m, vp);
+    glUseProgram(r->line_program);
+    glUniformMatrix4fv(render_uniform(r->line_program, "u_view_proj"), 1, GL_FALSE, vp[0]);
+    glUniform1i(render_uniform(r->line_program, "u_round_points"), 0);
+    glUniform1i(render_uniform(r->line_program, "u_beam"), 0);
+    glUniform1f(render_uniform(r->line_program, "u_fade_radius"), 40.0f);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glBindVertexArray(r->grid.vao);
+    glDrawArrays(GL_LINES, 0, r->grid.count);
+    glUniform1f(render_uniform(r->line_program, "u_fade_radius"), 0.0f);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+}
+
+void render_line(renderer *r, const vec3 a, const vec3 b, const vec4 color)
+{
+    render_vertex *v = batch_push(&r->lines, 2);
+    if (!v)
+        return;
+    set_rv(&v[0], a, color, 0.0f);
+    set_rv(&v[1], b, color, 0.0f);
+}
+
+void render_point(renderer *r, const vec3 p, float size_px, const vec4 color)
+{
+    render_vertex *v = batch_push(&r->points, 1);
+    if (v)
+        set_rv(v, p, color, size_px);
+}
+
+void render_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec4 color)
+{
+    vec3 along, to_eye, side, mid;
+    glm_vec3_sub((float *)b, (float *)a, along);
+    glm_vec3_lerp((float *)a, (float *)b, 0.5f, mid);
+    glm_vec3_sub(r->view.eye, mid, to_eye);
+    glm_vec3_cross(along, to_eye, side);
+    if (glm_vec3_norm(side) < 1e-6f)
+        return;
+    glm_vec3_normalize(side);
+    glm_vec3_scale(side, width * 0.5f, side);
+    vec3 a0, a1, b0, b1;
+    glm_vec3_sub((float *)a, side, a0);
+    glm_vec3_add((float *)a, side, a1);
+    glm_vec3_sub((float *)b, side, b0);
+    glm_vec3_add((float *)b, side, b1);
+    render_vertex *v = batch_push(&r->beams, 6);
+    if (!v)
+        return;
+    set_rv(&v[0], a0, color, -1.0f);
+    set_rv(&v[1], b0, color, -1.0f);
+    set_rv(&v[2], b1, color, 1.0f);
+    set_rv(&v[3], a0, color, -1.0f);
+    set_rv(&v[4], b1, color, 1.0f);
+    set_rv(&v[5], a1, color, 1.0f);
+}
+
+void render_wire_sphere(renderer *r, const vec3 c, float radius, const vec4 color)
+{
+    enum { SEG = 48 };
+    for (int axis = 0; axis < 3; ++axis) {
+        for (int i = 0; i < SEG; ++i) {
+            float a0 = 2.0f * GLM_PIf * (float)i / SEG, a1 = 2.0f * GLM_PIf * (float)(i + 1) / SEG;
+            vec3 p0, p1;
+            float u0 = cosf(a0) * radius, v0 = sinf(a0) * radius;
+            float u1 = cosf(a1) * radius, v1 = sinf(a1) * radius;
+            if (axis == 0) {
+                glm_vec3_copy((vec3){c[0], c[1] + u0, c[2] + v0}, p0);
+                glm_vec3_copy((vec3){c[0], c[1] + u1, c[2] + v1}, p1);
+            } else if (axis == 1) {
+                glm_vec3_copy((vec3){c[0] + u0, c[1], c[2] + v0}, p0);
+                glm_vec3_copy((vec3){c[0] + u1, c[1], c[2] + v1}, p1);
+            } else {
+                glm_vec3_copy((vec3){c[0] + u0, c[1] + v0, c[2]}, p0);
+                glm_vec3_copy((vec3){c[0] + u1, c[1] + v1, c[2]}, p1);
+            }
+            render_line(r, p0, p1, color);
+        }
+    }
+}
+
+void render_flush(renderer *r)
+{
+    draw_background(r);
+    GLuint p = r->line_program;
+    glUseProgram(p);
+    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDisable(GL_CULL_FACE);
+
+    glUniform1i(render_uniform(p, "u_round_points"), 0);
+    glUniform1i(render_uniform(p, "u_beam"), 0);
+    batch_draw(&r->lines, GL_LINES);
+
+    /* points: the size rides in the extra attribute */
+    glUniform1i(render_uniform(p, "u_round_points"), 1);
+    batch_draw(&r->points, GL_POINTS);
+
+    /* beams glow: additive, and they do not hide each other */
+    glUniform1i(render_uniform(p, "u_round_points"), 0);
+    glUniform1i(render_uniform(p, "u_beam"), 1);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+    glDepthMask(GL_FALSE);
+    batch_draw(&r->beams, GL_TRIANGLES);
+    glDepthMask(GL_TRUE);
+
+    glEnable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+}
+
+/* ------------------------------------------------------------ terrain */
+
+render_terrain *render_terrain_create(renderer *r, int cols, int rows, float spacing,
+                                      const vec3 origin, const float *heights)
+{
+    (void)r;
+    geo_mesh m = {0};
+    if (!geo_terrain(cols, rows, spacing, origin, heights, &m))
+        return NULL;
+    render_terrain *t = calloc(1, sizeof *t);
+    if (t) {
+        upload_mesh(&m, &t->mesh);
+        t->min_y = t->max_y = m.vertices[0].position[1];
+        for (int i = 1; i < m.vertex_count; ++i) {
+            t->min_y = glm_min(t->min_y, m.vertices[i].position[1]);
+            t->max_y = glm_max(t->max_y, m.vertices[i].position[1]);
+        }
+    }
+    geo_free(&m);
+    return t;
+}
+
+void render_terrain_draw(renderer *r, const render_terrain *t)
+{
+    if (!t)
+        return;
+    GLuint p = r->terrain_program;
+    glUseProgram(p);
+    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform2f(render_uniform(p, "u_height_range"), t->min_y, t->max_y);
+    glUniform3fv(render_uniform(p, "u_eye"), 1, r->view.eye);
+    glUniform3fv(render_uniform(p, "u_light_dir"), 1, r->light_dir);
+    glUniform3fv(render_uniform(p, "u_fog_color"), 1, BG_TOP);
+    glDisable(GL_BLEND);
+    draw_mesh(&t->mesh);
+}
+
+void render_terrain_destroy(render_terrain *t)
+{
+    if (!t)
+        return;
+    delete_mesh(&t->mesh);
+    free(t);
+}
+
+/* ------------------------------------------------------------ read back */
+
+bool render_read_pixels(renderer *r, int width, int height, uint8_t *rgb)
+{
+    (void)r;
+    if (width <= 0 || height <= 0 || !rgb)
+        return false;
+    size_t row = (size_t)width * 3;
+    uint8_t *tmp = malloc(row);
+    if (!tmp)
+        return false;
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb);
+    /* GL's first row is the bottom one */
+    for (int y = 0; y < height / 2; ++y) {
+        uint8_t *a = rgb + (size_t)y * row, *b = rgb + (size_t)(height - 1 - y) * row;
+        memcpy(tmp, a, row);
+        memcpy(a, b, row);
+        memcpy(b, tmp, row);
+    }
+    free(tmp);
+    return glGetError() == GL_NO_ERROR;
+}

@@ -1,0 +1,54 @@
+/* render_internal.h: the renderer's state, shared by render.c and text.c. */
+#ifndef RAYPICK_RENDER_INTERNAL_H
+#define RAYPICK_RENDER_INTERNAL_H
+
+#include <glad/gl.h>
+#include "render.h"
+
+typedef struct render_mesh {
+    GLuint vao, vbo, ibo;
+    int index_count;
+} render_mesh;
+
+typedef struct render_vertex {
+    float position[3];
+    float color[4];
+    float extra;        /* beams: -1..1 across the beam; points: size in pixels */
+} render_vertex;
+
+typedef struct render_batch {
+    GLuint vao, vbo;
+    render_vertex *v;
+    int count, cap;
+} render_batch;
+
+typedef struct text_vertex {
+    float position[2];
+    float color[4];
+} text_vertex;
+
+struct render_terrain {
+    render_mesh mesh;
+    float min_y, max_y;
+};
+
+struct renderer {
+    GLuint bg_program, lit_program, line_program, shield_program, terrain_program, text_program;
+    GLuint empty_vao;
+    render_mesh shapes[RENDER_SHAPE_COUNT];
+    render_batch grid, lines, points, beams;
+    render_view view;
+    vec3 light_dir;
+    bool background_drawn;  /* this frame */
+    /* HUD */
+    GLuint text_vao, text_vbo;
+    text_vertex *text;
+    int text_count, text_cap;
+};
+
+GLint render_uniform(GLuint prog, const char *name);
+void render_text_init(renderer *r);
+void render_text_free(renderer *r);
+void render_text_flush(renderer *r);
+
+#endif

@@ -1,0 +1,132 @@
+/* text.c: HUD text with stb_easy_font (quads of a tiny bitmap-free font),
+   drawn as triangles in window pixels after the 3D scene. */
+#include "render_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wconversion"
+#endif
+#include <stb_easy_font.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+/* stb_easy_font's vertex: x, y, z, then 4 colour bytes */
+typedef struct easy_vertex {
+    float x, y, z;
+    unsigned char rgba[4];
+} easy_vertex;
+
+void render_text_init(renderer *r)
+{
+    glGenVertexArrays(1, &r->text_vao);
+    glGenBuffers(1, &r->text_vbo);
+    glBindVertexArray(r->text_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(text_vertex),
+                          (void *)offsetof(text_vertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(text_vertex),
+                          (void *)offsetof(text_vertex, color));
+    glBindVertexArray(0);
+}
+
+void render_text_free(renderer *r)
+{
+    glDeleteVertexArrays(1, &r->text_vao);
+    glDeleteBuffers(1, &r->text_vbo);
+    free(r->text);
+    r->text = NULL;
+    r->text_count = r->text_cap = 0;
+}
+
+static text_vertex *text_push(renderer *r, int count)
+{
+    if (r->text_count + count > r->text_cap) {
+        int cap = r->text_cap ? r->text_cap * 2 : 4096;
+        while (cap < r->text_count + count)
+            cap *= 2;
+        text_vertex *v = realloc(r->text, (size_t)cap * sizeof *v);
+        if (!v)
+            return NULL;
+        r->text = v;
+        r->text_cap = cap;
+    }
+    text_vertex *out = r->text + r->text_count;
+    r->text_count += count;
+    return out;
+}
+
+static void quad(renderer *r, float x0, float y0, float x1, float y1, const vec4 c)
+{
+    text_vertex *v = text_push(r, 6);
+    if (!v)
+        return;
+    const float xs[6] = {x0, x1, x1, x0, x1, x0}, ys[6] = {y0, y0, y1, y0, y1, y1};
+    for (int i = 0; i < 6; ++i) {
+        v[i].position[0] = xs[i];
+        v[i].position[1] = ys[i];
+        memcpy(v[i].color, c, sizeof v[i].color);
+    }
+}
+
+void render_panel(renderer *r, float x, float y, float w, float h, const vec4 color)
+{
+    quad(r, x, y, x + w, y + h, color);
+}
+
+static void text_quads(renderer *r, float x, float y, float scale, const vec4 color, const char *text)
+{
+    static easy_vertex buf[6000];   /* ~1500 quads per call: several lines of HUD */
+    int quads = stb_easy_font_print(0.0f, 0.0f, (char *)text, NULL, buf, (int)sizeof buf);
+    for (int q = 0; q < quads; ++q) {
+        const easy_vertex *e = &buf[q * 4];
+        quad(r, x + e[0].x * scale, y + e[0].y * scale, x + e[2].x * scale, y + e[2].y * scale, color);
+    }
+}
+
+void render_text(renderer *r, float x, float y, float scale, const vec4 color, const char *text)
+{
+    if (!text)
+        return;
+    vec4 shadow = {0.0f, 0.0f, 0.0f, 0.75f * color[3]};
+    text_quads(r, x + scale, y + scale, scale, shadow, text);
+    text_quads(r, x, y, scale, color, text);
+}
+
+float render_text_width(const char *text, float scale)
+{
+    return (float)stb_easy_font_width((char *)text) * scale;
+}
+
+float render_text_height(const char *text, float scale)
+{
+    return (float)stb_easy_font_height((char *)text) * scale;
+}
+
+void render_text_flush(renderer *r)
+{
+    if (r->text_count == 0)
+        return;
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glUseProgram(r->text_program);
+    glUniform2f(render_uniform(r->text_program, "u_screen"), (float)r->view.width, (float)r->view.height);
+    glBindVertexArray(r->text_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->text_count * sizeof(text_vertex)), r->text,
+                 GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, r->text_count);
+    r->text_count = 0;
+    glDisable(GL_BLEND);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_CULL_FACE);
+}
