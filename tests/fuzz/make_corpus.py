@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Write the fuzz targets' seed corpora into tests/fuzz/corpus/<target>/.
+
+Images (for fuzz_heightmap_load): valid and broken PNG/PGM written by hand
+(PNG chunks with zlib and CRC32, so every byte is under control), plus a
+few other formats stb_image reads, made with ImageMagick when it is there.
+Geometry seeds: the byte layouts the targets read (see each target's
+header comment), with values that hit, miss, graze and break things.
+
+Deterministic: running it again writes the same files.
+    python3 tests/fuzz/make_corpus.py
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "corpus")
+
+
+def write(target, name, data):
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# ---------------------------------------------------------------- images
+
+def chunk(kind, body, crc=None):
+    c = zlib.crc32(kind + body) & 0xFFFFFFFF if crc is None else crc
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", c)
+
+
+def png(width, height, depth, colour, rows, ihdr_size=None, idat=None, plte=None,
+        interlace=0):
+    """rows: list of bytes, one per scanline, without the filter byte."""
+    w, h = ihdr_size or (width, height)
+    ihdr = struct.pack(">IIBBBBB", w, h, depth, colour, 0, 0, interlace)
+    raw = b"".join(b"\x00" + r for r in rows)
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
+    if plte is not None:
+        out += chunk(b"PLTE", plte)
+    out += chunk(b"IDAT", zlib.compress(raw) if idat is None else idat)
+    return out + chunk(b"IEND", b"")
+
+
+def ramp8(w, h):
+    return [bytes((x * 37 + y * 59) & 0xFF for x in range(w)) for y in range(h)]
+
+
+def pgm(w, h, maxval, pixels, magic=b"P5"):
+    return magic + b"\n# raypick seed\n%d %d\n%d\n" % (w, h, maxval) + pixels
+
+
+def images():
+    t = "heightmap_load"
+    write(t, "gray8_4x4.png", png(4, 4, 8, 0, ramp8(4, 4)))
+    write(t, "gray8_2x2.png", png(2, 2, 8, 0, [b"\x00\xff", b"\x80\x40"]))
+    rows16 = [b"".join(struct.pack(">H", (x * 9000 + y * 7000) & 0xFFFF) for x in range(5))
+              for y in range(3)]
+    write(t, "gray16_5x3.png", png(5, 3, 16, 0, rows16))
+    write(t, "rgb8_3x3.png", png(3, 3, 8, 2, [bytes(range(y * 9, y * 9 + 9)) for y in range(3)]))
+    write(t, "rgba8_2x2.png", png(2, 2, 8, 6, [b"\x10\x20\x30\xff\x40\x50\x60\x80"] * 2))
+    write(t, "graya8_3x2.png", png(3, 2, 8, 4, [b"\x00\xff\x80\xff\xff\x00"] * 2))
+    write(t, "palette_4x4.png", png(4, 4, 8, 3, [bytes([0, 1, 2, 1])] * 4,
+                                    plte=b"\x00\x00\x00\x80\x80\x80\xff\xff\xff"))
+    write(t, "gray1_8x2.png", png(8, 2, 1, 0, [b"\xa5", b"\x5a"]))
+    write(t, "gray4_4x2.png", png(4, 2, 4, 0, [b"\x0f\xf0", b"\x37\x73"]))
+    # Broken PNGs.
+    good = png(4, 4, 8, 0, ramp8(4, 4))
+    write(t, "bad_truncated.png", good[: len(good) // 2])
+    write(t, "bad_signature_only.png", good[:8])
+    bad_crc = bytearray(good)
+    bad_crc[29] ^= 0xFF                      # IHDR's CRC
+    write(t, "bad_crc.png", bytes(bad_crc))
+    write(t, "bad_zlib.png", png(4, 4, 8, 0, ramp8(4, 4), idat=b"\x78\x9c\xff\xff\xff\x00"))
+    write(t, "bad_short_idat.png", png(4, 4, 8, 0, ramp8(4, 2)))
+    write(t, "bad_huge_dims.png", png(4, 4, 8, 0, ramp8(4, 4), ihdr_size=(100000, 100000)))
+    write(t, "bad_max_dims.png", png(4, 4, 8, 0, ramp8(4, 4), ihdr_size=(0x7FFFFFFF, 0x7FFFFFFF)))
+    write(t, "bad_zero_dims.png", png(4, 4, 8, 0, ramp8(4, 4), ihdr_size=(0, 4)))
+    write(t, "bad_1x1.png", png(1, 1, 8, 0, [b"\x80"]))
+    write(t, "bad_1x64.png", png(1, 64, 8, 0, [b"\x80"] * 64))
+    write(t, "bad_depth.png", png(2, 2, 7, 0, [b"\x00\x00"] * 2))
+    write(t, "bad_palette_missing.png", png(2, 2, 8, 3, [b"\x00\x01"] * 2))
+    write(t, "bad_filter.png", good.replace(zlib.compress(b"".join(b"\x00" + r for r in ramp8(4, 4))),
+                                            zlib.compress(b"".join(b"\x09" + r for r in ramp8(4, 4)))))
+    # PGM, binary and ASCII, valid and broken.
+    write(t, "gray8_4x3.pgm", pgm(4, 3, 255, bytes(range(0, 240, 20))))
+    write(t, "gray16_3x3.pgm", pgm(3, 3, 65535,
+                                   b"".join(struct.pack(">H", v * 7000) for v in range(9))))
+    write(t, "maxval15_2x2.pgm", pgm(2, 2, 15, b"\x00\x05\x0a\x0f"))
+    write(t, "ascii_3x2.pgm", pgm(3, 2, 255, b"0 128 255\n64 32 16\n", magic=b"P2"))
+    write(t, "bad_maxval0.pgm", pgm(2, 2, 0, b"\x00\x00\x00\x00"))
+    write(t, "bad_short.pgm", pgm(16, 16, 255, b"\x01\x02\x03"))
+    write(t, "bad_huge.pgm", pgm(60000, 60000, 255, b"\x01\x02\x03\x04"))
+    write(t, "bad_negative.pgm", b"P5\n-4 3\n255\n" + bytes(12))
+    write(t, "bad_header.pgm", b"P5\n4\n")
+    write(t, "bad_overflow.pgm", b"P5\n99999999999999999999 2\n255\n" + bytes(8))
+    # Reproducers of the findings in docs/reliability.md, kept as seeds so
+    # that every run checks them first.
+    write(t, "regress_f1_jpeg_dht_472_codes.jpg", bytes.fromhex("ffd8ffc4001c00ffd9"))
+    write(t, "regress_f2_pgm_above_maxval.pgm", b"P5\n2 2\n2\n\x00\x01\x02\xc8")
+    write(t, "regress_f3_empty_idat.png",
+          b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 2, 8, 0, 0, 0, 0)) +
+          chunk(b"IDAT", b"") + chunk(b"IDAT", zlib.compress(b"\x00" * 8)) + chunk(b"IEND", b""))
+    write(t, "empty.bin", b"")
+    write(t, "text.txt", b"this is not an image\n")
+    write(t, "noise.bin", bytes((i * 131 + 7) & 0xFF for i in range(300)))
+    other_formats(t)
+
+
+def other_formats(t):
+    """BMP, GIF, TGA, JPEG, PSD, HDR: stb_image reads them all unless told
+    otherwise, so the loader does too."""
+    convert = shutil.which("convert")
+    if not convert:
+        print("make_corpus: no ImageMagick 'convert'; skipping BMP/GIF/TGA/JPEG seeds",
+              file=sys.stderr)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "src.pgm")
+        with open(src, "wb") as f:
+            f.write(pgm(6, 5, 255, bytes((i * 41) & 0xFF for i in range(30))))
+        for ext in ("bmp", "gif", "tga", "jpg", "hdr", "psd"):
+            out = os.path.join(tmp, "img." + ext)
+            r = subprocess.run([convert, src, "-strip", out], capture_output=True)
+            if r.returncode == 0 and os.path.exists(out):
+                with open(out, "rb") as f:
+                    write(t, "gray_6x5." + ext, f.read())
+        out = os.path.join(tmp, "interlaced.png")
+        r = subprocess.run([convert, src, "-strip", "-interlace", "PNG", out],
+                           capture_output=True)
+        if r.returncode == 0:
+            with open(out, "rb") as f:
+                write(t, "interlaced_6x5.png", f.read())
+
+
+# ---------------------------------------------------------------- geometry
+
+def tame(v):
+    """The two bytes fuzz_tame_float() turns into v (v * 8 * 2^(6-sh) must be
+    an integer in [-128, 127])."""
+    for sh in range(13):
+        m = v * 8 * 2.0 ** (6 - sh)
+        if m == int(m) and -128 <= m <= 127:
+            return struct.pack("bB", int(m), sh)
+    raise ValueError("not a tame float: %r" % v)
+
+
+def tames(*vs):
+    return b"".join(tame(v) for v in vs)
+
+
+def raws(*vs):
+    return b"".join(struct.pack("<f", v) for v in vs)
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+def geometry():
+    # fuzz_sphere: mode, count, ray (6), 8 spheres (4 each), point (3)
+    spheres = [(0, 0, 0, 1), (0.5, 0, -3, 2), (10, 0, 0, 1), (0, 1, 0, 1),
+               (0, 0, 2, 0.5), (0, 0, 0, 0), (0, 0, -8, 4), (3, 3, 3, 1)]
+    flat = [c for s in spheres for c in s]
+    write("sphere", "hits", bytes([1, 8]) + tames(0, 0, 5, 0, 0, -1, *flat, 0.25, 0, 0))
+    write("sphere", "inside", bytes([1, 3]) + tames(0, 0, 0, 1, 0.5, 0, *flat, 0, 0, 0))
+    write("sphere", "tangent", bytes([1, 1]) + tames(1, 0, 5, 0, 0, -1, *flat, 1, 0, 0))
+    write("sphere", "behind", bytes([1, 2]) + tames(0, 0, 5, 0, 0, 1, *flat, 0, 0, 2))
+    write("sphere", "raw_nan", bytes([0, 2]) + raws(0, 0, 5, 0, NAN, -1, 0, 0, 0, 1,
+                                                    0, 0, 0, INF, 0, 0, 0))
+    write("sphere", "raw_far", bytes([0, 1]) + raws(0, 0, 0, 0, 0, -1,
+                                                    1e30, 0, -1e30, 1e-30, 0, 0, 0))
+    # fuzz_ellipsoid: mode, orientation kind, ray, centre, radii, [orientation]
+    write("ellipsoid", "axis_aligned", bytes([1, 0]) + tames(0, 0, 10, 0, 0, -1,
+                                                             0, 0, 0, 4, 1.5, 2))
+    write("ellipsoid", "rotated", bytes([1, 1]) + tames(0, 0, 10, 0.125, 0, -1, 0, 0, 0,
+                                                        4, 1.5, 2, 0, 1, 0, 0.75))
+    write("ellipsoid", "inside", bytes([1, 0]) + tames(0.5, 0, 0, 1, 1, 0, 0, 0, 0, 4, 2, 1))
+    write("ellipsoid", "raw_quat", bytes([0, 2]) + raws(0, 0, 10, 0, 0, -1, 0, 0, 0,
+                                                        1, 2, 3, 0, 0, 0, 2))
+    write("ellipsoid", "zero_radius", bytes([1, 0]) + tames(0, 0, 10, 0, 0, -1, 0, 0, 0,
+                                                            4, 0, 2))
+    # fuzz_pick: mode, convention, x, y, viewport(4), then either two raw
+    # matrices or a camera: the click as fractions of the viewport (2 bytes),
+    # ortho, near, far, fov, half height (bytes), eye (3 tame), target
+    # (3 tame); then a ray for the transform.
+    cam = bytes([128, 100, 0, 20, 80, 128, 60]) + tames(0, 2, 10, 0, 0, 0)
+    ray = tames(1, 2, 3, 0, 0, -1)
+    write("pick", "gl_perspective", bytes([3, 0]) + tames(320, 240, 0, 0, 640, 480) + cam + ray)
+    write("pick", "d3d_perspective", bytes([3, 1]) + tames(10, 472, 0, 0, 640, 480) + cam + ray)
+    write("pick", "gl_ortho_offset", bytes([3, 0]) + tames(400, 100, 100, 50, 512, 256) +
+          cam[:2] + bytes([1]) + cam[3:] + ray)
+    write("pick", "d3d_ortho", bytes([3, 1]) + tames(0, 0, 0, 0, 256, 256) +
+          cam[:2] + bytes([1]) + cam[3:] + ray)
+    ident = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    zero = [0] * 16
+    write("pick", "raw_identity", bytes([0, 0]) + raws(5, 5, 0, 0, 10, 10, *ident, *ident) +
+          raws(0, 0, 0, 0, 0, 1))
+    write("pick", "raw_singular", bytes([0, 1]) + raws(5, 5, 0, 0, 10, 10, *zero, *ident) +
+          raws(0, 0, 0, 0, 0, 1))
+    write("pick", "raw_empty_viewport", bytes([0, 0]) + raws(0, 0, 0, 0, 0, 0, *ident, *ident))
+    write("pick", "bad_enum", bytes([1, 200]) + tames(5, 5, 0, 0, 10, 10, *ident, *ident))
+    # fuzz_heightmap: mode, cols-2, rows-2, flags, spacing, origin, heights
+    # (bytes / 16 unless flags & 1), ray, steps, accuracy, qx, qz, generator.
+    hs = bytes((i * 37) & 0x7F for i in range(16))
+    tail = tames(-1, 12, -1, 1, -1, 1) + bytes([31]) + tames(0.0625, 1.5, 1.5)
+    gen = bytes([0x2d]) + tames(1, 8) + b"\x01\x02\x03\x04" + tames(0, 0, 0)
+    write("heightmap", "bytes_4x4", bytes([1, 2, 2, 16]) + tames(1, 0, 0, 0) + hs + tail + gen)
+    write("heightmap", "down_4x4", bytes([1, 2, 2, 0]) + tames(1, 0, 0, 0) + hs +
+          tames(1.5, 20, 1.5, 0, -1, 0) + bytes([7]) + tames(1 / 64, 0.5, 2.5))
+    write("heightmap", "level_ray", bytes([1, 2, 2, 0]) + tames(1, 0, 0, 0) + hs +
+          tames(-1, 2, 1, 1, 0, 0) + bytes([5]) + tames(1 / 64, 0.5, 2.5))
+    write("heightmap", "spike_7x7", bytes([1, 5, 5, 0]) + tames(0.5, -2, 0, -2) +
+          bytes(24) + b"\xf0" + bytes(24) + tames(-2, 3, -2, 1, -0.0625, 1) +
+          bytes([3]) + tames(1 / 128, 0, 0))
+    write("heightmap", "raw_floats", bytes([0, 1, 1, 1]) + raws(1, 0, 0, 0, 0, 1, NAN, 3,
+                                                              0, 5, 0, 0, -1, 0) +
+          bytes([250]) + raws(0, 1, 1))
+    write("heightmap", "huge_generate", bytes([1, 0, 0, 16]) + tames(1, 0, 0, 0) + bytes(4) +
+          tail + bytes([0xfe]) + tames(1, 8) + b"\x00\x00\x00\x00" + tames(0, 0, 0))
+
+
+def main():
+    if os.path.isdir(CORPUS):
+        shutil.rmtree(CORPUS)
+    images()
+    geometry()
+    n = sum(len(fs) for _, _, fs in os.walk(CORPUS))
+    print("make_corpus: wrote %d seeds under %s" % (n, os.path.relpath(CORPUS)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# program_bad_input.sh RAYPICK: the demo given bad input from the command
+# line: absurd window sizes, unknown options and keys, clicks far outside
+# the window, missing, unreadable and malformed heightmap files.
+#
+# Every case must end in one of two ways: a message on stderr and a clean
+# non-zero exit (refused), or a normal run that exits 0 (carried on). A
+# signal, a sanitizer report (the render suite also runs under ASan+UBSan),
+# a silent failure or a hang (60 s) fails the test. Registered in meson as
+# 'program-bad-input' (suite 'render'); needs an X server like every
+# render test.
+set -u
+exe=${1:?usage: program_bad_input.sh path/to/raypick}
+here=$(cd "$(dirname "$0")" && pwd)
+corpus=$here/fuzz/corpus/heightmap_load
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0
+failed=0
+run() {   # run EXPECT NAME ARGS...: EXPECT is refuse, carry-on or either
+    local expect=$1 name=$2 rc
+    shift 2
+    timeout 60 "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    local why=""
+    if [ "$rc" -eq 124 ]; then
+        why="hung (killed after 60 s)"
+    elif [ "$rc" -ge 128 ]; then
+        why="killed by signal $((rc - 128))"
+    elif grep -qE 'runtime error|AddressSanitizer|LeakSanitizer' "$tmp/err"; then
+        why="sanitizer report"
+    elif [ "$rc" -ne 0 ] && ! grep -q '[[:alnum:]]' "$tmp/err"; then
+        why="exit $rc without a message"
+    elif [ "$expect" = refuse ] && [ "$rc" -eq 0 ]; then
+        why="accepted bad input (exit 0)"
+    elif [ "$expect" = carry-on ] && [ "$rc" -ne 0 ]; then
+        why="refused good input (exit $rc)"
+    fi
+    if [ -z "$why" ]; then
+        passed=$((passed + 1))
+        printf 'ok    %-28s exit %d  %s\n' "$name" "$rc" "$(head -1 "$tmp/err" | cut -c1-90)"
+    else
+        failed=$((failed + 1))
+        printf 'FAIL  %-28s %s\n' "$name" "$why"
+        sed 's/^/      /' "$tmp/err" | head -15
+    fi
+}
+
+short=(--frames 3)
+
+# ---- window sizes
+for size in 0x0 100000x100000 -5x3 abc 64x x64 640 640x480x2 1e3x1e3 '' ' 640x480' 0x480 \
+            2147483648x2; do
+    run refuse "size '$size'" --size "$size" "${short[@]}"
+done
+run either "size 1x1" --size 1x1 "${short[@]}"
+run carry-on "size 64x64" --size 64x64 "${short[@]}" --click 32,32@1
+
+# ---- options and values
+run refuse "unknown option" --frobnicate "${short[@]}"
+run refuse "option without value" "${short[@]}" --lesson
+run refuse "lesson 0" --lesson 0 "${short[@]}"
+run refuse "lesson 5" --lesson 5 "${short[@]}"
+run refuse "lesson abc" --lesson abc "${short[@]}"
+run refuse "frames -1" --frames -1
+run refuse "frames 1e99" --frames 99999999999999999999
+run refuse "click no frame" "${short[@]}" --click 10,10
+run refuse "click nan" "${short[@]}" --click nan,nan@1
+run refuse "click no comma" "${short[@]}" --click 10@1
+run refuse "key empty" "${short[@]}" --key @1
+run refuse "key two chars" "${short[@]}" --key ab@1
+run refuse "key frame -1" "${short[@]}" --key m@-1
+
+# ---- input the program must survive and carry on from
+for lesson in 1 2 3 4; do
+    run carry-on "lesson $lesson unknown keys" --lesson "$lesson" --size 160x120 --frames 6 \
+        --key '#@1' --key 'z@1' --key '~@2' --key 'q@2' --key '0@3' --key '9@3' --key '5@4' \
+        --click 80,60@5
+    run carry-on "lesson $lesson clicks outside" --lesson "$lesson" --size 160x120 --frames 5 \
+        --click 100000,100000@1 --click 0,0@2 --click 159.99,119.99@3 --click 160,120@4 \
+        --click 99999,0@4
+done
+# a click scheduled after the last frame would never happen: a usage error
+run refuse "click at frame past end" --size 160x120 --frames 2 --click 10,10@500
+
+# ---- heightmap files
+printf 'this is not an image\n' >"$tmp/text.png"
+: >"$tmp/empty.png"
+mkdir "$tmp/dir.png"
+head -c 50 "$corpus/gray8_4x4.png" >"$tmp/cut.png"    # into the IDAT chunk
+hm() { run "$1" "heightmap $2" --lesson 4 --size 160x120 --frames 3 --heightmap "$3"; }
+hm refuse missing "$tmp/does-not-exist.png"
+hm refuse empty "$tmp/empty.png"
+hm refuse "a directory" "$tmp/dir.png"
+hm refuse text "$tmp/text.png"
+hm refuse "cut short" "$tmp/cut.png"
+hm refuse /dev/null /dev/null
+hm refuse /dev/zero /dev/zero
+for f in bad_truncated.png bad_zlib.png bad_huge_dims.png bad_max_dims.png bad_zero_dims.png \
+         bad_1x1.png bad_1x64.png bad_depth.png bad_palette_missing.png bad_short_idat.png \
+         bad_filter.png bad_signature_only.png bad_header.pgm bad_huge.pgm bad_negative.pgm \
+         bad_overflow.pgm bad_maxval0.pgm bad_short.pgm noise.bin text.txt empty.bin; do
+    hm refuse "$f" "$corpus/$f"
+done
+# stb_image does not check CRCs: decoding it anyway is fine.
+hm either bad_crc.png "$corpus/bad_crc.png"
+hm carry-on "valid 8-bit PNG" "$corpus/gray8_4x4.png"
+hm carry-on "valid 16-bit PNG" "$corpus/gray16_5x3.png"
+hm carry-on "valid PGM" "$corpus/gray8_4x3.pgm"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
