@@ -417,25 +417,6 @@ void render_shape(renderer *r, render_shape_kind kind, mat4 model, const vec4 co
     draw_mesh(&r->shapes[kind]);
 }
 
-void render_shape_translucent(renderer *r, render_shape_kind kind, mat4 model, const vec4 color)
-{
-    draw_background(r);
-    if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
-        return;
-    glUseProgram(r->lit_program);
-    set_model_uniforms(r->lit_program, &r->view, model);
-    glUniform4fv(render_uniform(r->lit_program, "u_color"), 1, color);
-    vec3 none = {0, 0, 0};
-    glUniform3fv(render_uniform(r->lit_program, "u_emissive"), 1, none);
-    glUniform3fv(render_uniform(r->lit_program, "u_light_dir"), 1, r->light_dir);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
-    draw_mesh(&r->shapes[kind]);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-}
-
 static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
                         float time, float lifetime, float ripple_speed, bool two_sided)
 {
@@ -581,30 +562,6 @@ void render_shadow(renderer *r, const vec3 center, float radius, float ground, f
         set_rv(&v[3 * i], mid, dark, 0.0f);
         set_rv(&v[3 * i + 1], p0, clear, 0.0f);
         set_rv(&v[3 * i + 2], p1, clear, 0.0f);
-    }
-}
-
-void render_wire_sphere(renderer *r, const vec3 c, float radius, const vec4 color)
-{
-    enum { SEG = 48 };
-    for (int axis = 0; axis < 3; ++axis) {
-        for (int i = 0; i < SEG; ++i) {
-            float a0 = 2.0f * GLM_PIf * (float)i / SEG, a1 = 2.0f * GLM_PIf * (float)(i + 1) / SEG;
-            vec3 p0, p1;
-            float u0 = cosf(a0) * radius, v0 = sinf(a0) * radius;
-            float u1 = cosf(a1) * radius, v1 = sinf(a1) * radius;
-            if (axis == 0) {
-                glm_vec3_copy((vec3){c[0], c[1] + u0, c[2] + v0}, p0);
-                glm_vec3_copy((vec3){c[0], c[1] + u1, c[2] + v1}, p1);
-            } else if (axis == 1) {
-                glm_vec3_copy((vec3){c[0] + u0, c[1], c[2] + v0}, p0);
-                glm_vec3_copy((vec3){c[0] + u1, c[1], c[2] + v1}, p1);
-            } else {
-                glm_vec3_copy((vec3){c[0] + u0, c[1] + v0, c[2]}, p0);
-                glm_vec3_copy((vec3){c[0] + u1, c[1] + v1, c[2]}, p1);
-            }
-            render_line(r, p0, p1, color);
-        }
     }
 }
 
