@@ -199,11 +199,11 @@ static void draw(renderer *r, const render_view *v)
     }
     render_grid(r, 0.0f);
     if (L.has_ray) {
-        vec3 far;
+        /* the ray ends at the hit, or runs 60 units into the scene */
         float len = L.last_hit ? glm_vec3_distance(L.last_ray.origin, L.last_point) : 60.0f;
-        vec3 dir;
-        glm_vec3_normalize_to(L.last_ray.dir, dir);
-        glm_vec3_muladds(dir, len, far);
+        vec3 far;
+        glm_vec3_normalize_to(L.last_ray.dir, far);
+        glm_vec3_scale(far, len, far);
         glm_vec3_add(far, L.last_ray.origin, far);
         render_line(r, L.last_ray.origin, far, (vec4){1.0f, 0.9f, 0.4f, 0.9f});
         if (L.last_hit)
