@@ -1,10 +1,8 @@
 #version 330 core
 in vec4 v_color;
 in float v_edge;
-in vec3 v_world;
 uniform bool u_round_points;
 uniform bool u_beam;
-uniform float u_fade_radius;  // > 0: fade out with distance from the y axis (the grid)
 out vec4 frag_color;
 
 void main()
@@ -25,7 +23,5 @@ void main()
         c = mix(c, vec3(1.0, 0.97, 0.9), 0.75 * pow(core, 10.0));
         a *= core * core;
     }
-    if (u_fade_radius > 0.0)
-        a *= 1.0 - smoothstep(0.0, u_fade_radius, length(v_world.xz));
     frag_color = vec4(c, a);
 }

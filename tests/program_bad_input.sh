@@ -81,7 +81,8 @@ for lesson in 1 2 3 4; do
         --click 100000,100000@1 --click 0,0@2 --click 159.99,119.99@3 --click 160,120@4 \
         --click 99999,0@4
 done
-run carry-on "click at frame past end" --size 160x120 --frames 2 --click 10,10@500
+# a click scheduled after the last frame would never happen: a usage error
+run refuse "click at frame past end" --size 160x120 --frames 2 --click 10,10@500
 
 # ---- heightmap files
 printf 'this is not an image\n' >"$tmp/text.png"

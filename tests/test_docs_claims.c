@@ -379,6 +379,27 @@ static void shortcut_sphere_test_misses_unit_spheres_1_5_apart(void **state)
     assert_true(rp_test_sphere_sphere_approx(&a, &b));     /* 2.25 < 4 */
 }
 
+static void worked_examples_of_the_lesson_notes(void **state)
+{
+    (void)state;
+    rp_hit hit;
+    /* lesson 1: eye at (0, 0, 5) looking down -z, unit sphere at the origin */
+    rp_ray eye = {{0, 0, 5}, {0, 0, -1}};
+    rp_sphere unit = {{0, 0, 0}, 1};
+    assert_true(rp_intersect_ray_sphere(&eye, &unit, &hit));
+    assert_float_equal(hit.t_enter, 4.0f, 1e-5f);
+    assert_float_equal(hit.t_exit, 6.0f, 1e-5f);
+    assert_float_equal(hit.point[2], 1.0f, 1e-5f);
+    /* lesson 2: gun at the origin, shield of radius 2 around (0, 0, -10) */
+    rp_ray beam = {{0, 0, 0}, {0, 0, -1}};
+    rp_sphere shield = {{0, 0, -10}, 2};
+    assert_true(rp_intersect_ray_sphere(&beam, &shield, &hit));
+    assert_float_equal(hit.t, 8.0f, 1e-5f);
+    assert_float_equal(hit.t_exit, 12.0f, 1e-5f);
+    assert_float_equal(hit.point[2], -8.0f, 1e-5f);
+    assert_false(hit.inside);
+}
+
 static void scaled_shortcut_reports_unequal_spheres_4_2_apart(void **state)
 {
     (void)state;
@@ -524,6 +545,7 @@ int main(void)
         cmocka_unit_test(off_centre_projection_defeats_the_11_22_shortcut),
         cmocka_unit_test(symmetric_perspective_both_pick_rays_agree),
         cmocka_unit_test(shortcut_sphere_test_misses_unit_spheres_1_5_apart),
+        cmocka_unit_test(worked_examples_of_the_lesson_notes),
         cmocka_unit_test(scaled_shortcut_reports_unequal_spheres_4_2_apart),
         cmocka_unit_test(seed_min_root_is_negative_when_the_gun_is_inside),
         cmocka_unit_test(point_on_the_sphere_is_not_inside_but_touching_spheres_collide),

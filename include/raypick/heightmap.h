@@ -150,9 +150,11 @@ rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, float hei
 
 /*!
  * @brief load a map from an image file (8/16-bit grayscale PNG and binary
- *        PGM (P5); colour PNG, binary PPM (P6), BMP, JPEG by Rec. 709 luma,
- *        alpha ignored): a pixel per sample, black = 0, white (the PGM's
- *        maxval) = height_scale. PNG, BMP and JPEG go through stb_image;
+ *        PGM (P5); colour PNG, binary PPM (P6) and BMP by Rec. 709 luma,
+ *        alpha ignored; not JPEG, whose lossy blocks make poor heights): a
+ *        pixel per sample, black = 0, white (the PGM's maxval) =
+ *        height_scale; a sample above maxval is an error. PNG and BMP go
+ *        through stb_image;
  *        PGM/PPM are read by raypick itself, so they load even in a build
  *        without stb_image. The image's top row is
  *        row 0 (smallest z), its left column col 0 (smallest x): the image

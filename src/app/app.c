@@ -9,6 +9,7 @@
 #include <SDL.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "camera.h"
 #include "lesson.h"
@@ -63,9 +64,10 @@ static void report_pick(const app *a, const lesson_click *c, float wx, float wy)
 {
     const lesson_pick *p = &a->pick;
     printf("{\"lesson\":%d,\"frame\":%d,\"x\":%g,\"y\":%g,\"px\":%g,\"py\":%g,"
-           "\"viewport\":[%g,%g],\"method\":\"%s\",\"pick_origin\":",
+           "\"viewport\":[%g,%g],\"method\":\"%s\",\"ray_method\":\"%s\",\"pick_origin\":",
            a->lessons[a->current]->number, a->frame, (double)wx, (double)wy, (double)c->px,
-           (double)c->py, (double)c->viewport.width, (double)c->viewport.height, p->method);
+           (double)c->py, (double)c->viewport.width, (double)c->viewport.height, p->method,
+           lesson_method_name(c->method));
     lesson_json_vec3(stdout, c->ray.origin);
     printf(",\"pick_dir\":");
     lesson_json_vec3(stdout, c->ray.dir);
@@ -169,7 +171,7 @@ static void handle_event(app *a, const SDL_Event *e)
             app_camera_orbit(&a->cameras[a->current], (float)e->motion.xrel, (float)e->motion.yrel);
         break;
     case SDL_MOUSEWHEEL:
-        app_camera_zoom(&a->cameras[a->current], e->wheel.preciseY);
+        app_camera_zoom(&a->cameras[a->current], (float)e->wheel.y);
         break;
     default:
         break;
@@ -273,6 +275,7 @@ static int run_loop(app *a)
     if (a->opt.bench_frames > 0 && !times)
         return 1;
     Uint64 last = SDL_GetPerformanceCounter();
+    clock_t cpu_start = clock();    /* all our threads: llvmpipe's too */
     int status = 0;
     for (a->frame = 0; !a->quit && (!script || a->frame < frames); ++a->frame) {
         Uint64 start = SDL_GetPerformanceCounter();
@@ -300,10 +303,11 @@ static int run_loop(app *a)
     if (times) {
         int w, h;
         drawable_size(a, &w, &h);
+        double cpu_ms = (double)(clock() - cpu_start) * 1e3 / CLOCKS_PER_SEC / frames;
         qsort(times, (size_t)frames, sizeof *times, compare_double);
         printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
-               "\"median_ms\":%.3f,\"max_ms\":%.3f}}\n",
-               a->lessons[a->current]->number, w, h, frames, times[frames / 2], times[frames - 1]);
+               "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f}}\n",
+               a->lessons[a->current]->number, w, h, frames, times[frames / 2], times[frames - 1], cpu_ms);
         free(times);
     }
     return status;
@@ -347,7 +351,10 @@ static bool create_window(app *a)
         SDL_GL_SetAttribute(SDL_GL_MULTISAMPLESAMPLES, samples);
         a->window = SDL_CreateWindow("raypick", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                                      a->opt.width, a->opt.height, flags);
-        if (a->window && (a->gl = SDL_GL_CreateContext(a->window)) != NULL) {
+        if (a->window)
+            a->gl = SDL_GL_CreateContext(a->window);
+        app_keep_gl_driver_loaded();    /* also when the context failed: the driver was loaded */
+        if (a->gl) {
             if (samples == 0 || !render_driver_is_software((render_loader)SDL_GL_GetProcAddress))
                 return true;
             SDL_GL_DeleteContext(a->gl);
@@ -389,11 +396,10 @@ int app_run(const app_options *opt)
         return 1;
     }
     if (!create_window(&a)) {
-        fprintf(stderr, "raypick: cannot create an OpenGL 3.3 core window: %s\n", SDL_GetError());
+        fprintf(stderr, "raypick: needs OpenGL 3.3 core, and cannot get it here: %s\n", SDL_GetError());
         shutdown_app(&a);
         return 1;
     }
-    app_keep_gl_driver_loaded();
     SDL_GL_SetSwapInterval(app_script_mode(opt) || opt->print_layout ? 0 : 1);
     char err[512] = "";
     a.r = render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err);

@@ -162,6 +162,14 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
         if (takes_value)
             ++i;
     }
+    int frames = o->bench_frames > 0 ? o->bench_frames : o->frames;
+    for (int i = 0; frames > 0 && i < o->event_count; ++i) {
+        if (o->events[i].frame >= frames) {
+            snprintf(err, n, "an event at frame %d never happens: the run has %d frames (0-%d)",
+                     o->events[i].frame, frames, frames - 1);
+            return APP_PARSE_ERROR;
+        }
+    }
     if (o->screenshot && !app_script_mode(o)) {
         snprintf(err, n, "--screenshot needs --frames or --bench-frames");
         return APP_PARSE_ERROR;

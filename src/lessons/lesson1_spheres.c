@@ -47,7 +47,7 @@ static bool init(const lesson_env *env)
         {"cube",   RENDER_CUBE,   {-4.5f, 1.2f, 0.0f},  1.0f, 1.7320508f, {0.90f, 0.45f, 0.30f, 1}, false, 0, 0},
         {"torus",  RENDER_TORUS,  {-1.5f, 1.4f, -3.0f}, 1.3f, 1.05f,      {0.35f, 0.70f, 0.95f, 1}, false, 0, 0},
         {"cone",   RENDER_CONE,   {1.5f, 1.2f, 0.5f},   1.0f, 1.4142136f, {0.95f, 0.80f, 0.30f, 1}, false, 0, 0},
-        {"sphere", RENDER_SPHERE, {4.5f, 1.0f, -2.0f},  1.0f, 1.0f,       {0.55f, 0.85f, 0.50f, 1}, false, 0, 0},
+        {"sphere", RENDER_SPHERE, {4.5f, 1.0f, -2.0f},  1.0f, 1.05f,      {0.55f, 0.85f, 0.50f, 1}, false, 0, 0},
         {"tower",  RENDER_CUBE,   {-4.5f, 1.6f, -6.0f}, 0.8f, 1.7320508f, {0.75f, 0.55f, 0.90f, 1}, false, 0, 0},
         {"ring",   RENDER_TORUS,  {0.0f, 1.4f, -8.0f},  1.8f, 1.05f,      {0.90f, 0.40f, 0.60f, 1}, false, 0, 0},
     };
@@ -195,14 +195,15 @@ static void draw(renderer *r, const render_view *v)
         if (o->rotating)
             glm_vec3_adds(glow, 0.05f, glow);
         render_shape(r, o->shape, model, o->color, glow);
+        render_shadow(r, o->position, o->bound_radius * o->scale, 0.0f, 0.8f);
     }
     render_grid(r, 0.0f);
     if (L.has_ray) {
-        vec3 far;
+        /* the ray ends at the hit, or runs 60 units into the scene */
         float len = L.last_hit ? glm_vec3_distance(L.last_ray.origin, L.last_point) : 60.0f;
-        vec3 dir;
-        glm_vec3_normalize_to(L.last_ray.dir, dir);
-        glm_vec3_muladds(dir, len, far);
+        vec3 far;
+        glm_vec3_normalize_to(L.last_ray.dir, far);
+        glm_vec3_scale(far, len, far);
         glm_vec3_add(far, L.last_ray.origin, far);
         render_line(r, L.last_ray.origin, far, (vec4){1.0f, 0.9f, 0.4f, 0.9f});
         if (L.last_hit)

@@ -218,6 +218,7 @@ static void draw_ships(renderer *r)
         lesson_model(s->shape.center, s->shape.orientation, hull, m);
         render_shape(r, i == 2 ? RENDER_TORUS : RENDER_SPHERE, m, (vec4){0.55f, 0.58f, 0.65f, 1.0f},
                      (vec3){0.02f, 0.03f, 0.05f});
+        render_shadow(r, s->shape.center, glm_vec3_max((float *)s->shape.radii), 0.0f, 0.7f);
     }
     /* turrets: a base and a head */
     for (int i = 0; i < TURRET_COUNT; ++i) {
@@ -290,7 +291,7 @@ const lesson lesson2_shields = {
     .title = "Lesson 2: phaser vs. shields",
     .keys = "left click  fire at the point under the cursor\n"
             "T  switch turret (one sits inside its own shield)",
-    .camera = {{0.0f, 2.0f, -3.0f}, 0.0f, 0.42f, 17.0f, 0.7853982f},
+    .camera = {{0.0f, 2.0f, -3.5f}, 0.0f, 0.44f, 19.0f, 0.7853982f},
     .init = init,
     .cleanup = cleanup,
     .update = update,

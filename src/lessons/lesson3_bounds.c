@@ -271,6 +271,7 @@ static void draw(renderer *r, const render_view *v)
         if (s->hit_by_shot)
             glm_vec3_copy((vec3){0.55f, 0.15f, 0.05f}, glow);
         render_shape(r, s->shape, m, s->color, glow);
+        render_shadow(r, s->position, s->model_radius * k * 1.1f, 0.0f, 0.8f);
     }
     for (int j = 0; j < SHOT_COUNT; ++j) {
         const shot *s = &L.shots[j];

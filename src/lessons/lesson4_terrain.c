@@ -76,13 +76,29 @@ static rp_heightmap *default_map(uint32_t seed)
     return map;
 }
 
+/* An image from --heightmap, rescaled to the default map's extent and
+   centred under the camera, whatever its size in pixels. */
+static rp_heightmap *loaded_map(const char *path, char *err, size_t err_size)
+{
+    rp_heightmap *image = rp_heightmap_load(path, 1.0f, MAP_HEIGHT, (vec3){0.0f, 0.0f, 0.0f}, err, err_size);
+    if (!image)
+        return NULL;
+    int cols = rp_heightmap_cols(image), rows = rp_heightmap_rows(image);
+    float extent = (MAP_SIZE - 1) * MAP_SPACING;
+    float spacing = extent / (float)(glm_max(cols, rows) - 1);
+    vec3 origin = {-0.5f * spacing * (float)(cols - 1), 0.0f, -0.5f * spacing * (float)(rows - 1)};
+    rp_heightmap *map = rp_heightmap_create(cols, rows, spacing, origin, rp_heightmap_heights(image));
+    rp_heightmap_destroy(image);
+    if (!map)
+        snprintf(err, err_size, "%s: cannot build a %dx%d terrain", path, cols, rows);
+    return map;
+}
+
 static bool init(const lesson_env *env)
 {
     memset(&L, 0, sizeof L);
     if (env->heightmap_path) {
-        float half = (MAP_SIZE - 1) * MAP_SPACING * 0.5f;
-        L.map = rp_heightmap_load(env->heightmap_path, MAP_SPACING, MAP_HEIGHT, (vec3){-half, 0.0f, -half},
-                                  env->err, env->err_size);
+        L.map = loaded_map(env->heightmap_path, env->err, env->err_size);
         if (!L.map)
             return false;
     } else {
@@ -246,10 +262,16 @@ static bool visible_from(const vec3 eye, const vec3 p)
 
 static void layout(FILE *out, const vec3 eye)
 {
-    fprintf(out, "[");
-    int n = 0;
+    vec3 origin;
+    rp_heightmap_origin(L.map, origin);
+    fprintf(out, "[{\"id\":-1,\"name\":\"map\",\"kind\":\"map\",\"cols\":%d,\"rows\":%d,\"spacing\":%.9g,"
+            "\"height_scale\":%.9g,\"origin\":", rp_heightmap_cols(L.map), rp_heightmap_rows(L.map),
+            (double)rp_heightmap_spacing(L.map), (double)MAP_HEIGHT);
+    lesson_json_vec3(out, origin);
+    fputc('}', out);
+    int n = 1;
     if (L.has_spire) {
-        fprintf(out, "{\"id\":0,\"name\":\"spire\",\"kind\":\"spire\",\"center\":");
+        fprintf(out, ",{\"id\":0,\"name\":\"spire\",\"kind\":\"spire\",\"center\":");
         lesson_json_vec3(out, L.spire_top);
         fprintf(out, ",\"base\":");
         lesson_json_vec3(out, L.spire_base);

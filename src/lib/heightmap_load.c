@@ -110,6 +110,15 @@ static rp_heightmap *load_pnm(FILE *f, const char *path, int channels, float spa
             for (int ch = 0; ch < channels; ch++) {
                 const unsigned char *p = row + ((size_t)c * (size_t)channels + (size_t)ch) * bytes;
                 v[ch] = bytes == 2 ? (double)((p[0] << 8) | p[1]) : (double)p[0];  /* big-endian */
+                /* the format forbids it, and a height above white would
+                   silently break the map's height band */
+                if (v[ch] > (double)maxval) {
+                    free(heights);
+                    free(row);
+                    set_error(err, err_size, "%s: corrupt: a sample in row %lld is %.0f, above "
+                              "the header's maximum %lld", path, r, v[ch], maxval);
+                    return NULL;
+                }
             }
             double y = channels == 3 ? 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2] : v[0];
             heights[(size_t)r * (size_t)w + (size_t)c] = (float)(y * k);
@@ -150,7 +159,10 @@ static rp_heightmap *load_pnm(FILE *f, const char *path, int channels, float spa
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #define STBI_ONLY_BMP
-#define STBI_ONLY_JPEG
+/* No JPEG: lossy compression makes poor heightmaps, and Debian's stb_image
+   2.27 writes past a Huffman table for a DHT segment declaring more than 256
+   codes (finding F1 in docs/reliability.md). A JPEG file is refused as an
+   unsupported format instead. */
 #include <stb_image.h>
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

@@ -102,7 +102,7 @@ static bool build_shapes(renderer *r)
     geo_mesh m[RENDER_SHAPE_COUNT];
     memset(m, 0, sizeof m);
     bool ok = geo_sphere(32, 16, &m[RENDER_SPHERE]) && geo_cube(&m[RENDER_CUBE]) &&
-              geo_torus(0.75f, 0.3f, 48, 16, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
+              geo_torus(0.75f, 0.3f, 40, 14, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
     for (int i = 0; i < RENDER_SHAPE_COUNT; ++i) {
         if (ok)
             upload_mesh(&m[i], &r->shapes[i]);
@@ -178,23 +178,58 @@ static void batch_draw(render_batch *b, GLenum mode)
 
 /* ------------------------------------------------------------ grid */
 
+/* The background's screen-covering grid of quads, in NDC. */
+static void build_background(renderer *r)
+{
+    enum { COLS = 32, ROWS = 18 };
+    static float xy[COLS * ROWS * 12];
+    int k = 0;
+    for (int j = 0; j < ROWS; ++j) {
+        for (int i = 0; i < COLS; ++i) {
+            float x0 = -1.0f + 2.0f * (float)i / COLS, x1 = -1.0f + 2.0f * (float)(i + 1) / COLS;
+            float y0 = -1.0f + 2.0f * (float)j / ROWS, y1 = -1.0f + 2.0f * (float)(j + 1) / ROWS;
+            const float quad[12] = {x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1};
+            memcpy(&xy[k], quad, sizeof quad);
+            k += 12;
+        }
+    }
+    glGenVertexArrays(1, &r->background.vao);
+    glGenBuffers(1, &r->background.vbo);
+    glBindVertexArray(r->background.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->background.vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof xy, xy, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), NULL);
+    glBindVertexArray(0);
+    r->background.count = k / 2;
+}
+
 static void build_grid(renderer *r)
 {
-    /* whole lines; the fragment shader fades them with distance */
-    const int half = 40;
+    /* lines in pieces, alpha per vertex fading with distance */
+    const int half = 40, pieces = 8;
     const float extent = (float)half;
     batch_init(&r->grid);
     for (int i = -half; i <= half; ++i) {
-        float f = (float)i;
-        vec4 c = {0.45f, 0.55f, 0.75f, i % 5 == 0 ? 0.30f : 0.14f};
-        for (int axis = 0; axis < 2; ++axis) {
-            vec3 p0 = {axis ? f : -extent, 0.0f, axis ? -extent : f};
-            vec3 p1 = {axis ? f : extent, 0.0f, axis ? extent : f};
-            render_vertex *v = batch_push(&r->grid, 2);
-            if (!v)
-                return;
-            set_rv(&v[0], p0, c, 0.0f);
-            set_rv(&v[1], p1, c, 0.0f);
+        float f = (float)i, base = i % 5 == 0 ? 0.30f : 0.14f;
+        for (int k = 0; k < pieces; ++k) {
+            float a = -extent + 2.0f * extent * (float)k / (float)pieces;
+            float b = -extent + 2.0f * extent * (float)(k + 1) / (float)pieces;
+            for (int axis = 0; axis < 2; ++axis) {
+                vec3 p0 = {axis ? f : a, 0.0f, axis ? a : f};
+                vec3 p1 = {axis ? f : b, 0.0f, axis ? b : f};
+                float d0 = sqrtf(p0[0] * p0[0] + p0[2] * p0[2]) / extent;
+                float d1 = sqrtf(p1[0] * p1[0] + p1[2] * p1[2]) / extent;
+                vec4 c0 = {0.45f, 0.55f, 0.75f, base * glm_clamp(1.0f - d0, 0.0f, 1.0f)};
+                vec4 c1 = {0.45f, 0.55f, 0.75f, base * glm_clamp(1.0f - d1, 0.0f, 1.0f)};
+                if (c0[3] <= 0.0f && c1[3] <= 0.0f)
+                    continue;   /* faded out: not worth a line */
+                render_vertex *v = batch_push(&r->grid, 2);
+                if (!v)
+                    return;
+                set_rv(&v[0], p0, c0, 0.0f);
+                set_rv(&v[1], p1, c1, 0.0f);
+            }
         }
     }
     glBindBuffer(GL_ARRAY_BUFFER, r->grid.vbo);
@@ -223,7 +258,8 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         return NULL;
     }
     r->bg_program = program(shader_background_vert, shader_background_frag, "background", err, err_size);
-    r->lit_program = r->bg_program ? program(shader_lit_vert, shader_lit_frag, "lit", err, err_size) : 0;
+    r->flat_program = r->bg_program ? program(shader_flat_vert, shader_flat_frag, "flat", err, err_size) : 0;
+    r->lit_program = r->flat_program ? program(shader_lit_vert, shader_lit_frag, "lit", err, err_size) : 0;
     r->line_program = r->lit_program ? program(shader_line_vert, shader_line_frag, "line", err, err_size) : 0;
     r->shield_program = r->line_program ? program(shader_shield_vert, shader_shield_frag, "shield", err, err_size) : 0;
     r->terrain_program = r->shield_program ? program(shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) : 0;
@@ -233,16 +269,17 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         return NULL;
     }
     glm_vec3_normalize_to((float *)LIGHT_DIR, r->light_dir);
-    glGenVertexArrays(1, &r->empty_vao);
     if (!build_shapes(r)) {
         snprintf(err, err_size, "out of memory building meshes");
         render_destroy(r);
         return NULL;
     }
+    batch_init(&r->shadows);
     batch_init(&r->lines);
     batch_init(&r->points);
     batch_init(&r->beams);
     build_grid(r);
+    build_background(r);
     render_text_init(r);
     return r;
 }
@@ -254,14 +291,16 @@ void render_destroy(renderer *r)
     if (r->text_program) {      /* fully built */
         render_text_free(r);
         batch_free(&r->grid);
+        batch_free(&r->background);
+        batch_free(&r->shadows);
         batch_free(&r->lines);
         batch_free(&r->points);
         batch_free(&r->beams);
         for (int i = 0; i < RENDER_SHAPE_COUNT; ++i)
             delete_mesh(&r->shapes[i]);
-        glDeleteVertexArrays(1, &r->empty_vao);
     }
     glDeleteProgram(r->bg_program);
+    glDeleteProgram(r->flat_program);
     glDeleteProgram(r->lit_program);
     glDeleteProgram(r->line_program);
     glDeleteProgram(r->shield_program);
@@ -276,6 +315,7 @@ void render_begin(renderer *r, const render_view *v)
 {
     r->view = *v;
     r->background_drawn = false;
+    r->ground_drawn = false;
     glViewport(0, 0, v->width, v->height);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(BG_BOTTOM[0], BG_BOTTOM[1], BG_BOTTOM[2], 1.0f);
@@ -305,8 +345,14 @@ static void draw_background(renderer *r)
     glUseProgram(r->bg_program);
     glUniform3fv(render_uniform(r->bg_program, "u_top"), 1, BG_TOP);
     glUniform3fv(render_uniform(r->bg_program, "u_bottom"), 1, BG_BOTTOM);
-    glBindVertexArray(r->empty_vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    mat4 inv;
+    glm_mat4_inv(r->view.view_proj, inv);
+    glUniformMatrix4fv(render_uniform(r->bg_program, "u_inv_view_proj"), 1, GL_FALSE, inv[0]);
+    glUniform3fv(render_uniform(r->bg_program, "u_eye"), 1, r->view.eye);
+    glUniform1i(render_uniform(r->bg_program, "u_ground"), r->ground_drawn);
+    glUniform1f(render_uniform(r->bg_program, "u_ground_y"), r->ground_y);
+    glBindVertexArray(r->background.vao);
+    glDrawArrays(GL_TRIANGLES, 0, r->background.count);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
     glEnable(GL_CULL_FACE);
@@ -371,25 +417,6 @@ void render_shape(renderer *r, render_shape_kind kind, mat4 model, const vec4 co
     draw_mesh(&r->shapes[kind]);
 }
 
-void render_shape_translucent(renderer *r, render_shape_kind kind, mat4 model, const vec4 color)
-{
-    draw_background(r);
-    if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
-        return;
-    glUseProgram(r->lit_program);
-    set_model_uniforms(r->lit_program, &r->view, model);
-    glUniform4fv(render_uniform(r->lit_program, "u_color"), 1, color);
-    vec3 none = {0, 0, 0};
-    glUniform3fv(render_uniform(r->lit_program, "u_emissive"), 1, none);
-    glUniform3fv(render_uniform(r->lit_program, "u_light_dir"), 1, r->light_dir);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
-    draw_mesh(&r->shapes[kind]);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-}
-
 static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
                         float time, float lifetime, float ripple_speed, bool two_sided)
 {
@@ -427,11 +454,18 @@ static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *i
 void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
                    float time, float lifetime, float ripple_speed)
 {
-    /* the far side only matters while an impact may light it */
-    bool live = false;
-    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i)
-        live |= impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime;
-    shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, live);
+    /* The far side only matters while a live impact lies on it (it shows
+       through the near side): skipping it halves the fill otherwise. */
+    vec3 center = {model[3][0], model[3][1], model[3][2]}, to_eye;
+    glm_vec3_sub(r->view.eye, center, to_eye);
+    bool far_side_lit = false;
+    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i) {
+        float age = time - impacts[i][3];
+        vec3 out;
+        glm_vec3_sub((float *)impacts[i], center, out);
+        far_side_lit |= impacts[i][3] >= 0.0f && age >= 0.0f && age <= lifetime && glm_vec3_dot(out, to_eye) < 0.0f;
+    }
+    shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, far_side_lit);
 }
 
 void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color)
@@ -446,21 +480,22 @@ void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec
 
 void render_grid(renderer *r, float y)
 {
+    /* the background shades the ground plane under the grid */
+    r->ground_drawn = !r->background_drawn;
+    r->ground_y = y;
     draw_background(r);
     mat4 m, vp;
     glm_translate_make(m, (vec3){0.0f, y, 0.0f});
     glm_mat4_mul(r->view.view_proj, m, vp);
-    glUseProgram(r->line_program);
-    glUniformMatrix4fv(render_uniform(r->line_program, "u_view_proj"), 1, GL_FALSE, vp[0]);
-    glUniform1i(render_uniform(r->line_program, "u_round_points"), 0);
-    glUniform1i(render_uniform(r->line_program, "u_beam"), 0);
-    glUniform1f(render_uniform(r->line_program, "u_fade_radius"), 40.0f);
+    glUseProgram(r->flat_program);
+    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE, vp[0]);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
+    glDisable(GL_CULL_FACE);
     glBindVertexArray(r->grid.vao);
     glDrawArrays(GL_LINES, 0, r->grid.count);
-    glUniform1f(render_uniform(r->line_program, "u_fade_radius"), 0.0f);
+    glEnable(GL_CULL_FACE);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
 }
@@ -508,46 +543,50 @@ void render_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec
     set_rv(&v[5], a1, color, 1.0f);
 }
 
-void render_wire_sphere(renderer *r, const vec3 c, float radius, const vec4 color)
+void render_shadow(renderer *r, const vec3 center, float radius, float ground, float strength)
 {
-    enum { SEG = 48 };
-    for (int axis = 0; axis < 3; ++axis) {
-        for (int i = 0; i < SEG; ++i) {
-            float a0 = 2.0f * GLM_PIf * (float)i / SEG, a1 = 2.0f * GLM_PIf * (float)(i + 1) / SEG;
-            vec3 p0, p1;
-            float u0 = cosf(a0) * radius, v0 = sinf(a0) * radius;
-            float u1 = cosf(a1) * radius, v1 = sinf(a1) * radius;
-            if (axis == 0) {
-                glm_vec3_copy((vec3){c[0], c[1] + u0, c[2] + v0}, p0);
-                glm_vec3_copy((vec3){c[0], c[1] + u1, c[2] + v1}, p1);
-            } else if (axis == 1) {
-                glm_vec3_copy((vec3){c[0] + u0, c[1], c[2] + v0}, p0);
-                glm_vec3_copy((vec3){c[0] + u1, c[1], c[2] + v1}, p1);
-            } else {
-                glm_vec3_copy((vec3){c[0] + u0, c[1] + v0, c[2]}, p0);
-                glm_vec3_copy((vec3){c[0] + u1, c[1] + v1, c[2]}, p1);
-            }
-            render_line(r, p0, p1, color);
-        }
+    enum { SEG = 32 };
+    /* higher objects cast lighter, wider shadows */
+    float height = glm_max(center[1] - ground, 0.0f);
+    float spread = radius * (1.0f + 0.15f * height);
+    float alpha = strength / (1.0f + 0.1f * height);
+    render_vertex *v = batch_push(&r->shadows, SEG * 3);
+    if (!v)
+        return;
+    vec3 mid = {center[0], ground + 0.01f, center[2]};
+    vec4 dark = {0.0f, 0.0f, 0.0f, alpha}, clear = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int i = 0; i < SEG; ++i) {
+        float a0 = 2.0f * GLM_PIf * (float)i / SEG, a1 = 2.0f * GLM_PIf * (float)(i + 1) / SEG;
+        vec3 p0 = {mid[0] + spread * sinf(a0), mid[1], mid[2] + spread * cosf(a0)};
+        vec3 p1 = {mid[0] + spread * sinf(a1), mid[1], mid[2] + spread * cosf(a1)};
+        set_rv(&v[3 * i], mid, dark, 0.0f);
+        set_rv(&v[3 * i + 1], p0, clear, 0.0f);
+        set_rv(&v[3 * i + 2], p1, clear, 0.0f);
     }
 }
 
 void render_flush(renderer *r)
 {
     draw_background(r);
-    GLuint p = r->line_program;
-    glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDisable(GL_CULL_FACE);
 
-    glUniform1i(render_uniform(p, "u_round_points"), 0);
-    glUniform1i(render_uniform(p, "u_beam"), 0);
+    /* shadows and lines: the plain program */
+    glUseProgram(r->flat_program);
+    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE,
+                       (const float *)r->view.view_proj);
+    glDepthMask(GL_FALSE);
+    batch_draw(&r->shadows, GL_TRIANGLES);
+    glDepthMask(GL_TRUE);
     batch_draw(&r->lines, GL_LINES);
 
-    /* points: the size rides in the extra attribute */
+    /* round points: the size rides in the extra attribute */
+    GLuint p = r->line_program;
+    glUseProgram(p);
+    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
     glUniform1i(render_uniform(p, "u_round_points"), 1);
+    glUniform1i(render_uniform(p, "u_beam"), 0);
     batch_draw(&r->points, GL_POINTS);
 
     /* beams glow: additive, and they do not hide each other */

@@ -5,13 +5,17 @@
  * library's collision code.
  *
  * A frame:
- *     render_begin(r, &view);          // clear, background gradient
- *     render_grid(r, 0.0f);            // opaque things first ...
- *     render_shape(r, RENDER_CUBE, model, color, glow);
- *     render_line(r, a, b, color);     // ... batched lines, points, beams
- *     render_shield(r, ...);           // translucent after render_flush()
+ *     render_begin(r, &view);          // clear
+ *     render_shape(r, RENDER_CUBE, model, color, glow);   // opaque first
+ *     render_grid(r, 0.0f);            // background + ground, then the grid
+ *     render_line(r, a, b, color);     // batched lines, points, beams ...
+ *     render_flush(r);                 // ... drawn here
+ *     render_shield(r, ...);           // translucent things last
  *     render_text(r, 10, 10, 2, color, "hello");
  *     render_end(r);                   // flushes batches, then the HUD
+ *
+ * The background is drawn just before the first translucent thing, behind
+ * the opaque ones, so a software rasteriser only shades what shows of it.
  */
 #ifndef RAYPICK_RENDER_H
 #define RAYPICK_RENDER_H
@@ -55,15 +59,12 @@ bool render_driver_is_software(render_loader load);
 void render_begin(renderer *r, const render_view *v);
 void render_end(renderer *r);
 
-/* ground grid at height y, fading with distance */
+/* ground plane and grid at height y, fading with distance; call it before
+   anything translucent */
 void render_grid(renderer *r, float y);
 /* an opaque lit shape; emissive is added on top (highlights) */
 void render_shape(renderer *r, render_shape_kind kind, mat4 model,
                   const vec4 color, const vec3 emissive);
-/* a translucent lit shape (bounding volumes shown as glass) */
-void render_shape_translucent(renderer *r, render_shape_kind kind, mat4 model,
-                              const vec4 color);
-
 /* Translucent shield (a unit sphere transformed by model: scale for an
    ellipsoid). impacts[i] = world point xyz, start time w; at most
    RENDER_MAX_IMPACTS are used. */
@@ -80,8 +81,9 @@ void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec
 void render_line(renderer *r, const vec3 a, const vec3 b, const vec4 color);
 void render_point(renderer *r, const vec3 p, float size_px, const vec4 color);
 void render_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec4 color);
-/* three great circles */
-void render_wire_sphere(renderer *r, const vec3 center, float radius, const vec4 color);
+/* a soft round shadow on the ground plane y = ground under an object at
+   center (darkest in the middle, fading out at the edge) */
+void render_shadow(renderer *r, const vec3 center, float radius, float ground, float strength);
 /* draw the batched lines, points and beams now */
 void render_flush(renderer *r);
 

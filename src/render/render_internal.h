@@ -33,10 +33,12 @@ struct render_terrain {
 };
 
 struct renderer {
-    GLuint bg_program, lit_program, line_program, shield_program, terrain_program, text_program;
-    GLuint empty_vao;
+    GLuint bg_program, flat_program, lit_program, line_program, shield_program, terrain_program, text_program;
     render_mesh shapes[RENDER_SHAPE_COUNT];
-    render_batch grid, lines, points, beams;
+    render_batch grid, shadows, lines, points, beams;
+    render_batch background; /* screen grid in NDC (its own 2-float layout) */
+    bool ground_drawn;      /* the background shows a ground plane at ground_y */
+    float ground_y;
     render_view view;
     vec3 light_dir;
     bool background_drawn;  /* this frame */

@@ -95,8 +95,8 @@ void render_text(renderer *r, float x, float y, float scale, const vec4 color, c
 {
     if (!text)
         return;
-    vec4 shadow = {0.0f, 0.0f, 0.0f, 0.75f * color[3]};
-    text_quads(r, x + scale, y + scale, scale, shadow, text);
+    /* no drop shadow: the HUD sits on panels, and every quad costs on a
+       software rasteriser */
     text_quads(r, x, y, scale, color, text);
 }
 

@@ -300,12 +300,18 @@ def test_usage():
            ["--size", "640"], ["--click", "1,2"], ["--click", "a,b@3"], ["--click", "-1,2@1"],
            ["--key", "mm@1"], ["--key", "m"], ["--frames", "0"], ["--frames", "-3"],
            ["--frames", "ten"], ["--bench-frames", "0"], ["--seed", "x"], ["--bogus"],
-           ["--screenshot", os.path.join(TMP, "x.png")], ["extra"]]
+           ["--screenshot", os.path.join(TMP, "x.png")], ["extra"],
+           ["--frames", "5", "--click", "10,10@5"], ["--frames", "2", "--key", "m@9"]]
     for args in bad:
         _, err = run(args, expect=2)
         check("usage:" in err, "%s: no usage on stderr" % args)
     out = subprocess.run([RAYPICK, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
     check(out.returncode == 0 and "usage:" in out.stdout, "--help prints usage and exits 0")
+    # no OpenGL 3.3 core (Mesa told to offer 3.0 only): a clear message, exit 1
+    proc = subprocess.run([RAYPICK, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
+    check(proc.returncode == 1 and "OpenGL 3.3" in proc.stderr,
+          "without GL 3.3: exit %d, stderr %r" % (proc.returncode, proc.stderr))
     # a heightmap that cannot be read: a message naming the file, exit 1
     missing = os.path.join(TMP, "no-such-map.png")
     _, err = run(["--lesson", "4", "--heightmap", missing, "--frames", "1"], expect=1)
@@ -325,6 +331,18 @@ def test_lesson1():
             best = nearest_sphere(o, d, objects)
             clicks.append((mx, my, len(clicks)))
             expected.append(best)
+        # and where the ray passes through the most bounding spheres
+        def all_hits(mx, my):
+            o, d = cam.click_ray(mx, my)
+            return [obj for obj in objects if ray_sphere(o, d, obj["center"], obj["radius"]) is not None]
+        if "deep" not in picked:     # found at the first size, reused (scaled) at the next
+            step = w // 80
+            best = max(((x, y) for y in range(step // 2, h, step) for x in range(step // 2, w, step)),
+                       key=lambda p: len(all_hits(*p)))
+            picked["deep"] = ((best[0] + 0.5) / w, (best[1] + 0.5) / h)
+        mx, my = int(picked["deep"][0] * w), int(picked["deep"][1] * h)
+        clicks.append((mx, my, len(clicks)))
+        expected.append(nearest_sphere(*cam.click_ray(mx, my), objects))
         sx, sy = sky_click(cam, lambda o, d: nearest_sphere(o, d, objects))
         clicks.append((sx, sy, len(clicks)))
         expected.append(None)
@@ -351,6 +369,17 @@ def test_lesson1():
                 check(abs(dist(rep["point"], obj["center"]) - obj["radius"]) < 1e-3 * obj["radius"] + 1e-4,
                       where + ": point not on the bounding sphere")
             picked[(w, h)] = [r["id"] for r in reports]
+        # N: every object whose bounding sphere the ray passes through toggles
+        reports = clicks_run(1, w, h, clicks, ["--key", "n@0"])
+        multi = 0
+        for (mx, my, _), rep in zip(clicks, reports):
+            o, d = cam.click_ray(mx, my)
+            want = sorted(obj["id"] for obj in objects if ray_sphere(o, d, obj["center"], obj["radius"]) is not None)
+            multi += len(want) > 1
+            check(sorted(rep["toggled"]) == want and rep["nearest_only"] is False,
+                  "lesson 1 %dx%d all-on-the-ray click %d,%d: toggled %s, oracle %s" %
+                  (w, h, mx, my, rep["toggled"], want))
+        check(multi >= 1, "lesson 1: no click passes through two bounding spheres")
     check(picked[(640, 360)] == picked[(1920, 1080)],
           "lesson 1: 640x360 and 1920x1080 pick different objects: %s" % picked)
 
@@ -441,6 +470,14 @@ def test_lesson2():
         check(picked[(640, 360, turret)] == picked[(1920, 1080, turret)],
               "lesson 2: the sizes pick different shields: %s" % picked)
 
+    # key 2 switches from lesson 1 to lesson 2 (with lesson 2's own camera)
+    lay = layout(2, 640, 360)
+    cam = Camera(lay)
+    mx, my = cam.click_for(lay["objects"][0]["center"])
+    rep = clicks_run(1, 640, 360, [(mx, my, 1)], ["--key", "2@0"])[0]
+    check(rep["lesson"] == 2 and rep["hit"] and rep["id"] == lesson2_oracle(lay, *cam.click_ray(mx, my), 0)[0][1]["id"],
+          "lesson 2 via key 2: %s" % rep)
+
     # the screenshot: the beam's colour at the impact, the shield lit around it
     w, h = 640, 360
     lay = layout(2, w, h)
@@ -507,6 +544,34 @@ def test_lesson3():
     def magenta(p):
         return p[0] > 150 and p[2] > 130 and p[1] < 0.45 * p[0]
 
+    # S shrinks the bounding spheres to 80 %: a click reports the radius
+    lay = layout(3, 640, 360)
+    cam = Camera(lay)
+    big = max(lay["objects"], key=lambda o: o["radius"])
+    mx, my = cam.click_for(big["center"])
+    rep = clicks_run(3, 640, 360, [(mx, my, 0)], ["--key", "s@0"])[0]
+    check(rep["hit"] and rep["id"] == big["id"] and abs(rep["radius"] - 0.8 * big["radius"]) < 1e-4
+          and abs(dist(rep["point"], big["center"]) - 0.8 * big["radius"]) < 1e-3,
+          "lesson 3: S must shrink the bounding sphere to 80 %%: %s" % rep)
+
+    # At the start ships 0 and 1 are 2.4 apart (radii 1.6 and 0.6): no
+    # contact, but the sqrt(2)-scaled shortcut says there is one (2.4 <
+    # 2.417): an amber bridge above the pair. The exact test shows no bridge.
+    s0, s1 = lay["objects"][0], lay["objects"][1]
+    top0 = add(s0["center"], [0, s0["radius"] + 0.5, 0])
+    top1 = add(s1["center"], [0, s1["radius"] + 0.5, 0])
+    bx, by = cam.project(scale(add(top0, top1), 0.5))
+
+    def amber(p):
+        return p[0] > 200 and p[1] > 110 and p[2] < 90 and p[1] < 0.9 * p[0]
+
+    img = screenshot("l3-scaled", 3, 640, 360, 2, keys=[("m", 0)])
+    check(any(amber(p) for p in img.around(bx, by, 0, 3)),
+          "lesson 3: no amber false-alarm bridge at %.1f,%.1f: %s" % (bx, by, img.around(bx, by, 0, 1)))
+    img = screenshot("l3-exact-start", 3, 640, 360, 2, keys=[("m", 0), ("m", 0)])
+    check(not any(amber(p) for p in img.around(bx, by, 0, 3)),
+          "lesson 3: the exact test must show no bridge at %.1f,%.1f" % (bx, by))
+
     img = screenshot("l3-shortcut", 3, 640, 360, 20)
     all_px = [img.pixel(x, y) for y in range(0, 360, 1) for x in range(0, 640, 1)]
     n_short = sum(1 for p in all_px if magenta(p))
@@ -561,6 +626,44 @@ def test_lesson4():
               [r["point"] for r in exact])
         check(any(not near(r) for r in search), "lesson 4: the search never steps over the spire: %s" %
               [r["point"] for r in search])
+
+    # --heightmap: a PGM written here; the clicked points must lie on the
+    # surface this test computes from its own pixels (two triangles per cell,
+    # split along the (col,row)-(col+1,row+1) diagonal)
+    cols, rows = 41, 29
+    pix = [[int(127 + 110 * math.sin(c * 0.21) * math.cos(r * 0.17)) for c in range(cols)] for r in range(rows)]
+    path = os.path.join(TMP, "map.pgm")
+    with open(path, "wb") as f:
+        f.write(b"P5\n%d %d\n255\n" % (cols, rows) + bytes(v for row in pix for v in row))
+    lay = layout(4, w, h, ["--heightmap", path])
+    cam = Camera(lay)
+    info = [o for o in lay["objects"] if o["kind"] == "map"][0]
+    check((info["cols"], info["rows"]) == (cols, rows), "lesson 4: the loaded map is %dx%d" %
+          (info["cols"], info["rows"]))
+
+    def surface(x, z):
+        fx = (x - info["origin"][0]) / info["spacing"]
+        fz = (z - info["origin"][2]) / info["spacing"]
+        c, r = min(int(fx), cols - 2), min(int(fz), rows - 2)
+        u, v = fx - c, fz - r
+        hs = lambda cc, rr: pix[rr][cc] / 255.0 * info["height_scale"] + info["origin"][1]
+        if u >= v:
+            return hs(c, r) + u * (hs(c + 1, r) - hs(c, r)) + v * (hs(c + 1, r + 1) - hs(c + 1, r))
+        return hs(c, r) + v * (hs(c, r + 1) - hs(c, r)) + u * (hs(c + 1, r + 1) - hs(c, r + 1))
+
+    spots = [(w // 2, h // 2), (w // 3, 2 * h // 3), (2 * w // 3, h // 2), (w // 2, 5 * h // 6)]
+    reps = clicks_run(4, w, h, [(x, y, i) for i, (x, y) in enumerate(spots)],
+                      ["--heightmap", path, "--key", "m@0"])
+    for (x, y), rep in zip(spots, reps):
+        where = "lesson 4 --heightmap click %d,%d" % (x, y)
+        if not check(rep["hit"], where + ": expected a hit"):
+            continue
+        p = rep["point"]
+        check(abs(p[1] - surface(p[0], p[2])) < 0.01, where + ": point %s is off the surface (%.4f)" %
+              (p, surface(p[0], p[2])))
+        o, d = cam.click_ray(x, y)
+        t = dot(sub(p, o), d) / dot(d, d)
+        check(dist(add(o, scale(d, t)), p) < 0.01, where + ": point %s is off the click's ray" % p)
 
     # the screenshot: the marker (red and gold) at the projected point
     m = marks[0]

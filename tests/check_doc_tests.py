@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""check_doc_tests.py: every test the documents cite exists and runs.
+
+    python3 tests/check_doc_tests.py [SOURCE_ROOT]
+
+README.md and docs/**/*.md name the test behind each claim as a list:
+
+    `tests/test_pick.c`, `centre_click_looks_forward` and `other_test`;
+    `tests/render/render_test.py`, `test_lesson2` (comment, skipped)
+
+A backticked path under tests/ starts a list; the backticked names that
+follow, separated only by commas, "and", semicolons, white space or a
+parenthesised comment, are its tests. A C test must be registered with
+cmocka_unit_test(NAME) in that file (so it runs, not merely exists); a
+Python test must be a `def NAME(` in that file. Fails on a missing file or
+test, and when fewer than MIN_CITATIONS tests are found at all (the lists
+must not silently stop being recognised).
+"""
+import os
+import re
+import sys
+
+MIN_CITATIONS = 40
+SPAN = re.compile(r'`([^`\n]+)`')
+NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
+SEPARATOR = re.compile(r'^(?:\s|,|;|\band\b)*$')
+FENCE = re.compile(r'^\s{0,3}(```|~~~)', re.MULTILINE)
+
+
+def strip_fences(text):
+    """The text with fenced code blocks blanked (line numbers kept)."""
+    out, inside = [], False
+    for line in text.split('\n'):
+        if FENCE.match(line):
+            inside = not inside
+            out.append('')
+            continue
+        out.append('' if inside else line)
+    return '\n'.join(out)
+
+
+def drop_parentheses(text):
+    """Removes (...) groups, nested ones included."""
+    depth, out = 0, []
+    for ch in text:
+        if ch == '(':
+            depth += 1
+        elif ch == ')' and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return ''.join(out)
+
+
+def paren_depths(text):
+    """depth[i]: how many ( are open at text[i]; a blank line closes all."""
+    depth, out, prev = 0, [], ''
+    for ch in text:
+        out.append(depth)
+        if ch == '(':
+            depth += 1
+        elif ch == ')' and depth:
+            depth -= 1
+        elif ch == '\n' and prev == '\n':
+            depth = 0
+        prev = ch
+    return out
+
+
+def citations(text):
+    """(line, file, test name) for every cited test. Spans inside (...) are
+    comments: skipped, and they do not break a list."""
+    found = []
+    depth = paren_depths(text)
+    current, prev_end = None, 0
+    for m in SPAN.finditer(text):
+        if depth[m.start()] > 0:
+            continue
+        token = m.group(1)
+        between = drop_parentheses(text[prev_end:m.start()])
+        prev_end = m.end()
+        if not SEPARATOR.match(between):
+            current = None
+        if token.startswith('tests/'):
+            current = token
+        elif current and NAME.match(token):
+            found.append((text.count('\n', 0, m.start()) + 1, current, token))
+        else:
+            current = None
+    return found
+
+
+def registered_tests(path):
+    with open(path, encoding='utf-8') as f:
+        src = f.read()
+    if path.endswith('.py'):
+        return set(re.findall(r'^def\s+(\w+)\s*\(', src, re.MULTILINE))
+    return set(re.findall(r'cmocka_unit_test\w*\(\s*(\w+)', src))
+
+
+def main():
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                           os.path.join(os.path.dirname(__file__), '..'))
+    docs = [os.path.join(root, 'README.md')]
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, 'docs')):
+        dirnames.sort()
+        docs += [os.path.join(dirpath, n) for n in sorted(filenames) if n.endswith('.md')]
+    errors, total, cache = [], 0, {}
+    for doc in docs:
+        if not os.path.isfile(doc):
+            continue
+        rel = os.path.relpath(doc, root)
+        with open(doc, encoding='utf-8') as f:
+            text = strip_fences(f.read())
+        for line, test_file, name in citations(text):
+            total += 1
+            path = os.path.join(root, test_file)
+            if test_file not in cache:
+                cache[test_file] = registered_tests(path) if os.path.isfile(path) else None
+            tests = cache[test_file]
+            if tests is None:
+                errors.append('%s:%d: cited test file %s does not exist' % (rel, line, test_file))
+            elif name not in tests:
+                errors.append('%s:%d: %s has no registered test %s' % (rel, line, test_file, name))
+    if total < MIN_CITATIONS:
+        errors.append('only %d cited tests found (expected at least %d): did the citation '
+                      'format change?' % (total, MIN_CITATIONS))
+    for e in errors:
+        print(e)
+    print('check_doc_tests: %d cited tests in %d files, %d problems'
+          % (total, len(cache), len(errors)))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
