@@ -15,11 +15,14 @@ allocates on first use is in the baseline; afterwards the lessons keep
 cycling every 1,000 frames.
 
 VmRSS (/proc/PID/status) is sampled every 50 ms with the frame number seen
-last. The baseline is the first sample at or after frame 1,000; the end
-is the last sample before the final 20 frames (not the shutdown). The run fails when the
-end exceeds the baseline by more than the allowance (1 MiB), when the
-program exits non-zero or by a signal, or when fewer than 90% of the frames
-got a click.
+last. RSS swings by a megabyte or two both ways as the allocator and the GL
+driver take and return memory, so a level is the median of a window: the
+baseline is the median of the samples in frames 1,000-1,999, the end the
+median of those in the last 1,000 frames (stopping 20 frames before the
+shutdown). The run fails when the end exceeds the baseline by more than the
+allowance (1 MiB), when the program exits non-zero or by a signal, or when
+fewer than 90% of the frames got a click. The least-squares trend over the
+run is reported too.
 
     soak_driver.py EXE FRAMES OUTDIR     (needs $DISPLAY)
 """
@@ -34,6 +37,7 @@ import time
 
 ALLOWANCE_KIB = 1024
 BASELINE_FRAME = 1000
+WINDOW = 1000            # frames whose samples make a level
 SIZE = (320, 240)
 
 
@@ -73,6 +77,13 @@ def window_origin(pid, deadline):
                 return int(m.group(1)), int(m.group(2))
         time.sleep(0.1)
     return None
+
+
+def median(values):
+    if len(values) < 3:
+        return None
+    v = sorted(values)
+    return v[len(v) // 2]
 
 
 def rss_kib(pid):
@@ -176,19 +187,34 @@ def main():
     problems = []
     if rc != 0:
         problems.append("the program exited with %d (stderr: %s)" % (rc, err_path))
-    base = next((s for s in samples if s[1] >= BASELINE_FRAME), None)
-    # The end: the last sample from before the final frames, so that the
-    # program's shutdown (freeing everything) is not what gets measured.
-    end = next((s for s in reversed(samples) if s[1] <= frames - 20), None)
+    # A level is the median of a window of samples: RSS moves by a megabyte
+    # or two either way as the allocator and the GL driver take and give back
+    # memory, and one sample at a high or a low point says nothing about a
+    # leak. A leak moves the whole window, so its median moves with it.
+    first = [s[2] for s in samples if BASELINE_FRAME <= s[1] < BASELINE_FRAME + WINDOW]
+    last = [s[2] for s in samples if frames - WINDOW <= s[1] <= frames - 20]
     peak = max((s[2] for s in samples), default=0)
     coverage = len(picked_frames) / frames
+    base = median(first)
+    end = median(last)
     if base is None or end is None:
-        problems.append("no RSS sample after frame %d" % BASELINE_FRAME)
+        problems.append("too few RSS samples in frames %d..%d or in the last %d frames"
+                        % (BASELINE_FRAME, BASELINE_FRAME + WINDOW, WINDOW))
         growth = None
     else:
-        growth = end[2] - base[2]
+        growth = end - base
         if growth > ALLOWANCE_KIB:
             problems.append("resident memory grew by %d KiB (allowed %d)" % (growth, ALLOWANCE_KIB))
+    # For the record: the least-squares trend over the whole run after the
+    # baseline, in KiB per 1,000 frames.
+    run = [(s[1], s[2]) for s in samples if s[1] >= BASELINE_FRAME]
+    slope = None
+    if len(run) > 2:
+        mf = sum(f for f, _ in run) / len(run)
+        mr = sum(r for _, r in run) / len(run)
+        den = sum((f - mf) ** 2 for f, _ in run)
+        if den > 0:
+            slope = 1000.0 * sum((f - mf) * (r - mr) for f, r in run) / den
     if coverage < 0.9:
         problems.append("only %.1f%% of the frames got a click" % (100 * coverage))
 
@@ -196,11 +222,12 @@ def main():
         "frames": frames, "seconds": round(elapsed, 1), "exit": rc,
         "clicks_sent": clicks, "picks_reported": sum(1 for _ in open(report_path)),
         "frames_with_a_pick": len(picked_frames), "coverage": round(coverage, 4),
-        "rss_baseline_kib": base[2] if base else None,
-        "rss_baseline_frame": base[1] if base else None,
-        "rss_end_kib": end[2] if end else None,
-        "rss_end_frame": end[1] if end else None,
+        "rss_baseline_kib": base, "rss_baseline_samples": len(first),
+        "rss_end_kib": end, "rss_end_samples": len(last),
         "rss_growth_kib": growth, "rss_peak_kib": peak, "allowance_kib": ALLOWANCE_KIB,
+        "rss_trend_kib_per_1000_frames": round(slope, 2) if slope is not None else None,
+        "rss_min_after_baseline_kib": min((r for _, r in run), default=None),
+        "rss_max_after_baseline_kib": max((r for _, r in run), default=None),
         "samples": len(samples),
     }
     with open(os.path.join(outdir, "soak-rss.tsv"), "w") as f:
@@ -211,10 +238,13 @@ def main():
         json.dump(result, f, indent=1)
     print("soak: %d frames in %.1f s, %d clicks sent, a pick in %d frames (%.1f%%)"
           % (frames, elapsed, clicks, len(picked_frames), 100 * coverage))
-    if base and end:
-        print("soak: VmRSS %d KiB at frame %d, %d KiB at frame %d (growth %+d KiB, "
-              "allowed %d); peak %d KiB"
-              % (base[2], base[1], end[2], end[1], growth, ALLOWANCE_KIB, peak))
+    if growth is not None:
+        print("soak: VmRSS median %d KiB in frames %d-%d, %d KiB in frames %d-%d: growth "
+              "%+d KiB (allowed %d); range after the baseline %d-%d KiB, peak %d KiB, "
+              "trend %+.1f KiB per 1,000 frames"
+              % (base, BASELINE_FRAME, BASELINE_FRAME + WINDOW - 1, end, frames - WINDOW,
+                 frames - 20, growth, ALLOWANCE_KIB, result["rss_min_after_baseline_kib"],
+                 result["rss_max_after_baseline_kib"], peak, slope or 0.0))
     for p in problems:
         print("soak: FAIL: " + p)
     return 1 if problems else 0

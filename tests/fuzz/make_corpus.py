@@ -108,6 +108,12 @@ def images():
     write(t, "regress_f3_empty_idat.png",
           b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 2, 8, 0, 0, 0, 0)) +
           chunk(b"IDAT", b"") + chunk(b"IDAT", zlib.compress(b"\x00" * 8)) + chunk(b"IEND", b""))
+    # A fuzzer find (106 bytes): an IDAT chunk declaring about 2 GiB.
+    write(t, "regress_f4_idat_length_2gib.png", bytes.fromhex(
+        "89504e470d0a1a0a0000000d49484452000000040000000408000000008c9ac1"
+        "a20000001d49444154789ce3645044520000000400000036fbc053ce8dd77e2b"
+        "000040e60854789ce3645044002d4944415408d705c13101e26666124967ddad"
+        "2e0000004549b3004e44"))
     write(t, "empty.bin", b"")
     write(t, "text.txt", b"this is not an image\n")
     write(t, "noise.bin", bytes((i * 131 + 7) & 0xFF for i in range(300)))
