@@ -57,7 +57,7 @@ typedef struct rp_ellipsoid {
  *          <= 0, or a non-zero orientation whose length is not 1 within 1e-3
  *          (within it, the quaternion is renormalised)
  */
-bool rp_intersect_ray_ellipsoid(const rp_ray *ray, const rp_ellipsoid *e, rp_hit *out);
+RP_API bool rp_intersect_ray_ellipsoid(const rp_ray *ray, const rp_ellipsoid *e, rp_hit *out);
 
 #ifdef __cplusplus
 }

@@ -58,11 +58,11 @@ typedef struct rp_heightmap rp_heightmap;   /* opaque */
  *          NaN or infinite height, an extent that overflows float) or when
  *          out of memory
  */
-rp_heightmap *rp_heightmap_create(int cols, int rows, float spacing,
+RP_API rp_heightmap *rp_heightmap_create(int cols, int rows, float spacing,
                                   const vec3 origin, const float *heights);
 
 /*! @brief free a map; NULL is ignored. */
-void rp_heightmap_destroy(rp_heightmap *hm);
+RP_API void rp_heightmap_destroy(rp_heightmap *hm);
 
 /*!
  * @brief height of the rendered surface at world (x, z): each cell is two
@@ -75,7 +75,7 @@ void rp_heightmap_destroy(rp_heightmap *hm);
  * @returns false (and *out_y untouched) outside the map's closed rectangle,
  *          for a NULL map or non-finite x or z
  */
-bool rp_heightmap_height_at(const rp_heightmap *hm, float x, float z, float *out_y);
+RP_API bool rp_heightmap_height_at(const rp_heightmap *hm, float x, float z, float *out_y);
 
 /*!
  * @brief the tutorial's method, made safe: clip the ray to the map's height
@@ -106,7 +106,7 @@ bool rp_heightmap_height_at(const rp_heightmap *hm, float x, float z, float *out
  *          (NULL map, invalid ray, steps out of range, accuracy <= 0 or not
  *          finite)
  */
-bool rp_heightmap_pick_search(const rp_heightmap *hm, const rp_ray *ray,
+RP_API bool rp_heightmap_pick_search(const rp_heightmap *hm, const rp_ray *ray,
                               int linear_steps, float accuracy, vec3 out_point);
 
 /*!
@@ -128,7 +128,7 @@ bool rp_heightmap_pick_search(const rp_heightmap *hm, const rp_ray *ray,
  * @returns false (out untouched) when the ray misses, or on invalid input
  *          (NULL map, invalid ray), or when t does not fit in a float
  */
-bool rp_intersect_ray_heightmap(const rp_heightmap *hm, const rp_ray *ray, rp_hit *out);
+RP_API bool rp_intersect_ray_heightmap(const rp_heightmap *hm, const rp_ray *ray, rp_hit *out);
 
 /* ---- building maps ---------------------------------------------------- */
 
@@ -145,7 +145,7 @@ bool rp_intersect_ray_heightmap(const rp_heightmap *hm, const rp_ray *ray, rp_hi
  * @param[in] origin       world position of sample (0, 0), finite
  * @returns the map, or NULL on invalid input or out of memory
  */
-rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, float height_scale,
+RP_API rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, float height_scale,
                                     uint32_t seed, const vec3 origin);
 
 /*!
@@ -174,20 +174,20 @@ rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, float hei
  * @param[in]  err_size     bytes at err
  * @returns the map, or NULL on error
  */
-rp_heightmap *rp_heightmap_load(const char *path, float spacing, float height_scale,
+RP_API rp_heightmap *rp_heightmap_load(const char *path, float spacing, float height_scale,
                                 const vec3 origin, char *err, size_t err_size);
 
 /* ---- reading maps (for renderers) -------------------------------------- */
 
 /* Sizes and placement as given to create (0 / NULL for a NULL map). */
-int   rp_heightmap_cols(const rp_heightmap *hm);
-int   rp_heightmap_rows(const rp_heightmap *hm);
-float rp_heightmap_spacing(const rp_heightmap *hm);
-void  rp_heightmap_origin(const rp_heightmap *hm, vec3 dest);
+RP_API int   rp_heightmap_cols(const rp_heightmap *hm);
+RP_API int   rp_heightmap_rows(const rp_heightmap *hm);
+RP_API float rp_heightmap_spacing(const rp_heightmap *hm);
+RP_API void  rp_heightmap_origin(const rp_heightmap *hm, vec3 dest);
 /* the cols * rows samples, row-major (heights[row * cols + col]) */
-const float *rp_heightmap_heights(const rp_heightmap *hm);
+RP_API const float *rp_heightmap_heights(const rp_heightmap *hm);
 /* lowest and highest sample (relative to origin[1]); either may be NULL */
-void  rp_heightmap_height_range(const rp_heightmap *hm, float *min_h, float *max_h);
+RP_API void  rp_heightmap_height_range(const rp_heightmap *hm, float *min_h, float *max_h);
 
 /* ---- the tutorial's search, traced for drawing ------------------------ */
 
@@ -212,7 +212,7 @@ typedef struct rp_search_trace {
  * linear[0] is clip_start; the last linear point is where the search
  * stopped; binary points are the halvings' midpoints in order.
  */
-bool rp_heightmap_pick_search_traced(const rp_heightmap *hm, const rp_ray *ray,
+RP_API bool rp_heightmap_pick_search_traced(const rp_heightmap *hm, const rp_ray *ray,
                                      int linear_steps, float accuracy,
                                      rp_search_trace *trace, vec3 out_point);
 

@@ -110,7 +110,7 @@ typedef enum rp_convention {
  *          matrix whose bottom row is not (0 0 0 w); a ray that overflows
  *          float.
  */
-bool rp_pick_ray_perspective(float x, float y, const rp_viewport *vp,
+RP_API bool rp_pick_ray_perspective(float x, float y, const rp_viewport *vp,
                              mat4 proj, mat4 view, rp_convention conv, rp_ray *out);
 
 /*!
@@ -139,7 +139,7 @@ bool rp_pick_ray_perspective(float x, float y, const rp_viewport *vp,
  *          at infinity (w ~ 0, e.g. an infinite far plane) or beyond float
  *          range; near == far in float.
  */
-bool rp_pick_ray_unproject(float x, float y, const rp_viewport *vp,
+RP_API bool rp_pick_ray_unproject(float x, float y, const rp_viewport *vp,
                            mat4 proj, mat4 view, rp_convention conv, rp_ray *out);
 
 #ifdef __cplusplus

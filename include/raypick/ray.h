@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <cglm/cglm.h>
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,13 +41,13 @@ typedef struct rp_hit {
  * @param[in]  t    ray parameter, in units of ray->dir
  * @param[out] dest the point
  */
-void rp_ray_at(const rp_ray *ray, float t, vec3 dest);
+RP_API void rp_ray_at(const rp_ray *ray, float t, vec3 dest);
 
 /*!
  * @brief true when every component of origin and dir is finite and dir is
  *        not the zero vector: the rays every function here accepts.
  */
-bool rp_ray_is_valid(const rp_ray *ray);
+RP_API bool rp_ray_is_valid(const rp_ray *ray);
 
 /*!
  * @brief transform a ray by an affine matrix: origin as a point (w = 1),
@@ -61,7 +62,7 @@ bool rp_ray_is_valid(const rp_ray *ray);
  * @returns false (out untouched) for an invalid ray, a non-finite matrix, or
  *          a result with a zero or non-finite direction
  */
-bool rp_ray_transform(const rp_ray *ray, mat4 m, rp_ray *out);
+RP_API bool rp_ray_transform(const rp_ray *ray, mat4 m, rp_ray *out);
 
 #ifdef __cplusplus
 }

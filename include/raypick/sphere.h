@@ -47,7 +47,7 @@ typedef struct rp_sphere {
  *          NaN or infinity anywhere, zero dir, radius <= 0), or a hit too far
  *          along a tiny dir to be represented in float (t or point overflow).
  */
-bool rp_intersect_ray_sphere(const rp_ray *ray, const rp_sphere *s, rp_hit *out);
+RP_API bool rp_intersect_ray_sphere(const rp_ray *ray, const rp_sphere *s, rp_hit *out);
 
 /*!
  * @brief yes/no version of rp_intersect_ray_sphere: always the same answer.
@@ -57,7 +57,7 @@ bool rp_intersect_ray_sphere(const rp_ray *ray, const rp_sphere *s, rp_hit *out)
  * @param[in] s   the sphere
  * @returns rp_intersect_ray_sphere(ray, s, NULL)
  */
-bool rp_test_ray_sphere(const rp_ray *ray, const rp_sphere *s);
+RP_API bool rp_test_ray_sphere(const rp_ray *ray, const rp_sphere *s);
 
 /*!
  * @brief nearest sphere of an array that the ray hits: picking among many
@@ -80,7 +80,7 @@ bool rp_test_ray_sphere(const rp_ray *ray, const rp_sphere *s);
  *          index), or -1 with *out untouched when nothing is hit, the ray is
  *          invalid, spheres is NULL, or the index would not fit an int
  */
-int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
+RP_API int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
                              size_t count, rp_hit *out);
 
 /*!
@@ -98,7 +98,7 @@ int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
  * @returns true when p is strictly inside; false on the surface, outside,
  *          or on invalid input (NULL, NaN, infinity, radius <= 0)
  */
-bool rp_sphere_contains_point(const rp_sphere *s, const vec3 p);
+RP_API bool rp_sphere_contains_point(const rp_sphere *s, const vec3 p);
 
 /*!
  * @brief exact overlap test: |ca - cb|^2 <= (ra + rb)^2, touching counts.
@@ -110,7 +110,7 @@ bool rp_sphere_contains_point(const rp_sphere *s, const vec3 p);
  * @returns true when the spheres overlap or touch (one inside the other
  *          included); false when apart or on invalid input
  */
-bool rp_test_sphere_sphere(const rp_sphere *a, const rp_sphere *b);
+RP_API bool rp_test_sphere_sphere(const rp_sphere *a, const rp_sphere *b);
 
 /*!
  * @brief seed 002's shortcut, Sphere_Sphere_Collision without the mixed
@@ -131,7 +131,7 @@ bool rp_test_sphere_sphere(const rp_sphere *a, const rp_sphere *b);
  * @param[in] b second sphere
  * @returns the shortcut's answer; false on invalid input
  */
-bool rp_test_sphere_sphere_approx(const rp_sphere *a, const rp_sphere *b);
+RP_API bool rp_test_sphere_sphere_approx(const rp_sphere *a, const rp_sphere *b);
 
 /*!
  * @brief the radius to give rp_test_sphere_sphere_approx so that it never
@@ -146,7 +146,7 @@ bool rp_test_sphere_sphere_approx(const rp_sphere *a, const rp_sphere *b);
  * @returns the scaled radius; 0 (an invalid radius, so the tests say false)
  *          when radius is <= 0, not finite, or too large to scale
  */
-float rp_sphere_radius_for_approx(float radius);
+RP_API float rp_sphere_radius_for_approx(float radius);
 
 #ifdef __cplusplus
 }
