@@ -26,6 +26,9 @@
  *   ellipsoid.h  ray vs (rotated) ellipsoid
  *   pick.h       pick rays from a mouse position (D3D9 and XNA styles)
  *   heightmap.h  heightmap terrain: height, tutorial search, exact first hit
+ *   box.h        ray vs axis-aligned and oriented boxes; bounds of points
+ *   mesh.h       ray vs triangle (watertight) and vs triangle meshes (BVH)
+ *   scene.h      many objects under one BVH, refitted when they move
  */
 #ifndef RAYPICK_RAYPICK_H
 #define RAYPICK_RAYPICK_H
@@ -35,5 +38,8 @@
 #include "ellipsoid.h"
 #include "pick.h"
 #include "heightmap.h"
+#include "box.h"
+#include "mesh.h"
+#include "scene.h"
 
 #endif /* RAYPICK_RAYPICK_H */
