@@ -41,12 +41,10 @@ bool rp_tri_slow(const rp_tri_ray *r, const float *p0, const float *p1, const fl
         return false;   /* the ray runs in the triangle's plane */
     double T = U * s[0][2] + V * s[1][2] + W * s[2][2];
     double t = T / det;
-    if (t < 0.0) {
-        double mag = fabs(U * s[0][2]) + fabs(V * s[1][2]) + fabs(W * s[2][2]);
-        if (fabs(T) > RP_TRI_T0_TOLERANCE * mag)
-            return false;
-        t = 0.0;
-    }
+    if (fabs(T) <= rp_tri_t_slack(r, p0, p1, p2))
+        t = 0.0;   /* starts on the triangle */
+    else if (t < 0.0)
+        return false;
     if (!(t <= FLT_MAX))
         return false;
     res->t = (float)t;

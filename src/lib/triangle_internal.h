@@ -80,10 +80,29 @@ static inline bool rp_tri_is_degenerate(const float *p0, const float *p1, const 
     return nx == 0.0 && ny == 0.0 && nz == 0.0;
 }
 
-/* A t this close to 0 on the wrong side is a ray that starts on the
-   triangle, with T rounded below zero: it counts as a hit at t = 0. The
-   bound is a few ulps of the terms T is summed from. */
-#define RP_TRI_T0_TOLERANCE (8.0 * FLT_EPSILON)
+/* A T this close to 0 (either side) is a ray that starts on the triangle,
+   with T rounded away from zero: it counts as a hit at exactly t = 0.
+   The slack is a generous multiple of T's rounding error: eps times the
+   sum, over the vertices, of |scaled z| times the magnitude of the two
+   products of its edge function, each sheared coordinate bounded by
+   |vertex - origin| + |shear * (vertex - origin)_z| (its own error). */
+#define RP_TRI_T0_TOLERANCE (16.0 * FLT_EPSILON)
+
+static inline double rp_tri_t_slack(const rp_tri_ray *r, const float *p0, const float *p1,
+                                    const float *p2)
+{
+    const float *p[3] = {p0, p1, p2};
+    double x[3], y[3], z[3];
+    for (int i = 0; i < 3; i++) {
+        double c = fabs((double)p[i][r->kz] - r->oz);
+        x[i] = fabs((double)p[i][r->kx] - r->ox) + fabs((double)r->sx) * c;
+        y[i] = fabs((double)p[i][r->ky] - r->oy) + fabs((double)r->sy) * c;
+        z[i] = fabs((double)r->sz) * c;
+    }
+    double m = (x[2] * y[1] + y[2] * x[1]) * z[0] + (x[0] * y[2] + y[0] * x[2]) * z[1] +
+               (x[1] * y[0] + y[1] * x[0]) * z[2];
+    return RP_TRI_T0_TOLERANCE * m;
+}
 
 /* The slow path (triangle.c): the edge functions collapsed to zero or
    something overflowed in float. Recomputes U, V, W from the float sheared
@@ -125,12 +144,11 @@ static inline bool rp_tri_intersect(const rp_tri_ray *r, const float *p0, const 
         return rp_tri_slow(r, p0, p1, p2, res);
     /* all three edge functions share det's sign here, so det != 0 */
     float t = T / det;
-    if (t < 0.0f) {
-        float mag = fabsf(U * tz0) + fabsf(V * tz1) + fabsf(W * tz2);
-        if (fabsf(T) > (float)RP_TRI_T0_TOLERANCE * mag)
-            return false;
+    /* within T's rounding error of 0: the ray starts on the triangle */
+    if (fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2))
         t = 0.0f;
-    }
+    else if (t < 0.0f)
+        return false;
     if (!(t <= FLT_MAX))
         return false;
     const float inv = 1.0f / det;
