@@ -41,7 +41,7 @@ bool rp_tri_slow(const rp_tri_ray *r, const float *p0, const float *p1, const fl
         return false;   /* the ray runs in the triangle's plane */
     double T = U * s[0][2] + V * s[1][2] + W * s[2][2];
     double t = T / det;
-    if (fabs(T) <= rp_tri_t_slack(r, p0, p1, p2))
+    if (fabs(T) <= rp_tri_t_slack(r, p0, p1, p2, (const double (*)[3])s, U, V, W))
         t = 0.0;   /* starts on the triangle */
     else if (t < 0.0)
         return false;

@@ -82,26 +82,39 @@ static inline bool rp_tri_is_degenerate(const float *p0, const float *p1, const 
 
 /* A T this close to 0 (either side) is a ray that starts on the triangle,
    with T rounded away from zero: it counts as a hit at exactly t = 0.
-   The slack is a generous multiple of T's rounding error: eps times the
-   sum, over the vertices, of |scaled z| times the magnitude of the two
-   products of its edge function, each sheared coordinate bounded by
-   |vertex - origin| + |shear * (vertex - origin)_z| (its own error). */
-#define RP_TRI_T0_TOLERANCE (16.0 * FLT_EPSILON)
+   The slack is about twice a first-order bound of T's rounding error:
+   each sheared coordinate is off by a few eps of its bound |vertex -
+   origin| + |shear (vertex - origin)_z| (xb, yb below), which moves each
+   edge function by eps (xb |y| + |x| yb) per product, and T by that times
+   |z|; plus the rounding of the products and sums themselves. */
+#define RP_TRI_T0_TOLERANCE (8.0 * FLT_EPSILON)
 
+static inline double rp_tri_pair_err(const double xb[3], const double yb[3], const double x[3],
+                                     const double y[3], int j, int k)
+{
+    return xb[j] * fabs(y[k]) + fabs(x[j]) * yb[k] + xb[k] * fabs(y[j]) + fabs(x[k]) * yb[j];
+}
+
+/* s[i] = the sheared (x, y, z) of vertex i as the test computed them;
+   U, V, W its edge functions. */
 static inline double rp_tri_t_slack(const rp_tri_ray *r, const float *p0, const float *p1,
-                                    const float *p2)
+                                    const float *p2, const double s[3][3], double U, double V,
+                                    double W)
 {
     const float *p[3] = {p0, p1, p2};
-    double x[3], y[3], z[3];
+    double xb[3], yb[3], x[3], y[3];
     for (int i = 0; i < 3; i++) {
         double c = fabs((double)p[i][r->kz] - r->oz);
-        x[i] = fabs((double)p[i][r->kx] - r->ox) + fabs((double)r->sx) * c;
-        y[i] = fabs((double)p[i][r->ky] - r->oy) + fabs((double)r->sy) * c;
-        z[i] = fabs((double)r->sz) * c;
+        xb[i] = fabs((double)p[i][r->kx] - r->ox) + fabs((double)r->sx) * c;
+        yb[i] = fabs((double)p[i][r->ky] - r->oy) + fabs((double)r->sy) * c;
+        x[i] = s[i][0];
+        y[i] = s[i][1];
     }
-    double m = (x[2] * y[1] + y[2] * x[1]) * z[0] + (x[0] * y[2] + y[0] * x[2]) * z[1] +
-               (x[1] * y[0] + y[1] * x[0]) * z[2];
-    return RP_TRI_T0_TOLERANCE * m;
+    double e = fabs(s[0][2]) * rp_tri_pair_err(xb, yb, x, y, 1, 2) +
+               fabs(s[1][2]) * rp_tri_pair_err(xb, yb, x, y, 0, 2) +
+               fabs(s[2][2]) * rp_tri_pair_err(xb, yb, x, y, 0, 1) + fabs(U * s[0][2]) +
+               fabs(V * s[1][2]) + fabs(W * s[2][2]);
+    return RP_TRI_T0_TOLERANCE * e;
 }
 
 /* The slow path (triangle.c): the edge functions collapsed to zero or
@@ -145,7 +158,9 @@ static inline bool rp_tri_intersect(const rp_tri_ray *r, const float *p0, const 
     /* all three edge functions share det's sign here, so det != 0 */
     float t = T / det;
     /* within T's rounding error of 0: the ray starts on the triangle */
-    if (fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2))
+    /* (computed only for a hit candidate: the edge tests passed) */
+    const double sh[3][3] = {{ax, ay, tz0}, {bx, by, tz1}, {cx, cy, tz2}};
+    if (fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2, sh, U, V, W))
         t = 0.0f;
     else if (t < 0.0f)
         return false;
