@@ -219,7 +219,7 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
             /* SAH: a split costs one more box test (the node's area) plus
                its children's triangle tests; a leaf, n triangle tests */
             double leaf_cost = half_area(lo, hi) * n;
-            if (s.axis >= 0 && !(n <= RP_BVH_MAX_LEAF && leaf_cost <= s.cost + half_area(lo, hi)))
+            if (s.axis >= 0 && !(n <= RP_BVH_MAX_LEAF && leaf_cost <= s.cost + RP_BVH_NODE_COST * half_area(lo, hi)))
                 mid = partition(refs, task.begin, task.end, &s);
             else if (n <= RP_BVH_MAX_LEAF)
                 leaf = true;
