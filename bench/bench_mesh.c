@@ -242,8 +242,15 @@ static bool close_t(float a, float b)
 typedef struct embree {
     RTCDevice dev;
     RTCScene  scene;
-    double    commit_ms;
+    double    commit_ms, commit_cpu_ms;   /* wall; CPU of all its threads */
 } embree;
+
+static double process_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
 
 static bool embree_build(const mesh *m, embree *e)
 {
@@ -263,9 +270,10 @@ static bool embree_build(const mesh *m, embree *e)
     rtcCommitGeometry(g);
     rtcAttachGeometry(e->scene, g);
     rtcReleaseGeometry(g);
-    double t0 = now_ns();
+    double t0 = now_ns(), c0 = process_cpu_ns();
     rtcCommitScene(e->scene);
     e->commit_ms = (now_ns() - t0) / 1e6;
+    e->commit_cpu_ms = (process_cpu_ns() - c0) / 1e6;
     return true;
 }
 
@@ -370,7 +378,7 @@ static void run(int segs, int sides, bool check_targets)
         exit(1);
     }
     double bytes = (double)rm->node_count * sizeof(rp_bvh_node) +
-                   (double)rm->prim_count * (9 * sizeof(float) + sizeof(uint32_t));
+                   (double)rm->prim_count * sizeof(rp_mesh_tri);
     double bytes_per_tri = bytes / (double)m.nt;
     printf("  raypick build: %8.1f ms (one thread; %.1f ms of CPU); %u nodes, %.1f bytes per "
            "triangle (BVH %.1f + triangles %.1f)\n", build_ms, build_cpu_ms, rm->node_count,
@@ -452,9 +460,9 @@ static void run(int segs, int sides, bool check_targets)
             if (hit == (rp_t[i] >= 0.0f) && (!hit || close_t(t, rp_t[i])))
                 eagree++;
         }
-        printf("  Embree 3 rtcCommitScene: %8.1f ms (default threads)\n"
+        printf("  Embree 3 rtcCommitScene: %8.1f ms (default threads; %.1f ms of CPU in all)\n"
                "  Embree 3 rtcIntersect1: %8.3f us/ray (%.3f us of CPU) (%d hits); agrees with "
-               "raypick on %d of %d\n", embree_commit, embree_ns / 1000, embree_cpu / 1000, ehits,
+               "raypick on %d of %d\n", embree_commit, e.commit_cpu_ms, embree_ns / 1000, embree_cpu / 1000, ehits,
                eagree, CAMERA_RAYS);
     } else {
         printf("  Embree 3: device creation failed\n");
@@ -499,8 +507,11 @@ static void run(int segs, int sides, bool check_targets)
                calls: the ratio does not depend on the load */
             target("closest hit / Embree rtcIntersect1, CPU time (x)", rp_cpu / embree_cpu, "<=",
                    1.5, rp_cpu <= 1.5 * embree_cpu);
-            target("build / Embree rtcCommitScene (x)", build_ms / embree_commit, "<=", 1.5,
-                   build_ms <= 1.5 * embree_commit);
+            target("build / Embree rtcCommitScene, wall time (x)", build_ms / embree_commit, "<=",
+                   1.5, build_ms <= 1.5 * embree_commit);
+            printf("  (build CPU time: raypick %.1f ms, one thread; Embree %.1f ms over all its "
+                   "threads: %.2f x)\n", build_cpu_ms, e.commit_cpu_ms,
+                   build_cpu_ms / e.commit_cpu_ms);
         } else {
             printf("  target: (Embree ratios not measured: Embree not found)      NOT MET\n");
             targets_failed++;

@@ -49,8 +49,8 @@ static void check_bvh(const rp_mesh *m)
         covered += n->count;
         for (uint32_t p = n->first; p < n->first + n->count; p++)
             for (int k = 0; k < 9; k++)
-                assert_true(m->tris[9 * p + k] >= n->b[0][k % 3] &&
-                            m->tris[9 * p + k] <= n->b[1][k % 3]);
+                assert_true(m->tris[p].v[k] >= n->b[0][k % 3] &&
+                            m->tris[p].v[k] <= n->b[1][k % 3]);
     }
     assert_int_equal(covered, m->prim_count);
 }

@@ -31,6 +31,13 @@ typedef struct rp_bvh_node {
     uint32_t count;
 } rp_bvh_node;
 
+/* A triangle as the BVH stores it: its three vertices and its original
+   index together (40 bytes), so the index costs no second cache miss. */
+typedef struct rp_mesh_tri {
+    float    v[9];      /* v0, v1, v2 */
+    uint32_t index;     /* the triangle's index in rp_mesh_create's input */
+} rp_mesh_tri;
+
 struct rp_mesh {
     size_t       triangle_count;   /* as given to rp_mesh_create */
     rp_aabb      bounds;           /* of the vertices the triangles use */
@@ -38,11 +45,10 @@ struct rp_mesh {
     uint32_t     prim_count;       /* non-degenerate triangles: those in the BVH */
     uint32_t     node_count;
     rp_bvh_node *nodes;
-    float       *tris;             /* 9 floats (v0, v1, v2) per prim, BVH order */
-    uint32_t    *prim_index;       /* the original triangle index of each prim */
+    rp_mesh_tri *tris;             /* prim_count triangles, in BVH order */
 };
 
-/* Builds m->nodes, m->tris and m->prim_index from `tris` (9 floats per
+/* Builds m->nodes and m->tris from `tris` (9 floats per
    triangle) and `index` (their original indices), both prim_count long,
    in original order; takes ownership of both arrays (frees or keeps them).
    false on out of memory (then nothing is left allocated). */
