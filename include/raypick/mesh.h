@@ -126,10 +126,13 @@ RP_API bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out);
  * @brief nearest triangle of the mesh along the ray: D3DXIntersect's
  *        pHit, pFaceIndex, pU, pV, pDist.
  *
- * The result is exactly that of a loop over rp_intersect_ray_triangle on
- * every triangle keeping the smallest t (same t, triangle, barycentrics):
- * the BVH's box test is widened by more than the triangle test's rounding
- * error, so it never drops a triangle that test would hit.
+ * The result is that of a loop over rp_intersect_ray_triangle on every
+ * triangle keeping the smallest t (same t, triangle, barycentrics; checked
+ * bit for bit on random rays and under the fuzzer): the BVH's box test is
+ * widened by more than the triangle test's rounding error, so it never
+ * drops a triangle that test would hit. (A triangle seen almost exactly
+ * edge-on has an ill-conditioned t; in principle its rounded t could fall
+ * outside its widened box and lose a tie that the loop would give it.)
  *
  * @param[in]  m   the mesh
  * @param[in]  ray the ray (t in units of dir)
