@@ -62,9 +62,41 @@ static GLuint program(const char *vs, const char *fs, const char *name, char *er
     return p;
 }
 
-GLint render_uniform(GLuint prog, const char *name)
+static const char *const UNIFORM_NAMES[U_COUNT] = {
+    "u_beam",
+    "u_bottom",
+    "u_color",
+    "u_emissive",
+    "u_eye",
+    "u_fog_color",
+    "u_ground",
+    "u_ground_y",
+    "u_height_range",
+    "u_impact_count",
+    "u_impacts",
+    "u_inv_view_proj",
+    "u_lifetime",
+    "u_light_dir",
+    "u_model",
+    "u_normal_matrix",
+    "u_ripple_speed",
+    "u_round_points",
+    "u_screen",
+    "u_time",
+    "u_top",
+    "u_view_proj",
+};
+
+/* Links the program and looks up every uniform once. false with a message. */
+static bool build_program(render_program *out, const char *vs, const char *fs, const char *name,
+                          char *err, size_t n)
 {
-    return glGetUniformLocation(prog, name);
+    out->id = program(vs, fs, name, err, n);
+    if (!out->id)
+        return false;
+    for (int i = 0; i < U_COUNT; ++i)
+        out->loc[i] = glGetUniformLocation(out->id, UNIFORM_NAMES[i]);
+    return true;
 }
 
 /* ------------------------------------------------------------ meshes */
@@ -260,14 +292,14 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    r->bg_program = program(shader_background_vert, shader_background_frag, "background", err, err_size);
-    r->flat_program = r->bg_program ? program(shader_flat_vert, shader_flat_frag, "flat", err, err_size) : 0;
-    r->lit_program = r->flat_program ? program(shader_lit_vert, shader_lit_frag, "lit", err, err_size) : 0;
-    r->line_program = r->lit_program ? program(shader_line_vert, shader_line_frag, "line", err, err_size) : 0;
-    r->shield_program = r->line_program ? program(shader_shield_vert, shader_shield_frag, "shield", err, err_size) : 0;
-    r->terrain_program = r->shield_program ? program(shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) : 0;
-    r->text_program = r->terrain_program ? program(shader_text_vert, shader_text_frag, "text", err, err_size) : 0;
-    if (!r->text_program) {
+    bool ok = build_program(&r->bg_prog, shader_background_vert, shader_background_frag, "background", err, err_size) &&
+              build_program(&r->flat_prog, shader_flat_vert, shader_flat_frag, "flat", err, err_size) &&
+              build_program(&r->lit_prog, shader_lit_vert, shader_lit_frag, "lit", err, err_size) &&
+              build_program(&r->line_prog, shader_line_vert, shader_line_frag, "line", err, err_size) &&
+              build_program(&r->shield_prog, shader_shield_vert, shader_shield_frag, "shield", err, err_size) &&
+              build_program(&r->terrain_prog, shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) &&
+              build_program(&r->text_prog, shader_text_vert, shader_text_frag, "text", err, err_size);
+    if (!ok) {
         render_destroy(r);
         return NULL;
     }
@@ -291,7 +323,7 @@ void render_destroy(renderer *r)
 {
     if (!r)
         return;
-    if (r->text_program) {      /* fully built */
+    if (r->text_prog.id) {      /* fully built */
         render_text_free(r);
         batch_free(&r->grid);
         batch_free(&r->background);
@@ -304,13 +336,13 @@ void render_destroy(renderer *r)
         for (int i = 0; i < RENDER_TERRAIN_CACHE; ++i)
             terrain_destroy(r->terrains[i].mesh);
     }
-    glDeleteProgram(r->bg_program);
-    glDeleteProgram(r->flat_program);
-    glDeleteProgram(r->lit_program);
-    glDeleteProgram(r->line_program);
-    glDeleteProgram(r->shield_program);
-    glDeleteProgram(r->terrain_program);
-    glDeleteProgram(r->text_program);
+    glDeleteProgram(r->bg_prog.id);
+    glDeleteProgram(r->flat_prog.id);
+    glDeleteProgram(r->lit_prog.id);
+    glDeleteProgram(r->line_prog.id);
+    glDeleteProgram(r->shield_prog.id);
+    glDeleteProgram(r->terrain_prog.id);
+    glDeleteProgram(r->text_prog.id);
     free(r);
 }
 
@@ -347,15 +379,15 @@ static void draw_background(renderer *r)
     glDepthMask(GL_FALSE);
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
-    glUseProgram(r->bg_program);
-    glUniform3fv(render_uniform(r->bg_program, "u_top"), 1, BG_TOP);
-    glUniform3fv(render_uniform(r->bg_program, "u_bottom"), 1, BG_BOTTOM);
+    glUseProgram(r->bg_prog.id);
+    glUniform3fv(r->bg_prog.loc[U_TOP], 1, BG_TOP);
+    glUniform3fv(r->bg_prog.loc[U_BOTTOM], 1, BG_BOTTOM);
     mat4 inv;
     glm_mat4_inv(r->view.view_proj, inv);
-    glUniformMatrix4fv(render_uniform(r->bg_program, "u_inv_view_proj"), 1, GL_FALSE, inv[0]);
-    glUniform3fv(render_uniform(r->bg_program, "u_eye"), 1, r->view.eye);
-    glUniform1i(render_uniform(r->bg_program, "u_ground"), r->ground_drawn);
-    glUniform1f(render_uniform(r->bg_program, "u_ground_y"), r->ground_y);
+    glUniformMatrix4fv(r->bg_prog.loc[U_INV_VIEW_PROJ], 1, GL_FALSE, inv[0]);
+    glUniform3fv(r->bg_prog.loc[U_EYE], 1, r->view.eye);
+    glUniform1i(r->bg_prog.loc[U_GROUND], r->ground_drawn);
+    glUniform1f(r->bg_prog.loc[U_GROUND_Y], r->ground_y);
     glBindVertexArray(r->background.vao);
     glDrawArrays(GL_TRIANGLES, 0, r->background.count);
     glDepthFunc(GL_LESS);
@@ -388,17 +420,17 @@ void render_finish(renderer *r)
 
 /* ------------------------------------------------------------ shapes */
 
-static void set_model_uniforms(GLuint prog, const render_view *v, mat4 model)
+static void set_model_uniforms(const render_program *prog, const render_view *v, mat4 model)
 {
     mat3 normal;
     mat4 inv;
     glm_mat4_inv(model, inv);
     glm_mat4_transpose(inv);
     glm_mat4_pick3(inv, normal);
-    glUniformMatrix4fv(render_uniform(prog, "u_model"), 1, GL_FALSE, model[0]);
-    glUniformMatrix3fv(render_uniform(prog, "u_normal_matrix"), 1, GL_FALSE, normal[0]);
-    glUniformMatrix4fv(render_uniform(prog, "u_view_proj"), 1, GL_FALSE, (const float *)v->view_proj);
-    glUniform3fv(render_uniform(prog, "u_eye"), 1, v->eye);
+    glUniformMatrix4fv(prog->loc[U_MODEL], 1, GL_FALSE, model[0]);
+    glUniformMatrix3fv(prog->loc[U_NORMAL_MATRIX], 1, GL_FALSE, normal[0]);
+    glUniformMatrix4fv(prog->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)v->view_proj);
+    glUniform3fv(prog->loc[U_EYE], 1, v->eye);
 }
 
 static void draw_mesh(const render_mesh *m)
@@ -411,12 +443,12 @@ static void draw_shape(renderer *r, render_shape_kind kind, mat4 model, const ve
 {
     if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
         return;
-    glUseProgram(r->lit_program);
-    set_model_uniforms(r->lit_program, &r->view, model);
-    glUniform4fv(render_uniform(r->lit_program, "u_color"), 1, color);
+    glUseProgram(r->lit_prog.id);
+    set_model_uniforms(&r->lit_prog, &r->view, model);
+    glUniform4fv(r->lit_prog.loc[U_COLOR], 1, color);
     vec3 none = {0, 0, 0};
-    glUniform3fv(render_uniform(r->lit_program, "u_emissive"), 1, emissive ? emissive : none);
-    glUniform3fv(render_uniform(r->lit_program, "u_light_dir"), 1, r->light_dir);
+    glUniform3fv(r->lit_prog.loc[U_EMISSIVE], 1, emissive ? emissive : none);
+    glUniform3fv(r->lit_prog.loc[U_LIGHT_DIR], 1, r->light_dir);
     glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
     draw_mesh(&r->shapes[kind]);
@@ -426,13 +458,13 @@ static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *i
                         float time, float lifetime, float ripple_speed, bool two_sided)
 {
     draw_background(r);
-    GLuint p = r->shield_program;
-    glUseProgram(p);
+    const render_program *p = &r->shield_prog;
+    glUseProgram(p->id);
     set_model_uniforms(p, &r->view, model);
-    glUniform4fv(render_uniform(p, "u_color"), 1, color);
-    glUniform1f(render_uniform(p, "u_time"), time);
-    glUniform1f(render_uniform(p, "u_lifetime"), lifetime);
-    glUniform1f(render_uniform(p, "u_ripple_speed"), ripple_speed);
+    glUniform4fv(p->loc[U_COLOR], 1, color);
+    glUniform1f(p->loc[U_TIME], time);
+    glUniform1f(p->loc[U_LIFETIME], lifetime);
+    glUniform1f(p->loc[U_RIPPLE_SPEED], ripple_speed);
     /* only the live impacts go to the shader: its loop runs over these */
     vec4 slots[RENDER_SHIELD_IMPACTS];
     int live = 0;
@@ -440,8 +472,8 @@ static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *i
         if (impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime)
             glm_vec4_copy((float *)impacts[i], slots[live++]);
     if (live)
-        glUniform4fv(render_uniform(p, "u_impacts"), live, slots[0]);
-    glUniform1i(render_uniform(p, "u_impact_count"), live);
+        glUniform4fv(p->loc[U_IMPACTS], live, slots[0]);
+    glUniform1i(p->loc[U_IMPACT_COUNT], live);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
@@ -492,8 +524,8 @@ static void draw_grid(renderer *r, float y)
     mat4 m, vp;
     glm_translate_make(m, (vec3){0.0f, y, 0.0f});
     glm_mat4_mul(r->view.view_proj, m, vp);
-    glUseProgram(r->flat_program);
-    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE, vp[0]);
+    glUseProgram(r->flat_prog.id);
+    glUniformMatrix4fv(r->flat_prog.loc[U_VIEW_PROJ], 1, GL_FALSE, vp[0]);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
@@ -578,8 +610,8 @@ static void flush_batches(renderer *r)
     glDisable(GL_CULL_FACE);
 
     /* shadows and lines: the plain program */
-    glUseProgram(r->flat_program);
-    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE,
+    glUseProgram(r->flat_prog.id);
+    glUniformMatrix4fv(r->flat_prog.loc[U_VIEW_PROJ], 1, GL_FALSE,
                        (const float *)r->view.view_proj);
     glDepthMask(GL_FALSE);
     batch_draw(&r->shadows, GL_TRIANGLES);
@@ -587,16 +619,16 @@ static void flush_batches(renderer *r)
     batch_draw(&r->lines, GL_LINES);
 
     /* round points: the size rides in the extra attribute */
-    GLuint p = r->line_program;
-    glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
-    glUniform1i(render_uniform(p, "u_round_points"), 1);
-    glUniform1i(render_uniform(p, "u_beam"), 0);
+    const render_program *p = &r->line_prog;
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform1i(p->loc[U_ROUND_POINTS], 1);
+    glUniform1i(p->loc[U_BEAM], 0);
     batch_draw(&r->points, GL_POINTS);
 
     /* beams glow: additive, and they do not hide each other */
-    glUniform1i(render_uniform(p, "u_round_points"), 0);
-    glUniform1i(render_uniform(p, "u_beam"), 1);
+    glUniform1i(p->loc[U_ROUND_POINTS], 0);
+    glUniform1i(p->loc[U_BEAM], 1);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE);
     glDepthMask(GL_FALSE);
     batch_draw(&r->beams, GL_TRIANGLES);
@@ -631,13 +663,13 @@ static void draw_terrain(renderer *r, const render_terrain *t)
 {
     if (!t)
         return;
-    GLuint p = r->terrain_program;
-    glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
-    glUniform2f(render_uniform(p, "u_height_range"), t->min_y, t->max_y);
-    glUniform3fv(render_uniform(p, "u_eye"), 1, r->view.eye);
-    glUniform3fv(render_uniform(p, "u_light_dir"), 1, r->light_dir);
-    glUniform3fv(render_uniform(p, "u_fog_color"), 1, BG_TOP);
+    const render_program *p = &r->terrain_prog;
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform2f(p->loc[U_HEIGHT_RANGE], t->min_y, t->max_y);
+    glUniform3fv(p->loc[U_EYE], 1, r->view.eye);
+    glUniform3fv(p->loc[U_LIGHT_DIR], 1, r->light_dir);
+    glUniform3fv(p->loc[U_FOG_COLOR], 1, BG_TOP);
     glDisable(GL_BLEND);
     draw_mesh(&t->mesh);
 }
