@@ -79,11 +79,8 @@ struct renderer {
     render_mesh shapes[RENDER_SHAPE_COUNT];
     render_batch grid, shadows, lines, points, beams;
     render_batch background; /* screen grid in NDC (its own 2-float layout) */
-    bool ground_drawn;      /* the background shows a ground plane at ground_y */
-    float ground_y;
     render_view view;
     vec3 light_dir;
-    bool background_drawn;  /* this frame */
     render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
     int next_terrain;       /* the slot to reuse when all are taken */
     /* HUD */
