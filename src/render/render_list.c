@@ -170,3 +170,19 @@ void render_list_glass_sphere(render_list *list, const vec3 center, float radius
     c->u.glass.radius = radius;
     glm_vec4_copy((float *)color, c->u.glass.color);
 }
+
+void render_list_append(render_list *list, const render_list *from, int index)
+{
+    if (index < 0 || index >= from->count)
+        return;
+    const render_cmd *c = &from->cmds[index];
+    if (c->kind == RENDER_CMD_SHIELD) {
+        render_list_shield(list, (vec4 *)c->u.shield.model, c->u.shield.color, render_list_impacts(from, c),
+                           c->u.shield.impact_count, c->u.shield.time, c->u.shield.lifetime,
+                           c->u.shield.ripple_speed);
+        return;
+    }
+    render_cmd *copy = push(list, c->kind);
+    if (copy)
+        *copy = *c;
+}

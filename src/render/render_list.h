@@ -120,6 +120,8 @@ void render_list_shield(render_list *list, mat4 model, const vec4 color,
                         float lifetime, float ripple_speed);
 /* a bounding volume shown as glass: near side only, no impacts */
 void render_list_glass_sphere(render_list *list, const vec3 center, float radius, const vec4 color);
+/* appends a copy of from's command number index (a shield with its impacts) */
+void render_list_append(render_list *list, const render_list *from, int index);
 /* a shield command's impacts (u.shield.impact_count of them) */
 const vec4 *render_list_impacts(const render_list *list, const render_cmd *shield);
 
