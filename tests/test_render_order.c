@@ -1,9 +1,11 @@
 /* test_render_order.c: the renderer's picture does not depend on the order
  * a lesson lists its commands in. One scene of every command kind is drawn
  * twice: as built, and with the commands regrouped by kind in the reverse
- * of the drawing phases (beams first, shapes last; each kind keeps its own
- * order, which blending needs). Both frames must match to the byte, and
- * must differ from an empty scene (the commands drew something).
+ * of the drawing phases (beams first, shapes last; the glass sphere and
+ * the shield swap places, and they overlap; lines, points and shadows keep their
+ * order within their kind, which their blending needs). Both frames must
+ * match to the byte, and must differ from an empty scene (the commands
+ * drew something).
  *
  * Needs an X display with OpenGL 3.3 core (scripts/test runs the render
  * suite under xvfb-run; Mesa's llvmpipe draws). A missing display fails. */
@@ -13,6 +15,7 @@
 #include <SDL.h>
 
 #include "render.h"
+#include "sanitizer_keep.h"
 
 #define W 320
 #define H 240
@@ -55,19 +58,20 @@ static int reverse_rank(render_cmd_kind k)
     switch (k) {
     case RENDER_CMD_BEAM: return 0;
     case RENDER_CMD_POINT: return 1;
-    case RENDER_CMD_SHIELD: case RENDER_CMD_GLASS: return 2;
-    case RENDER_CMD_LINE: return 3;
-    case RENDER_CMD_SHADOW: return 4;
-    case RENDER_CMD_GRID: return 5;
-    case RENDER_CMD_TERRAIN: case RENDER_CMD_SHAPE: return 6;
+    case RENDER_CMD_GLASS: return 2;
+    case RENDER_CMD_SHIELD: return 3;
+    case RENDER_CMD_LINE: return 4;
+    case RENDER_CMD_SHADOW: return 5;
+    case RENDER_CMD_GRID: return 6;
+    case RENDER_CMD_TERRAIN: case RENDER_CMD_SHAPE: return 7;
     }
-    return 7;
+    return 8;
 }
 
 static void regroup(const render_list *in, render_list *out)
 {
     render_list_reset(out, &in->view);
-    for (int rank = 0; rank <= 7; ++rank)
+    for (int rank = 0; rank <= 8; ++rank)
         for (int i = 0; i < in->count; ++i)
             if (reverse_rank(in->cmds[i].kind) == rank)
                 render_list_append(out, in, i);
@@ -95,6 +99,7 @@ int main(int argc, char **argv)
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_Window *win = SDL_CreateWindow("render order", 0, 0, W, H, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
     SDL_GLContext gl = win ? SDL_GL_CreateContext(win) : NULL;
+    app_keep_gl_driver_loaded();    /* as the demo does: LeakSanitizer can then name the driver */
     char err[256] = "";
     renderer *r = gl ? render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err) : NULL;
     if (!r) {

@@ -342,6 +342,7 @@ void render_destroy(renderer *r)
     glDeleteProgram(r->shield_prog.id);
     glDeleteProgram(r->terrain_prog.id);
     glDeleteProgram(r->text_prog.id);
+    free(r->surfaces);
     free(r);
 }
 
@@ -753,13 +754,13 @@ static render_terrain *cached_terrain(renderer *r, const render_terrain_data *d)
      2. background  the gradient at the far plane, only where nothing opaque
                     is (cheap on a software rasteriser); it shades a ground
                     plane when the list has a grid
-     3. translucent grid, shadows, lines; shields and glass spheres in list
-                    order; round points (markers on those surfaces); then
-                    additive beams
+     3. translucent grid, shadows, lines; shields and glass spheres back
+                    to front; round points (markers on those surfaces);
+                    then additive beams
      4. overlay     the HUD (render_text / render_panel), in render_end
    so the picture depends on what the list holds, not on the order a lesson
-   happened to add it in (except among shields and glass, whose blending is
-   order-dependent and which the lesson lists back to front). */
+   happened to add it in. (Within one kind of line, point, shadow or beam,
+   list order is kept: overlapping ones blend in that order.) */
 static void submit_opaque(renderer *r, const render_list *list)
 {
     for (int i = 0; i < list->count; ++i) {
@@ -782,6 +783,46 @@ static bool list_ground(const render_list *list, float *y)
     return false;
 }
 
+/* Squared distance from the eye to a shield's or glass sphere's centre. */
+static float surface_depth(const renderer *r, const render_cmd *c)
+{
+    vec3 center;
+    if (c->kind == RENDER_CMD_SHIELD)
+        glm_vec3_copy((float *)c->u.shield.model[3], center);
+    else
+        glm_vec3_copy((float *)c->u.glass.center, center);
+    return glm_vec3_distance2(center, (float *)r->view.eye);
+}
+
+/* The list's shields and glass spheres into r->surfaces, farthest centre
+   first (blending needs back to front; equal distances keep list order).
+   Returns how many: 0, so none is drawn, when the index array cannot grow. */
+static int sort_surfaces(renderer *r, const render_list *list)
+{
+    if (list->count > r->surface_cap) {
+        int *grown = realloc(r->surfaces, (size_t)list->count * sizeof *grown);
+        if (!grown)
+            return 0;
+        r->surfaces = grown;
+        r->surface_cap = list->count;
+    }
+    int n = 0;
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind != RENDER_CMD_SHIELD && c->kind != RENDER_CMD_GLASS)
+            continue;
+        /* insertion sort: a handful of surfaces per frame */
+        float d = surface_depth(r, c);
+        int k = n++;
+        while (k > 0 && surface_depth(r, &list->cmds[r->surfaces[k - 1]]) < d) {
+            r->surfaces[k] = r->surfaces[k - 1];
+            --k;
+        }
+        r->surfaces[k] = i;
+    }
+    return n;
+}
+
 static void submit_translucent(renderer *r, const render_list *list)
 {
     for (int i = 0; i < list->count; ++i)
@@ -799,13 +840,14 @@ static void submit_translucent(renderer *r, const render_list *list)
             batch_beam(r, c->u.beam.a, c->u.beam.b, c->u.beam.width, c->u.beam.color);
     }
     draw_shadows_and_lines(r);
-    for (int i = 0; i < list->count; ++i) {
-        const render_cmd *c = &list->cmds[i];
+    int n = sort_surfaces(r, list);
+    for (int k = 0; k < n; ++k) {
+        const render_cmd *c = &list->cmds[r->surfaces[k]];
         if (c->kind == RENDER_CMD_SHIELD)
             draw_shield(r, (vec4 *)c->u.shield.model, c->u.shield.color, render_list_impacts(list, c),
                         c->u.shield.impact_count, c->u.shield.time, c->u.shield.lifetime,
                         c->u.shield.ripple_speed);
-        else if (c->kind == RENDER_CMD_GLASS)
+        else
             draw_glass_sphere(r, c->u.glass.center, c->u.glass.radius, c->u.glass.color);
     }
     draw_points(r);

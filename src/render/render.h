@@ -15,7 +15,8 @@
  * rasteriser shades only what shows of it), translucent (grid, shadows,
  * lines, shields and glass, markers, beams); render_end adds the overlay
  * (the HUD). The order of the commands in the list does not change the
- * picture, except among shields and glass spheres (blending).
+ * picture (shields and glass spheres are sorted back to front; lines,
+ * points, shadows and beams of one kind keep their list order).
  */
 #ifndef RAYPICK_RENDER_H
 #define RAYPICK_RENDER_H

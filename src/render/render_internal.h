@@ -83,6 +83,9 @@ struct renderer {
     vec3 light_dir;
     render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
     int next_terrain;       /* the slot to reuse when all are taken */
+    /* the frame's translucent surfaces, back to front (list indices) */
+    int *surfaces;
+    int surface_cap;
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;

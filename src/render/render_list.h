@@ -12,8 +12,9 @@
  *
  * The order of the calls does not decide the picture: the renderer draws
  * the list in fixed phases (opaque, background, translucent; render.c
- * says which command goes where). Only shields and glass spheres keep
- * their list order among themselves (blending): list them back to front.
+ * says which command goes where) and sorts shields and glass spheres back
+ * to front. Lines, points, shadows and beams keep their list order within
+ * their kind (overlapping ones blend in that order).
  *
  * Every command is copied into the list (a shield's impacts too), so the
  * list stays valid whatever its producer does afterwards; only a terrain's
