@@ -33,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_watchdog();
     const float scale = 10.0f;
     const vec3 origin = {0.0f, 0.0f, 0.0f};
     enum { ERR_SIZE = 24 };
