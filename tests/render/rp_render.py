@@ -9,6 +9,7 @@ the failed checks.
 import json
 import math
 import os
+import resource
 import subprocess
 
 from PIL import Image as PILImage
@@ -25,11 +26,25 @@ ctx = _Context()
 
 # ------------------------------------------------------------------ running
 
+# A run of the program that hangs: HANG_CPU_S of CPU time (RLIMIT_CPU, the
+# kernel sends SIGXCPU), a measure the machine's load does not change; the
+# slowest run here takes a few seconds of CPU even under ASan. The wall-clock
+# timeout only catches a program blocked without using CPU, far above what
+# a loaded machine needs.
+HANG_CPU_S = 120
+HANG_WALL_S = 1800
+
+
+def _limit_cpu():
+    resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
+
+
 def run(args, expect=0):
     """Run raypick with args; returns (stdout lines parsed as JSON, stderr)."""
     cmd = [ctx.raypick] + [str(a) for a in args]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=150)
+                          universal_newlines=True, timeout=HANG_WALL_S,
+                          preexec_fn=_limit_cpu)
     if proc.returncode != expect:
         raise AssertionError("%s exited %d, expected %d\nstderr: %s" %
                              (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:]))
