@@ -279,7 +279,10 @@ static void time_create(const rp_heightmap *hm)
     printf("  create %dx%d (median of %d): rp_heightmap_create %.2f ms; memcpy of the heights "
            "%.2f ms into a fresh buffer, %.2f ms into a reused one\n", cols, rows, CREATE_REPS,
            c / 1e6, m / 1e6, w / 1e6);
-    target("create / memcpy into a fresh buffer", c / m, "<=", 5, c <= 5 * m);
+    /* The target compares with the reused buffer: the bare cost of reading
+       and writing the heights, without the first-touch page faults that a
+       fresh malloc'ed buffer pays (create asks for huge pages to avoid them). */
+    target("create / memcpy into a reused buffer", c / w, "<=", 5, c <= 5 * w);
 }
 
 int main(int argc, char **argv)

@@ -88,7 +88,7 @@ rp_heightmap *rp_heightmap_create(int cols, int rows, float spacing,
         return NULL;
     /* No separate validation pass: the copy checks every height for NaN
        as it goes, and an infinity shows in the pyramid's top node. */
-    float *copy = malloc((size_t)cols * (size_t)rows * sizeof *copy);
+    float *copy = rp_alloc_large((size_t)cols * (size_t)rows * sizeof *copy);
     if (copy == NULL)
         return NULL;
     return build_map(cols, rows, spacing, origin, copy, heights);
@@ -98,8 +98,8 @@ void rp_heightmap_destroy(rp_heightmap *hm)
 {
     if (hm == NULL)
         return;
-    free(hm->pyramid);
-    free(hm->heights);
+    rp_free_large(hm->pyramid);
+    rp_free_large(hm->heights);    /* malloc or rp_alloc_large: both free here */
     free(hm);
 }
 
@@ -301,7 +301,7 @@ bool rp_hm_build_pyramid(rp_heightmap *hm, const float *src)
     size_t total = layout_levels(hm, leaf_log2);
     while (total * sizeof(rp_hm_bounds) * 2 > heights_bytes)
         total = layout_levels(hm, ++leaf_log2);
-    hm->pyramid = malloc(total * sizeof *hm->pyramid);
+    hm->pyramid = rp_alloc_large(total * sizeof *hm->pyramid);
     if (hm->pyramid == NULL)
         return false;
     hm->pyramid_count = total;
