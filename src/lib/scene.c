@@ -449,6 +449,8 @@ bool rp_scene_build(rp_scene *s)
 {
     if (s == NULL)
         return false;
+    if (s->count == s->built_count && !s->moved)
+        return true;                    /* nothing changed since the last build */
     if (!reserve_snapshot(s))
         return false;
     if (s->count != s->built_count || (s->count > 0 && s->bvh.nodes == NULL)) {
