@@ -129,7 +129,8 @@ static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int 
         if (hit(ray, &objs[k], &h, &th) && (best < 0 || h.t < want.t)) {
             best = k;
             want = h;
-            want_tri = th;
+            if (objs[k].kind == MESH)
+                want_tri = th;
         }
     }
     if (i != best)
