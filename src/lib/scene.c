@@ -37,6 +37,17 @@ static const size_t kind_size[KIND_COUNT] = {
     sizeof(mesh_instance),
 };
 
+/* An object as the traversal meets it in a leaf: its index, and its kind
+   and slot packed together, so a leaf's objects are found without two
+   more random reads per object. */
+typedef struct leaf_ref {
+    uint32_t obj;
+    uint32_t kind_slot;     /* kind << RP_SLOT_BITS | slot */
+} leaf_ref;
+
+#define RP_SLOT_BITS 29
+#define RP_SLOT_MAX ((1u << RP_SLOT_BITS) - 1u)
+
 /* One kind's objects, in the order they were added. */
 typedef struct kind_array {
     unsigned char *data;
@@ -55,6 +66,7 @@ struct rp_scene {
     size_t     built_count;         /* objects the tree covers             */
     bool       moved;               /* a set_* since the last build        */
     rp_sbvh    bvh;
+    leaf_ref  *refs;                /* bvh.prims with kind and slot        */
 };
 
 /* Rebuild instead of refit when the refitted tree's SAH cost exceeds the
@@ -77,12 +89,13 @@ void rp_scene_destroy(rp_scene *s)
         return;
     for (int k = 0; k < KIND_COUNT; k++) {
         free(s->pending[k].data);
-        free(s->built[k].data);
+        rp_free_large(s->built[k].data);
     }
     free(s->kind);
     free(s->slot);
     free(s->box);
     rp_sbvh_free(&s->bvh);
+    rp_free_large(s->refs);
     free(s);
 }
 
@@ -277,9 +290,9 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
    -1 when out of memory or full. */
 static int add_object(rp_scene *s, enum kind k, const void *data, const rp_sbox *box)
 {
-    if (s->count >= RP_SCENE_MAX_OBJECTS)
-        return -1;
     kind_array *a = &s->pending[k];
+    if (s->count >= RP_SCENE_MAX_OBJECTS || a->count >= RP_SLOT_MAX)
+        return -1;
     size_t need = s->count + 1, cap = s->cap;
     /* Grow every per-object array to the same capacity before writing. */
     size_t c1 = cap, c2 = cap, c3 = cap;
@@ -408,13 +421,24 @@ bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model)
 /* ---- building --------------------------------------------------------- */
 
 /* Makes room for the snapshot; nothing is copied yet, so a failure leaves
-   the built state as it was. */
+   the built state as it was. The snapshot is rewritten whole at every
+   build, so a bigger block replaces the old one (no realloc copy) and
+   comes from rp_alloc_large (no page fault per 4 KiB on first write). */
 static bool reserve_snapshot(rp_scene *s)
 {
     for (int k = 0; k < KIND_COUNT; k++) {
         kind_array *b = &s->built[k];
-        if (!grow((void **)&b->data, &b->cap, s->pending[k].count, kind_size[k]))
+        size_t need = s->pending[k].count;
+        if (need <= b->cap)
+            continue;
+        if (need > SIZE_MAX / kind_size[k])
             return false;
+        unsigned char *data = rp_alloc_large(need * kind_size[k]);
+        if (data == NULL)
+            return false;
+        rp_free_large(b->data);
+        b->data = data;
+        b->cap = need;
     }
     return true;
 }
@@ -438,10 +462,22 @@ static bool rebuild(rp_scene *s)
         rp_sbvh_free(&s->bvh);
         return true;
     }
-    if (!rp_sbvh_build(s->box, (uint32_t)s->count, &fresh))
+    leaf_ref *refs = rp_alloc_large(s->count * sizeof *refs);
+    if (refs == NULL)
         return false;
+    if (!rp_sbvh_build(s->box, (uint32_t)s->count, &fresh)) {
+        rp_free_large(refs);
+        return false;
+    }
+    for (uint32_t i = 0; i < fresh.prim_count; i++) {
+        uint32_t obj = fresh.prims[i];
+        refs[i].obj = obj;
+        refs[i].kind_slot = (uint32_t)s->kind[obj] << RP_SLOT_BITS | s->slot[obj];
+    }
     rp_sbvh_free(&s->bvh);
+    rp_free_large(s->refs);
     s->bvh = fresh;
+    s->refs = refs;
     return true;
 }
 
@@ -501,13 +537,15 @@ static bool box_entry(const query *q, const float mn[3], const float mx[3], doub
     return t0 <= t1;
 }
 
-/* Runs object `obj`'s own function and keeps the nearest hit (lowest index
+/* Runs the object's own function and keeps the nearest hit (lowest index
    on equal t). */
-static void test_object(query *q, uint32_t obj)
+static void test_object(query *q, leaf_ref ref)
 {
     const rp_scene *s = q->s;
-    unsigned k = s->kind[obj];
-    const unsigned char *data = s->built[k].data + (size_t)s->slot[obj] * kind_size[k];
+    uint32_t obj = ref.obj;
+    unsigned k = ref.kind_slot >> RP_SLOT_BITS;
+    const unsigned char *data =
+        s->built[k].data + (size_t)(ref.kind_slot & RP_SLOT_MAX) * kind_size[k];
     rp_hit h;
     rp_triangle_hit th;
     bool hit;
@@ -560,7 +598,7 @@ static void traverse(query *q)
         const rp_snode *n = &nodes[node];
         if (n->count > 0) {
             for (uint32_t i = n->first; i < n->first + n->count; i++)
-                test_object(q, bvh->prims[i]);
+                test_object(q, q->s->refs[i]);
         } else {
             const rp_snode *c = &nodes[n->first];
             double t0, t1;
