@@ -420,10 +420,10 @@ bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model)
 
 /* ---- building --------------------------------------------------------- */
 
-/* Makes room for the snapshot; nothing is copied yet, so a failure leaves
-   the built state as it was. The snapshot is rewritten whole at every
-   build, so a bigger block replaces the old one (no realloc copy) and
-   comes from rp_alloc_large (no page fault per 4 KiB on first write). */
+/* Makes room for the snapshot. A bigger block (from rp_alloc_large: no
+   page fault per 4 KiB on the first write) receives the built objects
+   before it replaces the old one, so if the build then fails, queries
+   still see the previous build. */
 static bool reserve_snapshot(rp_scene *s)
 {
     for (int k = 0; k < KIND_COUNT; k++) {
@@ -436,6 +436,8 @@ static bool reserve_snapshot(rp_scene *s)
         unsigned char *data = rp_alloc_large(need * kind_size[k]);
         if (data == NULL)
             return false;
+        if (b->count > 0)
+            memcpy(data, b->data, b->count * kind_size[k]);
         rp_free_large(b->data);
         b->data = data;
         b->cap = need;
