@@ -247,12 +247,13 @@ static void nearest_equals_brute_force_on_mixed_scenes(void **state)
         }
         assert_true(rp_scene_build(s));
         int hits = 0, ties = 0;
-        for (int r = 0; r < 3000; r++) {
+        for (int r = 0; r < 2000; r++) {
             rp_ray ray;
             random_ray(&ray, extent, r % 4 ? &objs[(int)uniform(0, n)] : NULL);
             int i = check_ray(s, &ray, mesh, objs, n);
             hits += i >= 0;
-            for (int k = 0; i >= 0 && k < n; k++) {
+            /* count the ties on some rays (the check above covers them all) */
+            for (int k = 0; i >= 0 && r < 400 && k < n; k++) {
                 rp_hit h, best;
                 rp_triangle_hit th;
                 hit_object(&ray, mesh, &objs[i], &best, &th);
@@ -260,7 +261,7 @@ static void nearest_equals_brute_force_on_mixed_scenes(void **state)
                     ties++;
             }
         }
-        assert_true(hits > 250);       /* the hit paths were really exercised */
+        assert_true(hits > 160);       /* the hit paths were really exercised */
         if (n >= 7)
             assert_true(ties > 0);     /* the duplicates were really exercised */
         rp_scene_destroy(s);
@@ -344,7 +345,7 @@ static void refit_and_rebuild_agree(void **state)
         }
         assert_true(rp_scene_build(moved));
         assert_true(rp_scene_build(fresh));
-        for (int r = 0; r < 2000; r++) {
+        for (int r = 0; r < 800; r++) {
             rp_ray ray;
             random_ray(&ray, extent + move[m], &objs[(int)uniform(0, n)]);
             int a = check_ray(moved, &ray, mesh, objs, n);
@@ -364,7 +365,7 @@ static void hundred_thousand_objects_match_brute_force(void **state)
 {
     (void)state;
     rng = 42;
-    const int n = 100000, rays = 3000;
+    const int n = 100000, rays = 2000;
     rp_sphere *spheres = malloc(n * sizeof *spheres);
     int *sphere_index = malloc(n * sizeof *sphere_index);
     rp_aabb *boxes = malloc(n * sizeof *boxes);
@@ -373,7 +374,7 @@ static void hundred_thousand_objects_match_brute_force(void **state)
     rp_scene *s = rp_scene_create();
     for (int i = 0; i < n; i++) {
         vec3 c = {uf(-500, 500), uf(-500, 500), uf(-500, 500)};
-        if (i % 10 == 3) {
+        if (i % 50 == 3) {
             rp_aabb b = {{c[0] - 1, c[1] - 1, c[2] - 1}, {c[0] + 1, c[1] + 1, c[2] + 1}};
             boxes[nb] = b;
             box_index[nb++] = i;
