@@ -307,12 +307,66 @@ static void acceleration_memory_is_at_most_half_the_heights(void **state)
     }
 }
 
+/* Every node of every level bounds exactly the samples under it (the
+   one-pass build against a brute-force scan), and the height range is the
+   top node's. Sizes cover SIMD widths, tails and clamped border leaves. */
+static void pyramid_bounds_are_exact(void **state)
+{
+    (void)state;
+    const int sizes[][2] = {{2, 2}, {3, 2}, {5, 5}, {6, 9}, {9, 9}, {13, 6},
+                            {17, 3}, {33, 34}, {100, 7}, {2, 100}};
+    uint32_t seed = 7u;
+    for (int s = 0; s < 10; s++) {
+        int cols = sizes[s][0], rows = sizes[s][1];
+        float *h = malloc((size_t)cols * (size_t)rows * sizeof *h);
+        float lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < cols * rows; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            h[i] = (float)(seed >> 8) / 16777216.0f * 20.0f - 10.0f;
+            lo = fminf(lo, h[i]);
+            hi = fmaxf(hi, h[i]);
+        }
+        rp_heightmap *hm = rp_heightmap_create(cols, rows, 1.0f, (vec3){0, 0, 0}, h);
+        assert_non_null(hm);
+        float rlo, rhi;
+        rp_heightmap_height_range(hm, &rlo, &rhi);
+        assert_true(rlo == lo && rhi == hi);
+        for (int l = 0; l < hm->levels; l++) {
+            const rp_hm_level *lv = &hm->level[l];
+            int span = 1 << (hm->leaf_log2 + l);
+            for (int z = 0; z < lv->nz; z++)
+                for (int x = 0; x < lv->nx; x++) {
+                    float blo = INFINITY, bhi = -INFINITY;
+                    for (int r = z * span; r <= z * span + span && r < rows; r++)
+                        for (int c = x * span; c <= x * span + span && c < cols; c++) {
+                            blo = fminf(blo, h[r * cols + c]);
+                            bhi = fmaxf(bhi, h[r * cols + c]);
+                        }
+                    rp_hm_bounds b = lv->nodes[z * lv->nx + x];
+                    assert_true(b.lo == blo && b.hi == bhi);
+                }
+        }
+        rp_heightmap_destroy(hm);
+        /* a NaN or infinity at any sample refuses the map */
+        for (int i = 0; i < cols * rows; i += 1 + i / 8) {
+            float keep = h[i];
+            h[i] = NAN;
+            assert_null(rp_heightmap_create(cols, rows, 1.0f, (vec3){0, 0, 0}, h));
+            h[i] = i % 2 ? INFINITY : -INFINITY;
+            assert_null(rp_heightmap_create(cols, rows, 1.0f, (vec3){0, 0, 0}, h));
+            h[i] = keep;
+        }
+        free(h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(exact_matches_brute_force_on_random_rays),
         cmocka_unit_test(accelerated_walk_agrees_with_plain_walk),
         cmocka_unit_test(acceleration_memory_is_at_most_half_the_heights),
+        cmocka_unit_test(pyramid_bounds_are_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,15 @@
 #include "internal.h"
 #include "heightmap_internal.h"
 
+/* SSE2 (the x86-64 baseline) for the copy-and-fold pass, plain C elsewhere;
+   RAYPICK_NO_SIMD turns it off (as for the sphere filter). */
+#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
+#include <emmintrin.h>
+#define RP_HM_SSE2 1
+#else
+#define RP_HM_SSE2 0
+#endif
+
 /* Sides beyond this would overflow the pyramid's shifts (1 << (levels + 2)). */
 #define RP_HM_MAX_CREATE_SIDE (1 << 24)
 
@@ -32,19 +41,13 @@ static bool extent_finite(int cols, int rows, float spacing, const vec3 origin,
     return isfinite(x1) && isfinite(z1) && isfinite(y0) && isfinite(y1);
 }
 
-rp_heightmap *rp_hm_adopt(int cols, int rows, float spacing, const vec3 origin,
-                          float *heights)
+/* A map over `heights` (owned from here on: freed on failure) whose
+   pyramid is built from src in the same pass that copies src into heights
+   (src == heights: adopted, only read). NULL on a NaN, an infinite extent
+   or out of memory. */
+static rp_heightmap *build_map(int cols, int rows, float spacing, const vec3 origin,
+                               float *heights, const float *src)
 {
-    size_t n = (size_t)cols * (size_t)rows;
-    float lo = heights[0], hi = heights[0];
-    for (size_t i = 1; i < n; i++) {
-        lo = fminf(lo, heights[i]);
-        hi = fmaxf(hi, heights[i]);
-    }
-    if (!extent_finite(cols, rows, spacing, origin, lo, hi)) {
-        free(heights);
-        return NULL;
-    }
     rp_heightmap *hm = calloc(1, sizeof *hm);
     if (hm == NULL) {
         free(heights);
@@ -54,14 +57,26 @@ rp_heightmap *rp_hm_adopt(int cols, int rows, float spacing, const vec3 origin,
     hm->rows = rows;
     hm->spacing = spacing;
     glm_vec3_copy((float *)origin, hm->origin);
-    hm->min_h = lo;
-    hm->max_h = hi;
     hm->heights = heights;
-    if (!rp_hm_build_pyramid(hm)) {
+    if (!rp_hm_build_pyramid(hm, src)) {
+        rp_heightmap_destroy(hm);
+        return NULL;
+    }
+    /* The pyramid's top node holds the lowest and highest sample. */
+    const rp_hm_bounds *top = hm->level[hm->levels - 1].nodes;
+    hm->min_h = top->lo;
+    hm->max_h = top->hi;
+    if (!extent_finite(cols, rows, spacing, origin, hm->min_h, hm->max_h)) {
         rp_heightmap_destroy(hm);
         return NULL;
     }
     return hm;
+}
+
+rp_heightmap *rp_hm_adopt(int cols, int rows, float spacing, const vec3 origin,
+                          float *heights)
+{
+    return build_map(cols, rows, spacing, origin, heights, heights);
 }
 
 rp_heightmap *rp_heightmap_create(int cols, int rows, float spacing,
@@ -71,23 +86,20 @@ rp_heightmap *rp_heightmap_create(int cols, int rows, float spacing,
         return NULL;
     if (!(spacing > 0.0f) || !isfinite(spacing) || !rp_vec3_finite(origin))
         return NULL;
-    size_t n = (size_t)cols * (size_t)rows;
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(heights[i]))
-            return NULL;
-    float *copy = malloc(n * sizeof *copy);
+    /* No separate validation pass: the copy checks every height for NaN
+       as it goes, and an infinity shows in the pyramid's top node. */
+    float *copy = rp_alloc_large((size_t)cols * (size_t)rows * sizeof *copy);
     if (copy == NULL)
         return NULL;
-    memcpy(copy, heights, n * sizeof *copy);
-    return rp_hm_adopt(cols, rows, spacing, origin, copy);
+    return build_map(cols, rows, spacing, origin, copy, heights);
 }
 
 void rp_heightmap_destroy(rp_heightmap *hm)
 {
     if (hm == NULL)
         return;
-    free(hm->pyramid);
-    free(hm->heights);
+    rp_free_large(hm->pyramid);
+    rp_free_large(hm->heights);    /* malloc or rp_alloc_large: both free here */
     free(hm);
 }
 
@@ -172,38 +184,113 @@ bool rp_heightmap_height_at(const rp_heightmap *hm, float x, float z, float *out
     return true;
 }
 
-/* ---- the min/max pyramid --------------------------------------------- */
+/* ---- the min/max pyramid ---------------------------------------------
+   Built in one pass over the heights, row by row, cache-friendly: each row
+   is copied and folded into per-column running min/max over the current
+   band of leaf rows (contiguous, SIMD-friendly, 8 * cols bytes that stay in
+   cache). When a band's last sample row is in, the columns reduce into that
+   band's leaves. Leaves share their border samples with their neighbours,
+   so the boundary row also starts the next band. The upper levels are then
+   built from the leaves (a third of the leaves' size together). */
 
-static rp_hm_bounds leaf_bounds(const rp_heightmap *hm, int bx, int bz)
+/* Copies src to dst (dst may be NULL: read only), folds src into lo/hi;
+   true when src holds a NaN. */
+static bool fold_row(const float *src, float *dst, float *lo, float *hi, size_t n)
 {
-    int c0 = bx << hm->leaf_log2, r0 = bz << hm->leaf_log2;
-    /* A block of cells spans one more sample than it has cells. */
-    int c1 = c0 + (1 << hm->leaf_log2), r1 = r0 + (1 << hm->leaf_log2);
-    if (c1 > hm->cols - 1)
-        c1 = hm->cols - 1;
-    if (r1 > hm->rows - 1)
-        r1 = hm->rows - 1;
-    rp_hm_bounds b = {FLT_MAX, -FLT_MAX};
-    for (int r = r0; r <= r1; r++) {
-        const float *row = hm->heights + (size_t)r * (size_t)hm->cols;
-        for (int c = c0; c <= c1; c++) {
-            b.lo = fminf(b.lo, row[c]);
-            b.hi = fmaxf(b.hi, row[c]);
-        }
+    size_t i = 0;
+    bool nan_seen = false;
+#if RP_HM_SSE2
+    __m128 bad = _mm_setzero_ps();
+    for (; i + 4 <= n; i += 4) {
+        __m128 x = _mm_loadu_ps(src + i);
+        if (dst != NULL)
+            _mm_storeu_ps(dst + i, x);
+        bad = _mm_or_ps(bad, _mm_cmpunord_ps(x, x));
+        /* minps/maxps return the second operand when the first is NaN */
+        _mm_storeu_ps(lo + i, _mm_min_ps(x, _mm_loadu_ps(lo + i)));
+        _mm_storeu_ps(hi + i, _mm_max_ps(x, _mm_loadu_ps(hi + i)));
     }
-    return b;
+    nan_seen = _mm_movemask_ps(bad) != 0;
+#endif
+    for (; i < n; i++) {
+        float x = src[i];
+        if (dst != NULL)
+            dst[i] = x;
+        nan_seen |= x != x;
+        lo[i] = x < lo[i] ? x : lo[i];
+        hi[i] = x > hi[i] ? x : hi[i];
+    }
+    return nan_seen;
 }
 
-static rp_hm_bounds parent_bounds(const rp_hm_level *child, int px, int pz)
+/* Leaf row bz from the band's column bounds: leaf bx spans sample columns
+   bx * 2^leaf_log2 ... + 2^leaf_log2, clamped to the map. */
+static void emit_leaf_row(rp_heightmap *hm, int bz, const float *lo, const float *hi)
 {
-    rp_hm_bounds b = {FLT_MAX, -FLT_MAX};
-    for (int z = 2 * pz; z <= 2 * pz + 1 && z < child->nz; z++)
-        for (int x = 2 * px; x <= 2 * px + 1 && x < child->nx; x++) {
-            rp_hm_bounds c = child->nodes[(size_t)z * (size_t)child->nx + (size_t)x];
-            b.lo = fminf(b.lo, c.lo);
-            b.hi = fmaxf(b.hi, c.hi);
+    const rp_hm_level *lv = &hm->level[0];
+    rp_hm_bounds *out = lv->nodes + (size_t)bz * (size_t)lv->nx;
+    int leaf = 1 << hm->leaf_log2;
+    for (int bx = 0; bx < lv->nx; bx++) {
+        int c0 = bx * leaf, c1 = c0 + leaf;
+        if (c1 > hm->cols - 1)
+            c1 = hm->cols - 1;
+        float l = lo[c0], h = hi[c0];
+        for (int c = c0 + 1; c <= c1; c++) {
+            l = lo[c] < l ? lo[c] : l;
+            h = hi[c] > h ? hi[c] : h;
         }
-    return b;
+        out[bx].lo = l;
+        out[bx].hi = h;
+    }
+}
+
+/* Copies src into hm->heights (unless they are the same) and fills level 0;
+   false on a NaN or out of memory. */
+static bool build_leaves(rp_heightmap *hm, const float *src)
+{
+    size_t cols = (size_t)hm->cols;
+    float *band = malloc(2 * cols * sizeof *band);
+    if (band == NULL)
+        return false;
+    float *lo = band, *hi = band + cols;
+    float *dst = src == hm->heights ? NULL : hm->heights;
+    int leaf_mask = (1 << hm->leaf_log2) - 1;
+    bool nan_seen = false;
+    for (size_t c = 0; c < cols; c++) {
+        lo[c] = INFINITY;
+        hi[c] = -INFINITY;
+    }
+    for (int r = 0; r < hm->rows; r++) {
+        size_t off = (size_t)r * cols;
+        nan_seen |= fold_row(src + off, dst ? dst + off : NULL, lo, hi, cols);
+        bool band_ends = r > 0 && ((r & leaf_mask) == 0 || r == hm->rows - 1);
+        if (!band_ends)
+            continue;
+        emit_leaf_row(hm, (r - 1) >> hm->leaf_log2, lo, hi);
+        /* the boundary row is the first row of the next band too */
+        memcpy(lo, hm->heights + off, cols * sizeof *lo);
+        memcpy(hi, hm->heights + off, cols * sizeof *hi);
+    }
+    free(band);
+    return !nan_seen;
+}
+
+/* Level l from level l - 1: each node bounds its (up to) 2x2 children. */
+static void build_parent_level(rp_hm_level *parent, const rp_hm_level *child)
+{
+    for (int pz = 0; pz < parent->nz; pz++) {
+        int z0 = 2 * pz, z1 = z0 + 1 < child->nz ? z0 + 1 : z0;
+        const rp_hm_bounds *ra = child->nodes + (size_t)z0 * (size_t)child->nx;
+        const rp_hm_bounds *rb = child->nodes + (size_t)z1 * (size_t)child->nx;
+        rp_hm_bounds *out = parent->nodes + (size_t)pz * (size_t)parent->nx;
+        for (int px = 0; px < parent->nx; px++) {
+            int x0 = 2 * px, x1 = x0 + 1 < child->nx ? x0 + 1 : x0;
+            float l = fminf(fminf(ra[x0].lo, ra[x1].lo), fminf(rb[x0].lo, rb[x1].lo));
+            float h = fmaxf(fmaxf(ra[x0].hi, ra[x1].hi), fmaxf(rb[x0].hi, rb[x1].hi));
+            out[px].lo = l;
+            out[px].hi = h;
+        }
+    }
 }
 
 /* Lays out the levels for leaves of 2^leaf_log2 cells; returns the node count. */
@@ -228,28 +315,27 @@ static size_t layout_levels(rp_heightmap *hm, int leaf_log2)
     return total;
 }
 
-bool rp_hm_build_pyramid(rp_heightmap *hm)
+bool rp_hm_build_pyramid(rp_heightmap *hm, const float *src)
 {
     size_t heights_bytes = (size_t)hm->cols * (size_t)hm->rows * sizeof(float);
     int leaf_log2 = RP_HM_LEAF_LOG2_MIN;
     size_t total = layout_levels(hm, leaf_log2);
     while (total * sizeof(rp_hm_bounds) * 2 > heights_bytes)
         total = layout_levels(hm, ++leaf_log2);
-    hm->pyramid = malloc(total * sizeof *hm->pyramid);
+    hm->pyramid = rp_alloc_large(total * sizeof *hm->pyramid);
     if (hm->pyramid == NULL)
         return false;
     hm->pyramid_count = total;
 
     rp_hm_bounds *next = hm->pyramid;
     for (int l = 0; l < hm->levels; l++) {
-        rp_hm_level *lv = &hm->level[l];
-        lv->nodes = next;
-        next += (size_t)lv->nx * (size_t)lv->nz;
-        for (int z = 0; z < lv->nz; z++)
-            for (int x = 0; x < lv->nx; x++)
-                lv->nodes[(size_t)z * (size_t)lv->nx + (size_t)x] =
-                    l == 0 ? leaf_bounds(hm, x, z) : parent_bounds(&hm->level[l - 1], x, z);
+        hm->level[l].nodes = next;
+        next += (size_t)hm->level[l].nx * (size_t)hm->level[l].nz;
     }
+    if (!build_leaves(hm, src))
+        return false;
+    for (int l = 1; l < hm->levels; l++)
+        build_parent_level(&hm->level[l], &hm->level[l - 1]);
     return true;
 }
 

@@ -69,8 +69,10 @@ void rp_hm_ray_make(const rp_heightmap *hm, const rp_ray *ray, rp_hm_ray *out);
 bool rp_hm_clip(const rp_heightmap *hm, const rp_hm_ray *r, double y_lo, double y_hi,
                 double *t0, double *t1);
 
-/* Builds hm->pyramid from hm->heights; false when out of memory. */
-bool rp_hm_build_pyramid(rp_heightmap *hm);
+/* Copies src into hm->heights (skipped when src == hm->heights) and builds
+   hm->pyramid in the same pass; false on a NaN in src or out of memory.
+   The top node's lo/hi are the lowest and highest sample. */
+bool rp_hm_build_pyramid(rp_heightmap *hm, const float *src);
 
 /* A map that takes ownership of heights (malloc'ed, rows * cols, already
    validated finite); frees them on failure. */

@@ -3,6 +3,7 @@
 #define RAYPICK_INTERNAL_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <cglm/cglm.h>
 
@@ -21,5 +22,10 @@ static inline bool rp_mat4_finite(mat4 m)
     return rp_vec4_finite(m[0]) && rp_vec4_finite(m[1]) &&
            rp_vec4_finite(m[2]) && rp_vec4_finite(m[3]);
 }
+
+/* Blocks of many megabytes written right after allocation: huge pages
+   where the system offers them (alloc_large.c). Free with rp_free_large. */
+void *rp_alloc_large(size_t bytes);
+void  rp_free_large(void *p);
 
 #endif /* RAYPICK_INTERNAL_H */

@@ -248,6 +248,19 @@ def geometry():
     write("mesh", "raw_nan", bytes([0, 2, 0, 5]) + raws(0, 0, 0, 1, NAN, 0, 0, 1, 0) +
           bytes([0, 1, 2]) + raws(0.25, 0.25, 1, 0, 0, -1) + raws(*([1] + [0] * 15)))
 
+    # fuzz_scene: mode, count, objects (kind byte + floats; a mesh: 16
+    # floats + affine flag), moves (count, then index + 1, kind, floats),
+    # rays (6 floats each).
+    ident = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    moved = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 4, 0, -6, 1]
+    objs = (bytes([0]) + tames(0, 0, -5, 1) + bytes([2]) + tames(-1, -1, -9, 1, 1, -8) +
+            bytes([4]) + tames(*moved) + b"\x01" + bytes([0]) + tames(0, 0, -5, 1))
+    rays = tames(0, 0, 0, 0, 0, -1, 4, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 1)
+    write("scene", "mixed_ties", bytes([1, 4]) + objs + bytes([0]) + rays)
+    write("scene", "moves", bytes([1, 4]) + objs + bytes([2, 1]) + bytes([0]) +
+          tames(3, 0, -5, 1) + bytes([3, 4]) + tames(*ident) + b"\x01" + rays)
+    write("scene", "raw", bytes([0, 2]) + bytes([0]) + raws(0, 0, -5, 1) + bytes([1]) +
+          raws(0, 0, -5, 1, 2, 3, 0, 0, 0, NAN) + bytes([0]) + raws(0, 0, 0, 0, 0, -1))
 
 def main():
     if os.path.isdir(CORPUS):

@@ -1,0 +1,538 @@
+/*
+ * bench_scene.c: picking among many objects with rp_scene, side by side
+ * with the linear scan and (when it was found at build time) Embree 3.
+ *
+ *   1,000,000 random spheres: rp_scene build, refit after moving every
+ *     sphere, per-ray pick; rp_intersect_ray_spheres (the SIMD scan);
+ *     Embree (RTC_GEOMETRY_TYPE_SPHERE_POINT over the same array) build and
+ *     rtcIntersect1 per ray, with the agreement of the picks.
+ *   100,000 mixed objects (spheres, ellipsoids, boxes, oriented boxes, a
+ *     few mesh instances): build, refit, per-ray pick, against a loop over
+ *     every object's own function (and the same answers).
+ *
+ * Times are medians of a few runs, wall-clock and, beside them, CPU time
+ * of the process (on a shared machine the wall clock also counts the time
+ * other programs held the cores; the load average is printed). Embree
+ * builds with its own threads (all cores; its CPU time is their sum);
+ * rp_scene builds on one. Targets are checked on both clocks.
+ *
+ *   bench_scene            # both scenes
+ *   bench_scene 200000     # another sphere count
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <raypick/raypick.h>
+
+#ifdef RP_BENCH_HAVE_EMBREE
+#include <embree3/rtcore.h>
+#endif
+
+#define SPHERE_RAYS 20000
+#define SCAN_RAYS 40
+#define MIXED_RAYS 20000
+#define LOOP_RAYS 100
+#define REPS 3
+
+static uint64_t rng = 0x853c49e6748fea9bULL;
+
+static double uniform(double lo, double hi)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
+}
+
+static float uf(double lo, double hi) { return (float)uniform(lo, hi); }
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* A wall-clock and a CPU time, in the same unit. */
+typedef struct clocks {
+    double wall, cpu;
+} clocks;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void print_load(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double l1 = 0, l5 = 0, l15 = 0;
+    if (f != NULL && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+        printf("  load average: %.2f %.2f %.2f (2 cores shared)\n", l1, l5, l15);
+    if (f != NULL)
+        fclose(f);
+}
+
+static int targets_failed;
+
+static void target(const char *what, double value, const char *op, double limit, bool met)
+{
+    printf("  target: %-52s %10.3f %s %-6g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
+    targets_failed += !met;
+}
+
+/* Rays from anywhere around the cube [-e, e]^3 towards a point inside it. */
+static void make_rays(rp_ray *rays, int n, float e)
+{
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            rays[i].origin[k] = uf(-1.3 * e, 1.3 * e);
+            rays[i].dir[k] = uf(-e, e) - rays[i].origin[k];
+        }
+    }
+}
+
+/* Per-ray times in us (the medians of REPS passes over all rays) and the
+   picks of the last pass. */
+static clocks time_scene_rays(const rp_scene *s, const rp_ray *rays, int n, int *picks,
+                              float *ts)
+{
+    double t[REPS], c[REPS];
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now_ms(), c0 = cpu_ms();
+        for (int i = 0; i < n; i++) {
+            rp_hit h;
+            picks[i] = rp_intersect_ray_scene(s, &rays[i], &h, NULL);
+            ts[i] = picks[i] >= 0 ? h.t : INFINITY;
+        }
+        t[r] = (now_ms() - t0) * 1e3 / n;
+        c[r] = (cpu_ms() - c0) * 1e3 / n;
+    }
+    clocks k = {median(t, REPS), median(c, REPS)};
+    return k;
+}
+
+/* ---- Embree ---------------------------------------------------------- */
+
+#ifdef RP_BENCH_HAVE_EMBREE
+typedef struct embree_figures {
+    double build_ms, build1_ms, ray_us;
+    double build_cpu_ms, ray_cpu_us;
+    int agree, disagree_near_tie, disagree;
+} embree_figures;
+
+/* The spheres array is x, y, z, radius: Embree's RTC_FORMAT_FLOAT4 point
+   layout, shared without a copy. */
+static RTCScene embree_scene(RTCDevice dev, const rp_sphere *spheres, size_t n, double *ms,
+                             double *cpu)
+{
+    double t0 = now_ms(), c0 = cpu_ms();
+    RTCScene scene = rtcNewScene(dev);
+    RTCGeometry g = rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_SPHERE_POINT);
+    rtcSetSharedGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT4, spheres, 0,
+                               sizeof(rp_sphere), n);
+    rtcCommitGeometry(g);
+    rtcAttachGeometry(scene, g);
+    rtcReleaseGeometry(g);
+    rtcCommitScene(scene);
+    *ms = now_ms() - t0;
+    *cpu = cpu_ms() - c0;
+    return scene;
+}
+
+static int embree_pick(RTCScene scene, const rp_ray *r, float *t)
+{
+    struct RTCIntersectContext ctx;
+    rtcInitIntersectContext(&ctx);
+    struct RTCRayHit rh;
+    memset(&rh, 0, sizeof rh);
+    rh.ray.org_x = r->origin[0];
+    rh.ray.org_y = r->origin[1];
+    rh.ray.org_z = r->origin[2];
+    rh.ray.dir_x = r->dir[0];
+    rh.ray.dir_y = r->dir[1];
+    rh.ray.dir_z = r->dir[2];
+    rh.ray.tnear = 0.0f;
+    rh.ray.tfar = INFINITY;
+    rh.ray.mask = 0xFFFFFFFFu;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rtcIntersect1(scene, &ctx, &rh);
+    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID)
+        return -1;
+    *t = rh.ray.tfar;
+    return (int)rh.hit.primID;
+}
+
+static embree_figures embree_run(const rp_sphere *spheres, size_t n, const rp_ray *rays,
+                                 int nrays, const int *picks, const float *ts)
+{
+    embree_figures f;
+    memset(&f, 0, sizeof f);
+    double b[REPS], bc[REPS];
+    RTCDevice dev1 = rtcNewDevice("threads=1");
+    for (int r = 0; r < REPS; r++) {
+        RTCScene s = embree_scene(dev1, spheres, n, &b[r], &bc[r]);
+        rtcReleaseScene(s);
+    }
+    f.build1_ms = median(b, REPS);
+    rtcReleaseDevice(dev1);
+
+    RTCDevice dev = rtcNewDevice(NULL);
+    RTCScene scene = NULL;
+    for (int r = 0; r < REPS; r++) {
+        if (scene != NULL)
+            rtcReleaseScene(scene);
+        scene = embree_scene(dev, spheres, n, &b[r], &bc[r]);
+    }
+    f.build_ms = median(b, REPS);
+    f.build_cpu_ms = median(bc, REPS);
+
+    double t[REPS], c[REPS];
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now_ms(), c0 = cpu_ms();
+        for (int i = 0; i < nrays; i++) {
+            float te = 0.0f;
+            int e = embree_pick(scene, &rays[i], &te);
+            if (r == REPS - 1) {
+                if (e == picks[i])
+                    f.agree++;
+                else if (e >= 0 && picks[i] >= 0 &&
+                         fabsf(te - ts[i]) <= 1e-4f * fmaxf(te, ts[i]))
+                    f.disagree_near_tie++;      /* two spheres at the same t */
+                else
+                    f.disagree++;
+            }
+        }
+        t[r] = (now_ms() - t0) * 1e3 / nrays;
+        c[r] = (cpu_ms() - c0) * 1e3 / nrays;
+    }
+    f.ray_us = median(t, REPS);
+    f.ray_cpu_us = median(c, REPS);
+    rtcReleaseScene(scene);
+    rtcReleaseDevice(dev);
+    return f;
+}
+#endif
+
+/* ---- 1,000,000 spheres ----------------------------------------------- */
+
+static void bench_spheres(int n)
+{
+    float e = 1000.0f;
+    printf("%d random spheres in [-%g, %g]^3, radius 0.5..2:\n", n, e, e);
+    print_load();
+    rp_sphere *spheres = malloc((size_t)n * sizeof *spheres);
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++)
+            spheres[i].center[k] = uf(-e, e);
+        spheres[i].radius = uf(0.5, 2.0);
+    }
+
+    double t0 = now_ms();
+    rp_scene *s = rp_scene_create();
+    for (int i = 0; i < n; i++)
+        rp_scene_add_sphere(s, &spheres[i]);
+    double add_ms = now_ms() - t0;
+    double b[REPS], bc[REPS];
+    for (int r = 0; r < REPS; r++) {
+        /* the first build of a fresh scene each time */
+        rp_scene *fresh = r == REPS - 1 ? s : rp_scene_create();
+        if (fresh != s)
+            for (int i = 0; i < n; i++)
+                rp_scene_add_sphere(fresh, &spheres[i]);
+        t0 = now_ms();
+        double c0 = cpu_ms();
+        if (!rp_scene_build(fresh))
+            printf("  rp_scene_build failed\n");
+        b[r] = now_ms() - t0;
+        bc[r] = cpu_ms() - c0;
+        if (fresh != s)
+            rp_scene_destroy(fresh);
+    }
+    double build_ms = median(b, REPS), build_cpu_ms = median(bc, REPS);
+
+    /* move every sphere a little (what a frame of moving objects does),
+       then build: a refit */
+    double set_ms = 0.0;
+    for (int r = 0; r < REPS; r++) {
+        t0 = now_ms();
+        for (int i = 0; i < n; i++) {
+            rp_sphere m = spheres[i];
+            m.center[0] += (r + 1) * 0.5f;
+            m.center[1] -= (r + 1) * 0.25f;
+            rp_scene_set_sphere(s, i, &m);
+        }
+        set_ms = now_ms() - t0;
+        t0 = now_ms();
+        rp_scene_build(s);
+        b[r] = now_ms() - t0;
+    }
+    double refit_ms = median(b, REPS);
+    /* back where they were, for the comparisons */
+    for (int i = 0; i < n; i++)
+        rp_scene_set_sphere(s, i, &spheres[i]);
+    rp_scene_build(s);
+
+    rp_ray *rays = malloc(SPHERE_RAYS * sizeof *rays);
+    int *picks = malloc(SPHERE_RAYS * sizeof *picks);
+    float *ts = malloc(SPHERE_RAYS * sizeof *ts);
+    make_rays(rays, SPHERE_RAYS, e);
+    clocks ray = time_scene_rays(s, rays, SPHERE_RAYS, picks, ts);
+    int hits = 0;
+    for (int i = 0; i < SPHERE_RAYS; i++)
+        hits += picks[i] >= 0;
+
+    /* the linear scan on the first rays, and its agreement */
+    int scan_agree = 0;
+    t0 = now_ms();
+    for (int i = 0; i < SCAN_RAYS; i++)
+        scan_agree += rp_intersect_ray_spheres(&rays[i], spheres, (size_t)n, NULL) == picks[i];
+    double scan_us = (now_ms() - t0) * 1e3 / SCAN_RAYS;
+
+    printf("  rp_scene: add %.1f ms, build %.1f ms (CPU %.1f), set every sphere %.1f ms + "
+           "build (refit) %.1f ms, %.3f us/ray (CPU %.3f) (%d of %d rays hit)\n", add_ms,
+           build_ms, build_cpu_ms, set_ms, refit_ms, ray.wall, ray.cpu, hits, SPHERE_RAYS);
+    printf("  rp_intersect_ray_spheres scan: %.1f us/ray, same pick as rp_scene on %d of %d "
+           "rays\n", scan_us, scan_agree, SCAN_RAYS);
+    target("scene pick == scan pick (rays that differ)", SCAN_RAYS - scan_agree, "==", 0,
+           scan_agree == SCAN_RAYS);
+    target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
+
+#ifdef RP_BENCH_HAVE_EMBREE
+    embree_figures f = embree_run(spheres, (size_t)n, rays, SPHERE_RAYS, picks, ts);
+    printf("  Embree 3: build %.1f ms (all threads; CPU %.1f), %.1f ms (one thread); "
+           "rtcIntersect1 %.3f us/ray (CPU %.3f)\n", f.build_ms, f.build_cpu_ms, f.build1_ms,
+           f.ray_us, f.ray_cpu_us);
+    printf("  picks: %d agree, %d differ at equal t (within 1e-4), %d differ\n", f.agree,
+           f.disagree_near_tie, f.disagree);
+    target("per-ray time / Embree's (wall clock)", ray.wall / f.ray_us, "<=", 2,
+           ray.wall <= 2 * f.ray_us);
+    target("per-ray time / Embree's (CPU time)", ray.cpu / f.ray_cpu_us, "<=", 2,
+           ray.cpu <= 2 * f.ray_cpu_us);
+    target("build time / Embree's (all threads, wall clock)", build_ms / f.build_ms, "<=", 2,
+           build_ms <= 2 * f.build_ms);
+    target("build time / Embree's (CPU time)", build_cpu_ms / f.build_cpu_ms, "<=", 2,
+           build_cpu_ms <= 2 * f.build_cpu_ms);
+    printf("  (build time / Embree's on one thread: %.2f)\n", build_ms / f.build1_ms);
+    target("picks that differ from Embree's", f.disagree, "==", 0, f.disagree == 0);
+#else
+    printf("  Embree 3 not found at build time: no comparison\n");
+#endif
+    print_load();
+    free(rays);
+    free(picks);
+    free(ts);
+    rp_scene_destroy(s);
+    free(spheres);
+}
+
+/* ---- 100,000 mixed objects ------------------------------------------- */
+
+enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH };
+
+typedef struct object {
+    enum kind kind;
+    union {
+        rp_sphere sphere;
+        rp_ellipsoid ellipsoid;
+        rp_aabb aabb;
+        rp_obb obb;
+    } u;
+    mat4 model;
+} object;
+
+/* A closed 20-triangle icosahedron of radius 1. */
+static rp_mesh *icosahedron(void)
+{
+    const float a = 0.525731f, b = 0.850651f;
+    const float v[12][3] = {{-a, 0, b}, {a, 0, b}, {-a, 0, -b}, {a, 0, -b},
+                            {0, b, a},  {0, b, -a}, {0, -b, a}, {0, -b, -a},
+                            {b, a, 0},  {-b, a, 0}, {b, -a, 0}, {-b, -a, 0}};
+    const uint32_t idx[60] = {0, 4, 1, 0, 9, 4, 9, 5, 4, 4, 5, 8, 4, 8, 1,
+                              8, 10, 1, 8, 3, 10, 5, 3, 8, 5, 2, 3, 2, 7, 3,
+                              7, 10, 3, 7, 6, 10, 7, 11, 6, 11, 0, 6, 0, 1, 6,
+                              6, 1, 10, 9, 0, 11, 9, 11, 2, 9, 2, 5, 7, 2, 11};
+    return rp_mesh_create(&v[0][0], 12, 0, idx, 20);
+}
+
+static void random_mixed(object *o, int i, float e)
+{
+    vec3 c = {uf(-e, e), uf(-e, e), uf(-e, e)};
+    float r = uf(0.5, 2.0);
+    versor q;
+    vec3 axis = {uf(-1, 1), uf(-1, 1), 1.5f};
+    glm_vec3_normalize(axis);
+    glm_quatv(q, uf(0, 6.28), axis);
+    /* mostly spheres and boxes (asteroids), one mesh instance per 1000 */
+    int k = i % 1000 == 0 ? MESH : i % 4;
+    o->kind = (enum kind)k;
+    switch (k) {
+    case SPHERE:
+        glm_vec3_copy(c, o->u.sphere.center);
+        o->u.sphere.radius = r;
+        break;
+    case ELLIPSOID:
+        glm_vec3_copy(c, o->u.ellipsoid.center);
+        glm_vec3_copy((vec3){r, uf(0.5, 2), uf(0.5, 2)}, o->u.ellipsoid.radii);
+        glm_vec4_copy(q, o->u.ellipsoid.orientation);
+        break;
+    case AABB:
+        glm_vec3_subs(c, r, o->u.aabb.min);
+        glm_vec3_adds(c, r, o->u.aabb.max);
+        break;
+    case OBB:
+        glm_vec3_copy(c, o->u.obb.center);
+        glm_vec3_copy((vec3){r, uf(0.5, 2), uf(0.5, 2)}, o->u.obb.half_extents);
+        glm_vec4_copy(q, o->u.obb.orientation);
+        break;
+    default:
+        glm_translate_make(o->model, c);
+        glm_quat_rotate(o->model, q, o->model);
+        glm_scale_uni(o->model, r);
+        break;
+    }
+}
+
+static int add_mixed(rp_scene *s, const rp_mesh *mesh, object *o)
+{
+    switch (o->kind) {
+    case SPHERE: return rp_scene_add_sphere(s, &o->u.sphere);
+    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->u.ellipsoid);
+    case AABB: return rp_scene_add_aabb(s, &o->u.aabb);
+    case OBB: return rp_scene_add_obb(s, &o->u.obb);
+    default: return rp_scene_add_mesh(s, mesh, o->model);
+    }
+}
+
+static void move_mixed(rp_scene *s, int i, object *o, float d)
+{
+    object m = *o;
+    switch (o->kind) {
+    case SPHERE: m.u.sphere.center[0] += d; rp_scene_set_sphere(s, i, &m.u.sphere); break;
+    case ELLIPSOID:
+        m.u.ellipsoid.center[0] += d;
+        rp_scene_set_ellipsoid(s, i, &m.u.ellipsoid);
+        break;
+    case AABB:
+        m.u.aabb.min[0] += d;
+        m.u.aabb.max[0] += d;
+        rp_scene_set_aabb(s, i, &m.u.aabb);
+        break;
+    case OBB: m.u.obb.center[0] += d; rp_scene_set_obb(s, i, &m.u.obb); break;
+    default: m.model[3][0] += d; rp_scene_set_mesh_model(s, i, m.model); break;
+    }
+}
+
+static int loop_pick(const rp_ray *ray, const rp_mesh *mesh, object *objs, int n)
+{
+    int best = -1;
+    float best_t = INFINITY;
+    for (int i = 0; i < n; i++) {
+        rp_hit h;
+        bool hit;
+        object *o = &objs[i];
+        switch (o->kind) {
+        case SPHERE: hit = rp_intersect_ray_sphere(ray, &o->u.sphere, &h); break;
+        case ELLIPSOID: hit = rp_intersect_ray_ellipsoid(ray, &o->u.ellipsoid, &h); break;
+        case AABB: hit = rp_intersect_ray_aabb(ray, &o->u.aabb, &h); break;
+        case OBB: hit = rp_intersect_ray_obb(ray, &o->u.obb, &h); break;
+        default: hit = rp_intersect_ray_mesh_instance(mesh, o->model, ray, &h, NULL); break;
+        }
+        if (hit && h.t < best_t) {
+            best = i;
+            best_t = h.t;
+        }
+    }
+    return best;
+}
+
+static void bench_mixed(int n)
+{
+    float e = 300.0f;
+    printf("%d mixed objects (spheres, ellipsoids, boxes, oriented boxes, 1 in 1000 an "
+           "icosahedron instance) in [-%g, %g]^3:\n", n, e, e);
+    print_load();
+    rp_mesh *mesh = icosahedron();
+    object *objs = malloc((size_t)n * sizeof *objs);
+    rp_scene *s = rp_scene_create();
+    for (int i = 0; i < n; i++) {
+        random_mixed(&objs[i], i, e);
+        if (add_mixed(s, mesh, &objs[i]) != i)
+            printf("  object %d refused\n", i);
+    }
+    double t0 = now_ms();
+    rp_scene_build(s);
+    double build_ms = now_ms() - t0;
+    double b[REPS];
+    for (int r = 0; r < REPS; r++) {
+        for (int i = 0; i < n; i++)
+            move_mixed(s, i, &objs[i], (r + 1) * 0.5f);
+        t0 = now_ms();
+        rp_scene_build(s);
+        b[r] = now_ms() - t0;
+    }
+    double refit_ms = median(b, REPS);
+    for (int i = 0; i < n; i++)
+        move_mixed(s, i, &objs[i], 0.0f);
+    rp_scene_build(s);
+
+    rp_ray *rays = malloc(MIXED_RAYS * sizeof *rays);
+    int *picks = malloc(MIXED_RAYS * sizeof *picks);
+    float *ts = malloc(MIXED_RAYS * sizeof *ts);
+    make_rays(rays, MIXED_RAYS, e);
+    clocks ray = time_scene_rays(s, rays, MIXED_RAYS, picks, ts);
+    int hits = 0, agree = 0;
+    for (int i = 0; i < MIXED_RAYS; i++)
+        hits += picks[i] >= 0;
+    t0 = now_ms();
+    for (int i = 0; i < LOOP_RAYS; i++)
+        agree += loop_pick(&rays[i], mesh, objs, n) == picks[i];
+    double loop_us = (now_ms() - t0) * 1e3 / LOOP_RAYS;
+    printf("  rp_scene: build %.1f ms, refit after moving every object %.1f ms, %.3f us/ray "
+           "(CPU %.3f) (%d of %d rays hit)\n", build_ms, refit_ms, ray.wall, ray.cpu, hits,
+           MIXED_RAYS);
+    printf("  loop over every object's own function: %.1f us/ray; same pick on %d of %d rays\n",
+           loop_us, agree, LOOP_RAYS);
+    target("scene pick == loop pick (rays that differ)", LOOP_RAYS - agree, "==", 0,
+           agree == LOOP_RAYS);
+    target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
+    free(rays);
+    free(picks);
+    free(ts);
+    rp_scene_destroy(s);
+    free(objs);
+    rp_mesh_destroy(mesh);
+}
+
+int main(int argc, char **argv)
+{
+    int spheres = argc > 1 ? atoi(argv[1]) : 1000000;
+    int mixed = argc > 2 ? atoi(argv[2]) : 100000;
+    if (spheres < 1 || mixed < 1) {
+        fprintf(stderr, "usage: bench_scene [spheres [mixed objects]]\n");
+        return 2;
+    }
+    bench_spheres(spheres);
+    bench_mixed(mixed);
+    printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");
+    return 0;
+}

@@ -1,0 +1,665 @@
+/*
+ * scene.c: many objects under one BVH (scene_bvh.c), picked with each
+ * object's own ray function.
+ *
+ * Two states live side by side. The pending one is what rp_scene_add_* and
+ * rp_scene_set_* change: every object's kind, its slot in its kind's array,
+ * its world box, and the kind arrays themselves. The built one is what
+ * queries read: the tree and a snapshot of the kind arrays taken by
+ * rp_scene_build. Queries see only the first built_count objects, so an add
+ * or a move stays invisible until the next build, as the contract asks.
+ *
+ * Boxes are computed in double and rounded outwards to float with a small
+ * relative margin, and the traversal's slab test runs in double: a box
+ * never cuts off a hit its object's own function would report, so the
+ * scene's answer equals the brute-force loop over every object.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raypick/scene.h"
+#include "internal.h"
+#include "scene_internal.h"
+
+enum kind { KIND_SPHERE, KIND_ELLIPSOID, KIND_AABB, KIND_OBB, KIND_MESH, KIND_COUNT };
+
+typedef struct mesh_instance {
+    mat4           model;
+    const rp_mesh *mesh;
+} mesh_instance;
+
+static const size_t kind_size[KIND_COUNT] = {
+    sizeof(rp_sphere), sizeof(rp_ellipsoid), sizeof(rp_aabb), sizeof(rp_obb),
+    sizeof(mesh_instance),
+};
+
+/* An object as the traversal meets it in a leaf: its index, and its kind
+   and slot packed together, so a leaf's objects are found without two
+   more random reads per object. */
+typedef struct leaf_ref {
+    uint32_t obj;
+    uint32_t kind_slot;     /* kind << RP_SLOT_BITS | slot */
+} leaf_ref;
+
+#define RP_SLOT_BITS 29
+#define RP_SLOT_MAX ((1u << RP_SLOT_BITS) - 1u)
+
+/* One kind's objects, in the order they were added. */
+typedef struct kind_array {
+    unsigned char *data;
+    size_t count, cap;      /* elements */
+} kind_array;
+
+struct rp_scene {
+    /* per object, by index */
+    unsigned char *kind;
+    uint32_t      *slot;
+    rp_sbox       *box;     /* world box, pending                          */
+    size_t         count, cap;
+
+    kind_array pending[KIND_COUNT];
+    kind_array built[KIND_COUNT];   /* snapshot at the last build          */
+    size_t     built_count;         /* objects the tree covers             */
+    bool       moved;               /* a set_* since the last build        */
+    rp_sbvh    bvh;
+    leaf_ref  *refs;                /* bvh.prims with kind and slot        */
+};
+
+/* Rebuild instead of refit when the refitted tree's SAH cost exceeds the
+   freshly built one's by this factor. */
+#define RP_SCENE_REBUILD_FACTOR 2.0
+
+/* The scene's object count must fit an int (the index type). */
+#define RP_SCENE_MAX_OBJECTS ((size_t)INT_MAX)
+
+/* ---- lifetime -------------------------------------------------------- */
+
+rp_scene *rp_scene_create(void)
+{
+    return calloc(1, sizeof(rp_scene));
+}
+
+void rp_scene_destroy(rp_scene *s)
+{
+    if (s == NULL)
+        return;
+    for (int k = 0; k < KIND_COUNT; k++) {
+        free(s->pending[k].data);
+        rp_free_large(s->built[k].data);
+    }
+    free(s->kind);
+    free(s->slot);
+    free(s->box);
+    rp_sbvh_free(&s->bvh);
+    rp_free_large(s->refs);
+    free(s);
+}
+
+/* ---- world boxes ------------------------------------------------------ */
+
+/* Rounds [lo, hi] outwards to float with a margin of 1e-6 of its size and
+   position, which covers the rounding of the double arithmetic before it
+   and of the object functions' own; false when it does not fit a float. */
+static bool box_from_double(const double lo[3], const double hi[3], rp_sbox *out)
+{
+    rp_sbox b;
+    for (int k = 0; k < 3; k++) {
+        double pad = 1e-6 * (fabs(lo[k]) + fabs(hi[k]) + (hi[k] - lo[k])) + 1e-30;
+        double l = lo[k] - pad, h = hi[k] + pad;
+        float fl = (float)l, fh = (float)h;
+        if ((double)fl > l)
+            fl = nextafterf(fl, -INFINITY);
+        if ((double)fh < h)
+            fh = nextafterf(fh, INFINITY);
+        if (!isfinite(fl) || !isfinite(fh))
+            return false;
+        b.min[k] = fl;
+        b.max[k] = fh;
+    }
+    *out = b;
+    return true;
+}
+
+/* Rotation matrix (row i, column j) of a quaternion: identity for all
+   zeros, the normalised quaternion's otherwise; false for a non-finite
+   one. */
+static bool quat_matrix(const versor q, double r[3][3])
+{
+    if (!rp_vec4_finite(q))
+        return false;
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double n2 = x * x + y * y + z * z + w * w;
+    if (n2 == 0.0) {
+        x = y = z = 0.0;
+        w = 1.0;
+    } else {
+        double n = sqrt(n2);
+        x /= n;
+        y /= n;
+        z /= n;
+        w /= n;
+    }
+    r[0][0] = 1 - 2 * (y * y + z * z);
+    r[0][1] = 2 * (x * y - z * w);
+    r[0][2] = 2 * (x * z + y * w);
+    r[1][0] = 2 * (x * y + z * w);
+    r[1][1] = 1 - 2 * (x * x + z * z);
+    r[1][2] = 2 * (y * z - x * w);
+    r[2][0] = 2 * (x * z - y * w);
+    r[2][1] = 2 * (y * z + x * w);
+    r[2][2] = 1 - 2 * (x * x + y * y);
+    return true;
+}
+
+static bool sphere_box(const rp_sphere *sp, rp_sbox *out)
+{
+    if (!rp_vec3_finite(sp->center) || !isfinite(sp->radius) || !(sp->radius > 0.0f))
+        return false;
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = (double)sp->center[k] - sp->radius;
+        hi[k] = (double)sp->center[k] + sp->radius;
+    }
+    return box_from_double(lo, hi, out);
+}
+
+/* Same acceptance as rp_intersect_ray_ellipsoid: radii > 0, and a non-zero
+   orientation within 1e-3 of unit length. */
+static bool ellipsoid_box(const rp_ellipsoid *e, rp_sbox *out)
+{
+    double r[3][3];
+    if (!rp_vec3_finite(e->center) || !rp_vec3_finite(e->radii) || !quat_matrix(e->orientation, r))
+        return false;
+    for (int k = 0; k < 3; k++)
+        if (!(e->radii[k] > 0.0f))
+            return false;
+    const float *q = e->orientation;
+    double n2 = (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                (double)q[3] * q[3];
+    if (n2 != 0.0 && fabs(sqrt(n2) - 1.0) > 1e-3)
+        return false;
+    /* The extent along world axis i of R diag(radii) applied to the unit
+       sphere: the length of row i of R diag(radii). */
+    double lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        double h = 0.0;
+        for (int j = 0; j < 3; j++) {
+            double v = r[i][j] * e->radii[j];
+            h += v * v;
+        }
+        h = sqrt(h);
+        lo[i] = (double)e->center[i] - h;
+        hi[i] = (double)e->center[i] + h;
+    }
+    return box_from_double(lo, hi, out);
+}
+
+static bool aabb_box(const rp_aabb *b, rp_sbox *out)
+{
+    if (!rp_vec3_finite(b->min) || !rp_vec3_finite(b->max))
+        return false;
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        if (!(b->min[k] <= b->max[k]))
+            return false;
+        lo[k] = b->min[k];
+        hi[k] = b->max[k];
+    }
+    return box_from_double(lo, hi, out);
+}
+
+static bool obb_box(const rp_obb *b, rp_sbox *out)
+{
+    double r[3][3];
+    if (!rp_vec3_finite(b->center) || !rp_vec3_finite(b->half_extents) ||
+        !quat_matrix(b->orientation, r))
+        return false;
+    for (int k = 0; k < 3; k++)
+        if (!(b->half_extents[k] >= 0.0f))
+            return false;
+    /* |R| times the half extents */
+    double lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        double h = 0.0;
+        for (int j = 0; j < 3; j++)
+            h += fabs(r[i][j]) * b->half_extents[j];
+        lo[i] = (double)b->center[i] - h;
+        hi[i] = (double)b->center[i] + h;
+    }
+    return box_from_double(lo, hi, out);
+}
+
+/* An affine, invertible, finite model matrix: bottom row (0, 0, 0, 1)
+   (cglm is column-major: m[column][row]) and a non-zero finite 3x3
+   determinant. */
+static bool model_valid(mat4 m)
+{
+    if (!rp_mat4_finite(m) || m[0][3] != 0.0f || m[1][3] != 0.0f || m[2][3] != 0.0f ||
+        m[3][3] != 1.0f)
+        return false;
+    double a = m[0][0], b = m[1][0], c = m[2][0];
+    double d = m[0][1], e = m[1][1], f = m[2][1];
+    double g = m[0][2], h = m[1][2], i = m[2][2];
+    double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+    return det != 0.0 && isfinite(det) && isfinite(1.0 / det);
+}
+
+/* Arvo's method: the box of the transformed local box, axis by axis, from
+   the smaller and larger of m_ij * min_j and m_ij * max_j. */
+static bool mesh_box(const rp_mesh *mesh, mat4 m, rp_sbox *out)
+{
+    rp_aabb local;
+    if (mesh == NULL || !model_valid(m) || !rp_mesh_bounds(mesh, &local))
+        return false;
+    double lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        lo[i] = hi[i] = m[3][i];
+        for (int j = 0; j < 3; j++) {
+            double a = (double)m[j][i] * local.min[j], b = (double)m[j][i] * local.max[j];
+            lo[i] += a < b ? a : b;
+            hi[i] += a < b ? b : a;
+        }
+    }
+    return box_from_double(lo, hi, out);
+}
+
+/* ---- adding and moving ------------------------------------------------ */
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    if (n > SIZE_MAX / elem)
+        return false;
+    void *q = realloc(*p, n * elem);
+    if (q == NULL)
+        return false;
+    *p = q;
+    *cap = n;
+    return true;
+}
+
+/* Appends one object of the kind (its data and world box); its index, or
+   -1 when out of memory or full. */
+static int add_object(rp_scene *s, enum kind k, const void *data, const rp_sbox *box)
+{
+    kind_array *a = &s->pending[k];
+    if (s->count >= RP_SCENE_MAX_OBJECTS || a->count >= RP_SLOT_MAX)
+        return -1;
+    size_t need = s->count + 1, cap = s->cap;
+    /* Grow every per-object array to the same capacity before writing. */
+    size_t c1 = cap, c2 = cap, c3 = cap;
+    if (!grow((void **)&s->kind, &c1, need, sizeof *s->kind) ||
+        !grow((void **)&s->slot, &c2, need, sizeof *s->slot) ||
+        !grow((void **)&s->box, &c3, need, sizeof *s->box))
+        return -1;
+    s->cap = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
+    if (!grow((void **)&a->data, &a->cap, a->count + 1, kind_size[k]))
+        return -1;
+    memcpy(a->data + a->count * kind_size[k], data, kind_size[k]);
+    s->kind[s->count] = (unsigned char)k;
+    s->slot[s->count] = (uint32_t)a->count;
+    s->box[s->count] = *box;
+    a->count++;
+    return (int)s->count++;
+}
+
+/* The pending data of object `index` when it is of kind k; NULL otherwise. */
+static void *object_of_kind(rp_scene *s, int index, enum kind k)
+{
+    if (s == NULL || index < 0 || (size_t)index >= s->count || s->kind[index] != k)
+        return NULL;
+    return s->pending[k].data + (size_t)s->slot[index] * kind_size[k];
+}
+
+static bool set_object(rp_scene *s, int index, enum kind k, const void *data,
+                       const rp_sbox *box)
+{
+    void *dst = object_of_kind(s, index, k);
+    if (dst == NULL)
+        return false;
+    memcpy(dst, data, kind_size[k]);
+    s->box[index] = *box;
+    s->moved = true;
+    return true;
+}
+
+int rp_scene_add_sphere(rp_scene *s, const rp_sphere *sphere)
+{
+    rp_sbox box;
+    if (s == NULL || sphere == NULL || !sphere_box(sphere, &box))
+        return -1;
+    return add_object(s, KIND_SPHERE, sphere, &box);
+}
+
+int rp_scene_add_ellipsoid(rp_scene *s, const rp_ellipsoid *e)
+{
+    rp_sbox box;
+    if (s == NULL || e == NULL || !ellipsoid_box(e, &box))
+        return -1;
+    return add_object(s, KIND_ELLIPSOID, e, &box);
+}
+
+int rp_scene_add_aabb(rp_scene *s, const rp_aabb *b)
+{
+    rp_sbox box;
+    if (s == NULL || b == NULL || !aabb_box(b, &box))
+        return -1;
+    return add_object(s, KIND_AABB, b, &box);
+}
+
+int rp_scene_add_obb(rp_scene *s, const rp_obb *b)
+{
+    rp_sbox box;
+    if (s == NULL || b == NULL || !obb_box(b, &box))
+        return -1;
+    return add_object(s, KIND_OBB, b, &box);
+}
+
+int rp_scene_add_mesh(rp_scene *s, const rp_mesh *m, mat4 model)
+{
+    rp_sbox box;
+    if (s == NULL || model == NULL || !mesh_box(m, model, &box))
+        return -1;
+    mesh_instance inst;
+    glm_mat4_copy(model, inst.model);
+    inst.mesh = m;
+    return add_object(s, KIND_MESH, &inst, &box);
+}
+
+bool rp_scene_set_sphere(rp_scene *s, int index, const rp_sphere *sphere)
+{
+    rp_sbox box;
+    if (object_of_kind(s, index, KIND_SPHERE) == NULL || sphere == NULL ||
+        !sphere_box(sphere, &box))
+        return false;
+    return set_object(s, index, KIND_SPHERE, sphere, &box);
+}
+
+bool rp_scene_set_ellipsoid(rp_scene *s, int index, const rp_ellipsoid *e)
+{
+    rp_sbox box;
+    if (object_of_kind(s, index, KIND_ELLIPSOID) == NULL || e == NULL || !ellipsoid_box(e, &box))
+        return false;
+    return set_object(s, index, KIND_ELLIPSOID, e, &box);
+}
+
+bool rp_scene_set_aabb(rp_scene *s, int index, const rp_aabb *b)
+{
+    rp_sbox box;
+    if (object_of_kind(s, index, KIND_AABB) == NULL || b == NULL || !aabb_box(b, &box))
+        return false;
+    return set_object(s, index, KIND_AABB, b, &box);
+}
+
+bool rp_scene_set_obb(rp_scene *s, int index, const rp_obb *b)
+{
+    rp_sbox box;
+    if (object_of_kind(s, index, KIND_OBB) == NULL || b == NULL || !obb_box(b, &box))
+        return false;
+    return set_object(s, index, KIND_OBB, b, &box);
+}
+
+bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model)
+{
+    rp_sbox box;
+    mesh_instance *inst = object_of_kind(s, index, KIND_MESH);
+    if (inst == NULL || model == NULL || !mesh_box(inst->mesh, model, &box))
+        return false;
+    mesh_instance moved = *inst;
+    glm_mat4_copy(model, moved.model);
+    return set_object(s, index, KIND_MESH, &moved, &box);
+}
+
+/* ---- building --------------------------------------------------------- */
+
+/* Makes room for the snapshot. A bigger block (from rp_alloc_large: no
+   page fault per 4 KiB on the first write) receives the built objects
+   before it replaces the old one, so if the build then fails, queries
+   still see the previous build. */
+static bool reserve_snapshot(rp_scene *s)
+{
+    for (int k = 0; k < KIND_COUNT; k++) {
+        kind_array *b = &s->built[k];
+        size_t need = s->pending[k].count;
+        if (need <= b->cap)
+            continue;
+        if (need > SIZE_MAX / kind_size[k])
+            return false;
+        unsigned char *data = rp_alloc_large(need * kind_size[k]);
+        if (data == NULL)
+            return false;
+        if (b->count > 0)
+            memcpy(data, b->data, b->count * kind_size[k]);
+        rp_free_large(b->data);
+        b->data = data;
+        b->cap = need;
+    }
+    return true;
+}
+
+static void take_snapshot(rp_scene *s)
+{
+    for (int k = 0; k < KIND_COUNT; k++) {
+        kind_array *b = &s->built[k];
+        if (s->pending[k].count > 0)
+            memcpy(b->data, s->pending[k].data, s->pending[k].count * kind_size[k]);
+        b->count = s->pending[k].count;
+    }
+    s->built_count = s->count;
+    s->moved = false;
+}
+
+static bool rebuild(rp_scene *s)
+{
+    rp_sbvh fresh;
+    if (s->count == 0) {
+        rp_sbvh_free(&s->bvh);
+        return true;
+    }
+    leaf_ref *refs = rp_alloc_large(s->count * sizeof *refs);
+    if (refs == NULL)
+        return false;
+    if (!rp_sbvh_build(s->box, (uint32_t)s->count, &fresh)) {
+        rp_free_large(refs);
+        return false;
+    }
+    for (uint32_t i = 0; i < fresh.prim_count; i++) {
+        uint32_t obj = fresh.prims[i];
+        refs[i].obj = obj;
+        refs[i].kind_slot = (uint32_t)s->kind[obj] << RP_SLOT_BITS | s->slot[obj];
+    }
+    rp_sbvh_free(&s->bvh);
+    rp_free_large(s->refs);
+    s->bvh = fresh;
+    s->refs = refs;
+    return true;
+}
+
+bool rp_scene_build(rp_scene *s)
+{
+    if (s == NULL)
+        return false;
+    if (s->count == s->built_count && !s->moved)
+        return true;                    /* nothing changed since the last build */
+    if (!reserve_snapshot(s))
+        return false;
+    if (s->count != s->built_count || (s->count > 0 && s->bvh.nodes == NULL)) {
+        if (!rebuild(s))
+            return false;
+    } else if (s->moved) {
+        double cost = rp_sbvh_refit(&s->bvh, s->box);
+        /* A refitted tree keeps its shape; when objects have moved so far
+           that its boxes overlap badly, a rebuild pays for itself. If the
+           rebuild runs out of memory the refitted tree is still correct. */
+        if (cost > RP_SCENE_REBUILD_FACTOR * s->bvh.built_cost)
+            (void)rebuild(s);
+    }
+    take_snapshot(s);
+    return true;
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+typedef struct query {
+    const rp_scene *s;
+    const rp_ray   *ray;
+    double o[3], inv[3];    /* origin and 1 / dir (huge for a zero component) */
+    double limit;           /* boxes entered beyond this cannot hold the best */
+    int    best;
+    rp_hit hit;
+    rp_triangle_hit tri;
+} query;
+
+/* Slab test in double: no rounding of the float box can cut off a hit.
+   For a zero dir component inv is +-1e300, so (bound - o) * inv is 0 or
+   huge, never 0 * inf. */
+static bool box_entry(const query *q, const float mn[3], const float mx[3], double *t_enter)
+{
+    double t0 = 0.0, t1 = q->limit;
+    for (int k = 0; k < 3; k++) {
+        double a = ((double)mn[k] - q->o[k]) * q->inv[k];
+        double b = ((double)mx[k] - q->o[k]) * q->inv[k];
+        if (a > b) {
+            double tmp = a;
+            a = b;
+            b = tmp;
+        }
+        t0 = a > t0 ? a : t0;
+        t1 = b < t1 ? b : t1;
+    }
+    *t_enter = t0;
+    return t0 <= t1;
+}
+
+/* Runs the object's own function and keeps the nearest hit (lowest index
+   on equal t). */
+static void test_object(query *q, leaf_ref ref)
+{
+    const rp_scene *s = q->s;
+    uint32_t obj = ref.obj;
+    unsigned k = ref.kind_slot >> RP_SLOT_BITS;
+    const unsigned char *data =
+        s->built[k].data + (size_t)(ref.kind_slot & RP_SLOT_MAX) * kind_size[k];
+    rp_hit h;
+    rp_triangle_hit th;
+    bool hit;
+    switch (k) {
+    case KIND_SPHERE:
+        hit = rp_intersect_ray_sphere(q->ray, (const rp_sphere *)data, &h);
+        break;
+    case KIND_ELLIPSOID:
+        hit = rp_intersect_ray_ellipsoid(q->ray, (const rp_ellipsoid *)data, &h);
+        break;
+    case KIND_AABB:
+        hit = rp_intersect_ray_aabb(q->ray, (const rp_aabb *)data, &h);
+        break;
+    case KIND_OBB:
+        hit = rp_intersect_ray_obb(q->ray, (const rp_obb *)data, &h);
+        break;
+    default: {
+        const mesh_instance *m = (const mesh_instance *)data;
+        mat4 model;
+        glm_mat4_copy((vec4 *)m->model, model);
+        hit = rp_intersect_ray_mesh_instance(m->mesh, model, q->ray, &h, &th);
+        break;
+    }
+    }
+    if (!hit)
+        return;
+    if (q->best < 0 || h.t < q->hit.t || (h.t == q->hit.t && (int)obj < q->best)) {
+        q->best = (int)obj;
+        q->hit = h;
+        if (k == KIND_MESH)
+            q->tri = th;
+        /* equal t must still be visited (a lower index may tie): keep a
+           relative margin above the best t for the boxes' rounding */
+        q->limit = (double)h.t * (1.0 + 1e-6) + 1e-30;
+    }
+}
+
+static void traverse(query *q)
+{
+    const rp_sbvh *bvh = &q->s->bvh;
+    const rp_snode *nodes = bvh->nodes;
+    uint32_t stack[RP_SBVH_STACK];
+    double stack_t[RP_SBVH_STACK];
+    int sp = 0;
+    double t_root;
+    if (!box_entry(q, nodes[0].min, nodes[0].max, &t_root))
+        return;
+    uint32_t node = 0;
+    for (;;) {
+        const rp_snode *n = &nodes[node];
+        if (n->count > 0) {
+            for (uint32_t i = n->first; i < n->first + n->count; i++)
+                test_object(q, q->s->refs[i]);
+        } else {
+            const rp_snode *c = &nodes[n->first];
+            double t0, t1;
+            bool h0 = box_entry(q, c[0].min, c[0].max, &t0);
+            bool h1 = box_entry(q, c[1].min, c[1].max, &t1);
+            if (h0 && h1) {
+                /* near child first; the far one waits with its entry t */
+                uint32_t near_node = n->first, far_node = n->first + 1;
+                double far_t = t1;
+                if (t1 < t0) {
+                    near_node = n->first + 1;
+                    far_node = n->first;
+                    far_t = t0;
+                }
+                /* The builder bounds the depth below RP_SBVH_STACK. */
+                if (sp < RP_SBVH_STACK) {
+                    stack[sp] = far_node;
+                    stack_t[sp++] = far_t;
+                }
+                node = near_node;
+                continue;
+            }
+            if (h0 || h1) {
+                node = h0 ? n->first : n->first + 1;
+                continue;
+            }
+        }
+        /* pop the next box that can still hold the nearest hit */
+        for (;;) {
+            if (sp == 0)
+                return;
+            sp--;
+            if (stack_t[sp] <= q->limit)
+                break;
+        }
+        node = stack[sp];
+    }
+}
+
+int rp_intersect_ray_scene(const rp_scene *s, const rp_ray *ray, rp_hit *out,
+                           rp_triangle_hit *tri)
+{
+    if (s == NULL || !rp_ray_is_valid(ray) || s->built_count == 0 || s->bvh.nodes == NULL)
+        return -1;
+    query q;
+    q.s = s;
+    q.ray = ray;
+    for (int k = 0; k < 3; k++) {
+        q.o[k] = ray->origin[k];
+        q.inv[k] = ray->dir[k] != 0.0f ? 1.0 / ray->dir[k] : copysign(1e300, ray->dir[k]);
+    }
+    q.limit = INFINITY;
+    q.best = -1;
+    traverse(&q);
+    if (q.best < 0)
+        return -1;
+    if (out)
+        *out = q.hit;
+    if (tri && s->kind[q.best] == KIND_MESH)
+        *tri = q.tri;
+    return q.best;
+}

@@ -1,0 +1,434 @@
+/*
+ * scene_bvh.c: the scene's BVH over object boxes: a binned SAH builder
+ * (Wald 2007: centroids in 16 bins per axis, the cheapest of the 15 planes
+ * of each axis) and an O(n) bottom-up refit.
+ *
+ * The builder works on its own array of 32-byte records (box + object
+ * index) that it partitions in place, so every pass over a node's objects
+ * reads memory in order.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "scene_internal.h"
+
+#define BINS 16
+
+/* SSE2 (the x86-64 baseline) for the builder's box arithmetic, four
+   floats at a time (the fourth lane is ignored); plain C elsewhere or
+   with RAYPICK_NO_SIMD. Both give the same tree. */
+#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
+#include <emmintrin.h>
+typedef __m128 v4;
+static v4 v4_load3(const float *p) { return _mm_setr_ps(p[0], p[1], p[2], 0.0f); }
+/* Loads three floats and whatever 4 bytes follow them (ignored lane). */
+static v4 v4_load3x(const float *p) { return _mm_loadu_ps(p); }
+static v4 v4_set1(float x) { return _mm_set1_ps(x); }
+static v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
+static v4 v4_max(v4 a, v4 b) { return _mm_max_ps(a, b); }
+static v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
+static v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
+static v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
+static void v4_store(float *dst, v4 a) { _mm_storeu_ps(dst, a); }
+/* Bin of each lane's x in [0, last], truncated. */
+static void v4_bins(v4 x, float last, int out[4])
+{
+    x = _mm_min_ps(_mm_max_ps(x, _mm_setzero_ps()), _mm_set1_ps(last));
+    _mm_storeu_si128((__m128i *)out, _mm_cvttps_epi32(x));
+}
+#else
+typedef struct v4 { float f[4]; } v4;
+static v4 v4_load3(const float *p) { v4 r = {{p[0], p[1], p[2], 0.0f}}; return r; }
+static v4 v4_load3x(const float *p) { return v4_load3(p); }
+static v4 v4_set1(float x) { v4 r = {{x, x, x, x}}; return r; }
+#define V4_OP(name, expr)                                 \
+    static v4 name(v4 a, v4 b)                            \
+    {                                                     \
+        v4 r;                                             \
+        for (int i = 0; i < 4; i++) {                     \
+            float x = a.f[i], y = b.f[i];                 \
+            r.f[i] = (expr);                              \
+        }                                                 \
+        return r;                                         \
+    }
+V4_OP(v4_min, x < y ? x : y)
+V4_OP(v4_max, x > y ? x : y)
+V4_OP(v4_add, x + y)
+V4_OP(v4_sub, x - y)
+V4_OP(v4_mul, x * y)
+static void v4_store(float *dst, v4 a) { memcpy(dst, a.f, sizeof a.f); }
+static void v4_bins(v4 x, float last, int out[4])
+{
+    for (int i = 0; i < 4; i++) {
+        float v = x.f[i] > 0.0f ? x.f[i] : 0.0f;
+        v = v < last ? v : last;
+        out[i] = (int)v;
+    }
+}
+#endif
+
+/* min and max each followed by 4 more bytes, so both load as one v4. */
+typedef struct bprim {
+    float    min[3];
+    uint32_t obj;
+    float    max[3];
+    uint32_t pad;
+} bprim;
+
+typedef struct bin {
+    v4 min, max;
+} bin;
+
+/* A node to build: its objects, their box and the bounds of their
+   centroids (times two: min + max, no halving needed to compare them),
+   all measured by the parent's partition pass. */
+typedef struct task {
+    uint32_t node, first, count, depth;
+    float    bmin[4], bmax[4];
+    float    cmin[4], cmax[4];
+} task;
+
+/* Nodes with more objects than this choose their plane from an even
+   sample of about this many: the plane barely changes, and the one full
+   pass left per node is the partition. */
+#define SAMPLE_TARGET 4096
+
+/* Half the surface area, in double: float coordinates up to FLT_MAX
+   would overflow a float product. */
+static double half_area(const float mn[3], const float mx[3])
+{
+    double dx = (double)mx[0] - mn[0], dy = (double)mx[1] - mn[1], dz = (double)mx[2] - mn[2];
+    return dx * dy + dy * dz + dz * dx;
+}
+
+static double v4_half_area(v4 mn, v4 mx)
+{
+    float a[4], b[4];
+    v4_store(a, mn);
+    v4_store(b, mx);
+    return half_area(a, b);
+}
+
+static void box_empty(float mn[3], float mx[3])
+{
+    for (int k = 0; k < 3; k++) {
+        mn[k] = FLT_MAX;
+        mx[k] = -FLT_MAX;
+    }
+}
+
+static void box_grow(float mn[3], float mx[3], const float bmn[3], const float bmx[3])
+{
+    for (int k = 0; k < 3; k++) {
+        mn[k] = bmn[k] < mn[k] ? bmn[k] : mn[k];
+        mx[k] = bmx[k] > mx[k] ? bmx[k] : mx[k];
+    }
+}
+
+/* Per-axis offset and scale that map a centroid to its bin. Small nodes
+   use fewer bins: the sweep over the bins costs as much as binning a few
+   dozen objects, and most nodes are small. */
+typedef struct binning {
+    v4    cmin, scale;
+    float scale_f[4];
+    int   bins;
+} binning;
+
+static binning make_binning(const float cmin[4], const float cmax[4], uint32_t count)
+{
+    binning b;
+    b.bins = count <= 16 ? 4 : (count <= 128 ? 8 : BINS);
+    for (int k = 0; k < 4; k++) {
+        float extent = k < 3 ? cmax[k] - cmin[k] : 0.0f;
+        /* a zero or overflowing extent cannot be split on that axis */
+        b.scale_f[k] = extent > 0.0f && isfinite(extent) ? b.bins * 0.99999f / extent : 0.0f;
+    }
+    b.cmin = v4_load3(cmin);
+    b.scale = v4_load3(b.scale_f);
+    return b;
+}
+
+/* The bins of p's centroid on the three axes; the same function decides
+   binning and partitioning, so they always agree. */
+static void bins_of(const binning *bn, v4 c, int out[4])
+{
+    v4_bins(v4_mul(v4_sub(c, bn->cmin), bn->scale), (float)(bn->bins - 1), out);
+}
+
+/* Box and centroid bounds of count objects (the root, the halving
+   fallback). */
+static void scan_bounds(const bprim *p, uint32_t count, float mn[4], float mx[4],
+                        float cmin[4], float cmax[4])
+{
+    v4 bmn = v4_set1(FLT_MAX), bmx = v4_set1(-FLT_MAX);
+    v4 cmn = v4_set1(FLT_MAX), cmx = v4_set1(-FLT_MAX);
+    for (uint32_t i = 0; i < count; i++) {
+        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max), c = v4_add(a, b);
+        bmn = v4_min(bmn, a);
+        bmx = v4_max(bmx, b);
+        cmn = v4_min(cmn, c);
+        cmx = v4_max(cmx, c);
+    }
+    v4_store(mn, bmn);
+    v4_store(mx, bmx);
+    v4_store(cmin, cmn);
+    v4_store(cmax, cmx);
+}
+
+typedef struct split {
+    int    axis, plane;     /* left: bins 0 .. plane */
+    double cost;            /* sum of half area * count of both sides */
+} split;
+
+/* Bins the objects (every stride-th) on all three axes, then finds the
+   cheapest plane; axis -1 when the centroids do not spread on any axis. */
+static split best_split(const bprim *p, uint32_t count, uint32_t stride, const binning *bn)
+{
+    bin bins[3][BINS];
+    uint32_t counts[3][BINS];
+    const int nb = bn->bins;
+    for (int k = 0; k < 3; k++)
+        for (int b = 0; b < nb; b++) {
+            bins[k][b].min = v4_set1(FLT_MAX);
+            bins[k][b].max = v4_set1(-FLT_MAX);
+            counts[k][b] = 0;
+        }
+    for (uint32_t i = 0; i < count; i += stride) {
+        int ix[4];
+        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max);
+        bins_of(bn, v4_add(a, b), ix);
+        for (int k = 0; k < 3; k++) {
+            bin *bk = &bins[k][ix[k]];
+            bk->min = v4_min(bk->min, a);
+            bk->max = v4_max(bk->max, b);
+            counts[k][ix[k]]++;
+        }
+    }
+    split best = {-1, 0, INFINITY};
+    for (int k = 0; k < 3; k++) {
+        if (bn->scale_f[k] == 0.0f)
+            continue;
+        double left_area[BINS];
+        uint32_t left_count[BINS];
+        v4 mn = v4_set1(FLT_MAX), mx = v4_set1(-FLT_MAX);
+        uint32_t n = 0;
+        for (int b = 0; b < nb - 1; b++) {
+            mn = v4_min(mn, bins[k][b].min);
+            mx = v4_max(mx, bins[k][b].max);
+            n += counts[k][b];
+            left_area[b] = n ? v4_half_area(mn, mx) : 0.0;
+            left_count[b] = n;
+        }
+        mn = v4_set1(FLT_MAX);
+        mx = v4_set1(-FLT_MAX);
+        n = 0;
+        for (int b = nb - 1; b > 0; b--) {
+            mn = v4_min(mn, bins[k][b].min);
+            mx = v4_max(mx, bins[k][b].max);
+            n += counts[k][b];
+            int plane = b - 1;
+            if (n == 0 || left_count[plane] == 0)
+                continue;
+            double cost = left_area[plane] * left_count[plane] + v4_half_area(mn, mx) * n;
+            if (cost < best.cost) {
+                best.axis = k;
+                best.plane = plane;
+                best.cost = cost;
+            }
+        }
+    }
+    return best;
+}
+
+/* Moves the objects left of the plane to the front and measures both
+   sides' boxes and centroid bounds; returns the left count. */
+static uint32_t partition(bprim *p, uint32_t count, const split *s, const binning *bn,
+                          task *left, task *right)
+{
+    v4 lbmn = v4_set1(FLT_MAX), lbmx = v4_set1(-FLT_MAX);
+    v4 rbmn = v4_set1(FLT_MAX), rbmx = v4_set1(-FLT_MAX);
+    v4 lmn = v4_set1(FLT_MAX), lmx = v4_set1(-FLT_MAX);
+    v4 rmn = v4_set1(FLT_MAX), rmx = v4_set1(-FLT_MAX);
+    uint32_t i = 0, j = count;
+    while (i < j) {
+        int ix[4];
+        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max), c = v4_add(a, b);
+        bins_of(bn, c, ix);
+        if (ix[s->axis] <= s->plane) {
+            lbmn = v4_min(lbmn, a);
+            lbmx = v4_max(lbmx, b);
+            lmn = v4_min(lmn, c);
+            lmx = v4_max(lmx, c);
+            i++;
+        } else {
+            rbmn = v4_min(rbmn, a);
+            rbmx = v4_max(rbmx, b);
+            rmn = v4_min(rmn, c);
+            rmx = v4_max(rmx, c);
+            bprim tmp = p[i];
+            p[i] = p[--j];
+            p[j] = tmp;
+        }
+    }
+    v4_store(left->bmin, lbmn);
+    v4_store(left->bmax, lbmx);
+    v4_store(right->bmin, rbmn);
+    v4_store(right->bmax, rbmx);
+    v4_store(left->cmin, lmn);
+    v4_store(left->cmax, lmx);
+    v4_store(right->cmin, rmn);
+    v4_store(right->cmax, rmx);
+    return i;
+}
+
+/* Builds the node of task t: bounds, and where to split its objects (0
+   makes a leaf); fills the children's centroid bounds. */
+static uint32_t build_node(bprim *p, const task *t, rp_snode *node, task *left, task *right)
+{
+    bool leaf_ok = t->count <= RP_SBVH_MAX_LEAF;
+    memcpy(node->min, t->bmin, sizeof node->min);
+    memcpy(node->max, t->bmax, sizeof node->max);
+    if (t->count > 1 && t->depth < RP_SBVH_SAH_DEPTH) {
+        binning bn = make_binning(t->cmin, t->cmax, t->count);
+        uint32_t stride = t->count > 2 * SAMPLE_TARGET ? t->count / SAMPLE_TARGET : 1;
+        split s = best_split(p, t->count, stride, &bn);
+        if (s.axis >= 0) {
+            double area = half_area(node->min, node->max);
+            /* traversal 1 + the children's objects, against testing all
+               (sampled nodes are far too big to become leaves) */
+            if (leaf_ok && area + s.cost >= area * t->count)
+                return 0;
+            return partition(p, t->count, &s, &bn, left, right);
+        }
+    }
+    if (leaf_ok)
+        return 0;
+    /* Identical centroids, or deep enough to guarantee the depth bound:
+       halves by count, so the depth grows by at most log2(count). */
+    uint32_t half = t->count / 2;
+    scan_bounds(p, half, left->bmin, left->bmax, left->cmin, left->cmax);
+    scan_bounds(p + half, t->count - half, right->bmin, right->bmax, right->cmin, right->cmax);
+    return half;
+}
+
+bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out)
+{
+    memset(out, 0, sizeof *out);
+    if (count == 0)
+        return false;
+    bprim *p = rp_alloc_large((size_t)count * sizeof *p);
+    rp_snode *nodes = rp_alloc_large(((size_t)count * 2 + 2) * sizeof *nodes);
+    uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
+    if (p == NULL || nodes == NULL || prims == NULL) {
+        rp_free_large(p);
+        rp_free_large(nodes);
+        rp_free_large(prims);
+        return false;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        memcpy(p[i].min, boxes[i].min, sizeof p[i].min);
+        memcpy(p[i].max, boxes[i].max, sizeof p[i].max);
+        p[i].obj = i;
+        p[i].pad = 0;
+    }
+    memset(&nodes[1], 0, sizeof nodes[1]);
+
+    /* Depth-first: the right child waits on the stack while the left one is
+       built. Depth <= RP_SBVH_SAH_DEPTH + 31, one waiting task per level. */
+    task stack[2 * RP_SBVH_STACK];
+    int sp = 0;
+    uint32_t used = 2, max_depth = 0;
+    task root;
+    memset(&root, 0, sizeof root);
+    root.count = count;
+    scan_bounds(p, count, root.bmin, root.bmax, root.cmin, root.cmax);
+    stack[sp++] = root;
+    while (sp > 0) {
+        task t = stack[--sp];
+        rp_snode *node = &nodes[t.node];
+        task left, right;
+        uint32_t nl = build_node(p + t.first, &t, node, &left, &right);
+        if (nl == 0 || nl == t.count) {
+            node->first = t.first;
+            node->count = t.count;
+            max_depth = t.depth > max_depth ? t.depth : max_depth;
+            continue;
+        }
+        node->first = used;
+        node->count = 0;
+        used += 2;
+        right.node = node->first + 1;
+        right.first = t.first + nl;
+        right.count = t.count - nl;
+        right.depth = t.depth + 1;
+        left.node = node->first;
+        left.first = t.first;
+        left.count = nl;
+        left.depth = t.depth + 1;
+        stack[sp++] = right;
+        stack[sp++] = left;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        prims[i] = p[i].obj;
+    rp_free_large(p);
+
+    out->nodes = nodes;
+    out->node_count = used;
+    out->prims = prims;
+    out->prim_count = count;
+    out->depth = max_depth;
+    out->built_cost = rp_sbvh_cost(out);
+    return true;
+}
+
+double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes)
+{
+    if (bvh->nodes == NULL)
+        return 0.0;
+    for (uint32_t i = bvh->node_count; i-- > 0;) {
+        if (i == 1)
+            continue;
+        rp_snode *n = &bvh->nodes[i];
+        float mn[3], mx[3];
+        box_empty(mn, mx);
+        if (n->count > 0) {
+            for (uint32_t j = n->first; j < n->first + n->count; j++) {
+                const rp_sbox *b = &boxes[bvh->prims[j]];
+                box_grow(mn, mx, b->min, b->max);
+            }
+        } else {
+            box_grow(mn, mx, bvh->nodes[n->first].min, bvh->nodes[n->first].max);
+            box_grow(mn, mx, bvh->nodes[n->first + 1].min, bvh->nodes[n->first + 1].max);
+        }
+        memcpy(n->min, mn, sizeof mn);
+        memcpy(n->max, mx, sizeof mx);
+    }
+    return rp_sbvh_cost(bvh);
+}
+
+double rp_sbvh_cost(const rp_sbvh *bvh)
+{
+    if (bvh->nodes == NULL)
+        return 0.0;
+    double root = half_area(bvh->nodes[0].min, bvh->nodes[0].max);
+    if (!(root > 0.0) || !isfinite(root))
+        return 0.0;     /* a flat or point-like scene: no area to compare */
+    double sum = 0.0;
+    for (uint32_t i = 0; i < bvh->node_count; i++) {
+        if (i == 1)
+            continue;
+        const rp_snode *n = &bvh->nodes[i];
+        sum += half_area(n->min, n->max) * (n->count > 0 ? n->count : 1);
+    }
+    return sum / root;
+}
+
+void rp_sbvh_free(rp_sbvh *bvh)
+{
+    rp_free_large(bvh->nodes);
+    rp_free_large(bvh->prims);
+    memset(bvh, 0, sizeof *bvh);
+}

@@ -1,0 +1,208 @@
+/* fuzz_scene.c: scenes built, moved and queried from fuzz bytes, every
+   answer checked against a brute-force loop over the objects' own ray
+   functions (nearest t, lowest index on ties; out equal to that object's).
+
+   Input: byte 0 picks how floats are read (raw bits, tame numbers, tame
+   with an odd raw one), byte 1 the number of objects (0..24); per object
+   a kind byte and its floats (a mesh instance: 16 floats of model
+   matrix); then a byte of moves (0..8), each an index byte and the new
+   object's floats; then rays (6 floats each) until the input ends (at
+   most 8). A unit cube mesh is shared by every instance. */
+#include "fuzz_common.h"
+
+#define MAX_OBJECTS 24
+#define MAX_MOVES 8
+#define MAX_RAYS 8
+
+enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH, KINDS };
+
+typedef struct object {
+    enum kind kind;
+    rp_sphere sphere;
+    rp_ellipsoid ellipsoid;
+    rp_aabb aabb;
+    rp_obb obb;
+    mat4 model;
+} object;
+
+static rp_mesh *cube(void)
+{
+    static rp_mesh *mesh;
+    static const float v[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                  {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+    static const uint32_t idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                                     2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3};
+    if (mesh == NULL)
+        mesh = rp_mesh_create(&v[0][0], 8, 0, idx, 12);
+    if (mesh == NULL)
+        fuzz_fail("cannot create the cube mesh");
+    return mesh;
+}
+
+static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = k;
+    switch (k) {
+    case SPHERE:
+        fuzz_vec3(in, mode, o->sphere.center);
+        o->sphere.radius = fuzz_float(in, mode);
+        break;
+    case ELLIPSOID:
+        fuzz_vec3(in, mode, o->ellipsoid.center);
+        fuzz_vec3(in, mode, o->ellipsoid.radii);
+        if (fuzz_u8(in) & 1) {      /* a unit quaternion, or raw values */
+            vec3 axis;
+            fuzz_vec3(in, 1, axis);
+            glm_quatv(o->ellipsoid.orientation, fuzz_float(in, 1), axis);
+            glm_quat_normalize(o->ellipsoid.orientation);
+        } else {
+            for (int i = 0; i < 4; i++)
+                o->ellipsoid.orientation[i] = fuzz_float(in, mode);
+        }
+        break;
+    case AABB:
+        fuzz_vec3(in, mode, o->aabb.min);
+        fuzz_vec3(in, mode, o->aabb.max);
+        break;
+    case OBB:
+        fuzz_vec3(in, mode, o->obb.center);
+        fuzz_vec3(in, mode, o->obb.half_extents);
+        for (int i = 0; i < 4; i++)
+            o->obb.orientation[i] = fuzz_float(in, mode);
+        break;
+    default:
+        fuzz_mat4(in, mode, o->model);
+        if (fuzz_u8(in) & 1) {      /* mostly affine: the interesting case */
+            o->model[0][3] = o->model[1][3] = o->model[2][3] = 0.0f;
+            o->model[3][3] = 1.0f;
+        }
+        break;
+    }
+}
+
+static int add(rp_scene *s, object *o)
+{
+    switch (o->kind) {
+    case SPHERE: return rp_scene_add_sphere(s, &o->sphere);
+    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->ellipsoid);
+    case AABB: return rp_scene_add_aabb(s, &o->aabb);
+    case OBB: return rp_scene_add_obb(s, &o->obb);
+    default: return rp_scene_add_mesh(s, cube(), o->model);
+    }
+}
+
+static bool set(rp_scene *s, int i, object *o)
+{
+    switch (o->kind) {
+    case SPHERE: return rp_scene_set_sphere(s, i, &o->sphere);
+    case ELLIPSOID: return rp_scene_set_ellipsoid(s, i, &o->ellipsoid);
+    case AABB: return rp_scene_set_aabb(s, i, &o->aabb);
+    case OBB: return rp_scene_set_obb(s, i, &o->obb);
+    default: return rp_scene_set_mesh_model(s, i, o->model);
+    }
+}
+
+static bool hit(const rp_ray *ray, object *o, rp_hit *h, rp_triangle_hit *tri)
+{
+    switch (o->kind) {
+    case SPHERE: return rp_intersect_ray_sphere(ray, &o->sphere, h);
+    case ELLIPSOID: return rp_intersect_ray_ellipsoid(ray, &o->ellipsoid, h);
+    case AABB: return rp_intersect_ray_aabb(ray, &o->aabb, h);
+    case OBB: return rp_intersect_ray_obb(ray, &o->obb, h);
+    default: return rp_intersect_ray_mesh_instance(cube(), o->model, ray, h, tri);
+    }
+}
+
+/* The scene's answer against the loop over objs[0 .. n). */
+static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int n)
+{
+    rp_hit got, want;
+    rp_triangle_hit got_tri, want_tri;
+    fuzz_poison(&got, sizeof got);
+    fuzz_poison(&got_tri, sizeof got_tri);
+    int i = rp_intersect_ray_scene(s, ray, &got, &got_tri);
+    int best = -1;
+    for (int k = 0; k < n; k++) {
+        rp_hit h;
+        rp_triangle_hit th;
+        if (hit(ray, &objs[k], &h, &th) && (best < 0 || h.t < want.t)) {
+            best = k;
+            want = h;
+            if (objs[k].kind == MESH)
+                want_tri = th;
+        }
+    }
+    if (i != best)
+        fuzz_fail("scene picked %d, the loop over the objects %d", i, best);
+    fuzz_check(rp_intersect_ray_scene(s, ray, NULL, NULL) == i, "NULL out changes the answer");
+    if (i < 0) {
+        fuzz_check(fuzz_untouched(&got, sizeof got), "miss wrote to *out");
+        fuzz_check(fuzz_untouched(&got_tri, sizeof got_tri), "miss wrote to *tri");
+        return;
+    }
+    fuzz_check(got.t == want.t && got.t_enter == want.t_enter && got.t_exit == want.t_exit,
+               "hit differs from the object's own function");
+    fuzz_check(memcmp(got.point, want.point, sizeof got.point) == 0 &&
+               memcmp(got.normal, want.normal, sizeof got.normal) == 0 &&
+               got.inside == want.inside, "hit differs from the object's own function");
+    if (objs[i].kind == MESH)
+        fuzz_check(memcmp(&got_tri, &want_tri, sizeof got_tri) == 0, "tri differs");
+    else
+        fuzz_check(fuzz_untouched(&got_tri, sizeof got_tri), "non-mesh hit wrote to *tri");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_watchdog();
+    fuzz_input in = {data, size, 0};
+    int mode = fuzz_u8(&in) % 3;
+    int count = fuzz_u8(&in) % (MAX_OBJECTS + 1);
+    rp_scene *s = rp_scene_create();
+    fuzz_check(s != NULL, "rp_scene_create failed");
+
+    /* built: the objects as the last build saw them; now: as added/moved */
+    object built[MAX_OBJECTS], now[MAX_OBJECTS];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        object o;
+        read_object(&in, mode, (enum kind)(fuzz_u8(&in) % KINDS), &o);
+        int idx = add(s, &o);
+        if (idx != -1 && idx != n)
+            fuzz_fail("add returned %d, expected -1 or %d", idx, n);
+        if (idx >= 0)
+            now[n++] = o;
+    }
+    fuzz_check(rp_scene_build(s), "build failed");
+    memcpy(built, now, sizeof now);
+
+    int moves = fuzz_u8(&in) % (MAX_MOVES + 1);
+    for (int m = 0; m < moves; m++) {
+        int i = (int)fuzz_u8(&in) % (MAX_OBJECTS + 1) - 1;    /* -1 .. 23 */
+        object o;
+        read_object(&in, mode, (enum kind)(fuzz_u8(&in) % KINDS), &o);
+        bool ok = set(s, i, &o);
+        if (i < 0 || i >= n || now[i].kind != o.kind)
+            fuzz_check(!ok, "set accepted a wrong index or kind");
+        if (ok)
+            now[i] = o;
+    }
+
+    rp_ray rays[MAX_RAYS];
+    int nrays = 0;
+    while (nrays < MAX_RAYS && in.pos < in.size) {
+        fuzz_vec3(&in, mode, rays[nrays].origin);
+        fuzz_vec3(&in, mode, rays[nrays].dir);
+        nrays++;
+    }
+    /* moves are invisible until the build, then seen */
+    for (int r = 0; r < nrays; r++)
+        check_query(s, &rays[r], built, n);
+    fuzz_check(rp_scene_build(s), "build failed");
+    for (int r = 0; r < nrays; r++)
+        check_query(s, &rays[r], now, n);
+    rp_scene_destroy(s);
+    return 0;
+}

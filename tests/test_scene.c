@@ -1,0 +1,668 @@
+/* test_scene.c: rp_scene against a brute-force loop over every object's
+   own ray function: random mixed scenes with duplicates (ties), moves seen
+   only after a build, refit and rebuild agreeing, a 100k-object scene,
+   identical objects, and every kind of invalid input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <raypick/raypick.h>
+#include "../src/lib/scene_internal.h"
+
+/* ---- a deterministic generator ---------------------------------------- */
+
+static uint64_t rng;
+
+static double uniform(double lo, double hi)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
+}
+
+static float uf(double lo, double hi) { return (float)uniform(lo, hi); }
+
+static void random_quat(versor q)
+{
+    vec3 axis = {uf(-1, 1), uf(-1, 1), uf(-1, 1) + 1.5f};
+    glm_vec3_normalize(axis);
+    glm_quatv(q, uf(0, 6.28), axis);
+}
+
+/* ---- objects of every kind --------------------------------------------- */
+
+enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH, KINDS };
+
+typedef struct object {
+    enum kind kind;
+    rp_sphere sphere;
+    rp_ellipsoid ellipsoid;
+    rp_aabb aabb;
+    rp_obb obb;
+    mat4 model;
+} object;
+
+/* A closed unit cube, 12 triangles. */
+static rp_mesh *cube_mesh(void)
+{
+    static const float v[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                  {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+    static const uint32_t idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                                     2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3};
+    rp_mesh *m = rp_mesh_create(&v[0][0], 8, 0, idx, 12);
+    assert_non_null(m);
+    return m;
+}
+
+static void random_object(object *o, enum kind k, float extent)
+{
+    vec3 c = {uf(-extent, extent), uf(-extent, extent), uf(-extent, extent)};
+    float s = uf(0.2, 2.0);
+    o->kind = k;
+    switch (k) {
+    case SPHERE:
+        glm_vec3_copy(c, o->sphere.center);
+        o->sphere.radius = s;
+        break;
+    case ELLIPSOID:
+        glm_vec3_copy(c, o->ellipsoid.center);
+        o->ellipsoid.radii[0] = s;
+        o->ellipsoid.radii[1] = uf(0.2, 2.0);
+        o->ellipsoid.radii[2] = uf(0.2, 2.0);
+        if (uniform(0, 1) < 0.5)
+            glm_vec4_zero(o->ellipsoid.orientation);
+        else
+            random_quat(o->ellipsoid.orientation);
+        break;
+    case AABB:
+        for (int i = 0; i < 3; i++) {
+            o->aabb.min[i] = c[i] - uf(0, 2);
+            o->aabb.max[i] = c[i] + uf(0, 2);
+        }
+        break;
+    case OBB:
+        glm_vec3_copy(c, o->obb.center);
+        o->obb.half_extents[0] = s;
+        o->obb.half_extents[1] = uf(0.1, 2.0);
+        o->obb.half_extents[2] = uf(0.1, 2.0);
+        random_quat(o->obb.orientation);
+        break;
+    default: {
+        versor q;
+        random_quat(q);
+        glm_mat4_identity(o->model);
+        glm_translate(o->model, c);
+        glm_quat_rotate(o->model, q, o->model);
+        glm_scale(o->model, (vec3){s, uf(0.2, 2.0), uf(0.2, 2.0)});
+        break;
+    }
+    }
+}
+
+static int add_object(rp_scene *s, const rp_mesh *mesh, object *o)
+{
+    switch (o->kind) {
+    case SPHERE: return rp_scene_add_sphere(s, &o->sphere);
+    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->ellipsoid);
+    case AABB: return rp_scene_add_aabb(s, &o->aabb);
+    case OBB: return rp_scene_add_obb(s, &o->obb);
+    default: return rp_scene_add_mesh(s, mesh, o->model);
+    }
+}
+
+static bool set_object(rp_scene *s, int i, object *o)
+{
+    switch (o->kind) {
+    case SPHERE: return rp_scene_set_sphere(s, i, &o->sphere);
+    case ELLIPSOID: return rp_scene_set_ellipsoid(s, i, &o->ellipsoid);
+    case AABB: return rp_scene_set_aabb(s, i, &o->aabb);
+    case OBB: return rp_scene_set_obb(s, i, &o->obb);
+    default: return rp_scene_set_mesh_model(s, i, o->model);
+    }
+}
+
+static bool hit_object(const rp_ray *ray, const rp_mesh *mesh, object *o, rp_hit *h,
+                       rp_triangle_hit *tri)
+{
+    switch (o->kind) {
+    case SPHERE: return rp_intersect_ray_sphere(ray, &o->sphere, h);
+    case ELLIPSOID: return rp_intersect_ray_ellipsoid(ray, &o->ellipsoid, h);
+    case AABB: return rp_intersect_ray_aabb(ray, &o->aabb, h);
+    case OBB: return rp_intersect_ray_obb(ray, &o->obb, h);
+    default: return rp_intersect_ray_mesh_instance(mesh, o->model, ray, h, tri);
+    }
+}
+
+/* The contract's answer: the smallest t, the lowest index on equal t. */
+static int brute_force(const rp_ray *ray, const rp_mesh *mesh, object *objs, int n, rp_hit *out,
+                       rp_triangle_hit *tri)
+{
+    int best = -1;
+    rp_hit best_hit;
+    rp_triangle_hit best_tri;
+    for (int i = 0; i < n; i++) {
+        rp_hit h;
+        rp_triangle_hit th;
+        if (hit_object(ray, mesh, &objs[i], &h, &th) && (best < 0 || h.t < best_hit.t)) {
+            best = i;
+            best_hit = h;
+            best_tri = th;
+        }
+    }
+    if (best >= 0) {
+        *out = best_hit;
+        if (objs[best].kind == MESH)
+            *tri = best_tri;
+    }
+    return best;
+}
+
+static void random_ray(rp_ray *r, float extent, const object *aim)
+{
+    for (int i = 0; i < 3; i++)
+        r->origin[i] = uf(-2 * extent, 2 * extent);
+    if (aim != NULL) {
+        /* towards an object's centre, give or take: most such rays hit */
+        vec3 c;
+        switch (aim->kind) {
+        case SPHERE: glm_vec3_copy((float *)aim->sphere.center, c); break;
+        case ELLIPSOID: glm_vec3_copy((float *)aim->ellipsoid.center, c); break;
+        case AABB: glm_vec3_center((float *)aim->aabb.min, (float *)aim->aabb.max, c); break;
+        case OBB: glm_vec3_copy((float *)aim->obb.center, c); break;
+        default: glm_vec3_copy((float *)aim->model[3], c); break;
+        }
+        for (int i = 0; i < 3; i++)
+            r->dir[i] = (c[i] + uf(-0.5, 0.5) - r->origin[i]) * uf(0.01, 3);
+    } else {
+        for (int i = 0; i < 3; i++)
+            r->dir[i] = uf(-1, 1);
+    }
+}
+
+static void assert_same_hit(const rp_hit *a, const rp_hit *b)
+{
+    assert_true(a->t == b->t && a->t_enter == b->t_enter && a->t_exit == b->t_exit);
+    assert_memory_equal(a->point, b->point, sizeof(vec3));
+    assert_memory_equal(a->normal, b->normal, sizeof(vec3));
+    assert_true(a->inside == b->inside);
+}
+
+#define SENTINEL 4242.0f
+
+static rp_hit sentinel_hit(void)
+{
+    rp_hit h;
+    h.t = h.t_enter = h.t_exit = SENTINEL;
+    glm_vec3_fill(h.point, SENTINEL);
+    glm_vec3_fill(h.normal, SENTINEL);
+    h.inside = true;
+    return h;
+}
+
+static const rp_triangle_hit tri_sentinel = {777u, SENTINEL, SENTINEL};
+
+/* Scene query and brute force agree on index, hit and triangle; a miss
+   and a non-mesh hit leave tri untouched. Returns the index. */
+static int check_ray(const rp_scene *s, const rp_ray *ray, const rp_mesh *mesh, object *objs,
+                     int n)
+{
+    rp_hit got = sentinel_hit(), want = sentinel_hit();
+    rp_triangle_hit got_tri = tri_sentinel, want_tri = tri_sentinel;
+    int i = rp_intersect_ray_scene(s, ray, &got, &got_tri);
+    int j = brute_force(ray, mesh, objs, n, &want, &want_tri);
+    assert_int_equal(i, j);
+    assert_same_hit(&got, &want);
+    assert_memory_equal(&got_tri, &want_tri, sizeof got_tri);
+    assert_int_equal(rp_intersect_ray_scene(s, ray, NULL, NULL), i);
+    return i;
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+static void nearest_equals_brute_force_on_mixed_scenes(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    const int sizes[] = {1, 2, 7, 60, 400};
+    for (int seed = 1; seed <= 5; seed++) {
+        rng = 0x9e3779b97f4a7c15ULL * (uint64_t)seed;
+        int n = sizes[seed - 1];
+        float extent = 2.0f + sqrtf((float)n);
+        object *objs = calloc((size_t)n, sizeof *objs);
+        rp_scene *s = rp_scene_create();
+        assert_non_null(s);
+        for (int i = 0; i < n; i++) {
+            /* every fifth object repeats an earlier one exactly: ties */
+            if (i > 0 && i % 5 == 0)
+                objs[i] = objs[(int)uniform(0, i)];
+            else
+                random_object(&objs[i], (enum kind)(i % KINDS), extent);
+            assert_int_equal(add_object(s, mesh, &objs[i]), i);
+        }
+        assert_true(rp_scene_build(s));
+        int hits = 0, ties = 0;
+        for (int r = 0; r < 2000; r++) {
+            rp_ray ray;
+            random_ray(&ray, extent, r % 4 ? &objs[(int)uniform(0, n)] : NULL);
+            int i = check_ray(s, &ray, mesh, objs, n);
+            hits += i >= 0;
+            /* count the ties on some rays (the check above covers them all) */
+            for (int k = 0; i >= 0 && r < 400 && k < n; k++) {
+                rp_hit h, best;
+                rp_triangle_hit th;
+                hit_object(&ray, mesh, &objs[i], &best, &th);
+                if (k != i && hit_object(&ray, mesh, &objs[k], &h, &th) && h.t == best.t)
+                    ties++;
+            }
+        }
+        assert_true(hits > 160);       /* the hit paths were really exercised */
+        if (n >= 7)
+            assert_true(ties > 0);     /* the duplicates were really exercised */
+        rp_scene_destroy(s);
+        free(objs);
+    }
+    rp_mesh_destroy(mesh);
+}
+
+static void moves_are_seen_after_build_and_not_before(void **state)
+{
+    (void)state;
+    rp_scene *s = rp_scene_create();
+    rp_sphere a = {{0, 0, -10}, 1};
+    rp_ray ray = {{0, 0, 0}, {0, 0, -1}};
+    rp_ray side = {{5, 0, 0}, {0, 0, -1}};
+
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, NULL, NULL), -1);   /* empty */
+    assert_int_equal(rp_scene_add_sphere(s, &a), 0);
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, NULL, NULL), -1);   /* unbuilt */
+    assert_true(rp_scene_build(s));
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, NULL, NULL), 0);
+
+    /* moved away: the old place still answers until the build */
+    rp_sphere moved = {{5, 0, -10}, 1};
+    assert_true(rp_scene_set_sphere(s, 0, &moved));
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, NULL, NULL), 0);
+    assert_int_equal(rp_intersect_ray_scene(s, &side, NULL, NULL), -1);
+    assert_true(rp_scene_build(s));
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, NULL, NULL), -1);
+    rp_hit h;
+    assert_int_equal(rp_intersect_ray_scene(s, &side, &h, NULL), 0);
+    assert_float_equal(h.t, 9.0f, 1e-5f);
+
+    /* an add is invisible until the build too, and then it is nearer */
+    rp_aabb box = {{4, -1, -4}, {6, 1, -3}};
+    assert_int_equal(rp_scene_add_aabb(s, &box), 1);
+    assert_int_equal(rp_intersect_ray_scene(s, &side, &h, NULL), 0);
+    assert_true(rp_scene_build(s));
+    assert_int_equal(rp_intersect_ray_scene(s, &side, &h, NULL), 1);
+    assert_float_equal(h.t, 3.0f, 1e-5f);
+    /* a build with no change keeps the answers */
+    assert_true(rp_scene_build(s));
+    assert_int_equal(rp_intersect_ray_scene(s, &side, &h, NULL), 1);
+    rp_scene_destroy(s);
+}
+
+/* Two scenes with the same final objects: one built, moved and built again
+   (refit, or rebuild when the moves wreck the tree), one built from
+   scratch. Every ray gets the same answer from both and from brute force. */
+static void refit_and_rebuild_agree(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    const float move[] = {0.3f, 40.0f};     /* small moves refit; huge ones rebuild */
+    for (int m = 0; m < 2; m++) {
+        rng = 1234567u + (uint64_t)m;
+        const int n = 500;
+        float extent = 25.0f;
+        object *objs = calloc(n, sizeof *objs);
+        rp_scene *moved = rp_scene_create(), *fresh = rp_scene_create();
+        for (int i = 0; i < n; i++) {
+            random_object(&objs[i], (enum kind)(i % KINDS), extent);
+            assert_int_equal(add_object(moved, mesh, &objs[i]), i);
+        }
+        assert_true(rp_scene_build(moved));
+        for (int i = 0; i < n; i++) {
+            vec3 d = {uf(-move[m], move[m]), uf(-move[m], move[m]), uf(-move[m], move[m])};
+            object *o = &objs[i];
+            switch (o->kind) {
+            case SPHERE: glm_vec3_add(o->sphere.center, d, o->sphere.center); break;
+            case ELLIPSOID: glm_vec3_add(o->ellipsoid.center, d, o->ellipsoid.center); break;
+            case AABB:
+                glm_vec3_add(o->aabb.min, d, o->aabb.min);
+                glm_vec3_add(o->aabb.max, d, o->aabb.max);
+                break;
+            case OBB: glm_vec3_add(o->obb.center, d, o->obb.center); break;
+            default: glm_vec3_add(o->model[3], d, o->model[3]); break;
+            }
+            assert_true(set_object(moved, i, o));
+            assert_int_equal(add_object(fresh, mesh, o), i);
+        }
+        assert_true(rp_scene_build(moved));
+        assert_true(rp_scene_build(fresh));
+        for (int r = 0; r < 800; r++) {
+            rp_ray ray;
+            random_ray(&ray, extent + move[m], &objs[(int)uniform(0, n)]);
+            int a = check_ray(moved, &ray, mesh, objs, n);
+            assert_int_equal(check_ray(fresh, &ray, mesh, objs, n), a);
+        }
+        rp_scene_destroy(moved);
+        rp_scene_destroy(fresh);
+        free(objs);
+    }
+    rp_mesh_destroy(mesh);
+}
+
+/* 100,000 objects (spheres, with boxes among them) against brute force:
+   rp_intersect_ray_spheres for the spheres (documented equal to a loop
+   over rp_intersect_ray_sphere) and a loop for the boxes. */
+static void hundred_thousand_objects_match_brute_force(void **state)
+{
+    (void)state;
+    rng = 42;
+    const int n = 100000, rays = 2000;
+    rp_sphere *spheres = malloc(n * sizeof *spheres);
+    int *sphere_index = malloc(n * sizeof *sphere_index);
+    rp_aabb *boxes = malloc(n * sizeof *boxes);
+    int *box_index = malloc(n * sizeof *box_index);
+    int ns = 0, nb = 0;
+    rp_scene *s = rp_scene_create();
+    for (int i = 0; i < n; i++) {
+        vec3 c = {uf(-500, 500), uf(-500, 500), uf(-500, 500)};
+        if (i % 50 == 3) {
+            rp_aabb b = {{c[0] - 1, c[1] - 1, c[2] - 1}, {c[0] + 1, c[1] + 1, c[2] + 1}};
+            boxes[nb] = b;
+            box_index[nb++] = i;
+            assert_int_equal(rp_scene_add_aabb(s, &b), i);
+        } else {
+            rp_sphere sp = {{c[0], c[1], c[2]}, uf(0.5, 2)};
+            spheres[ns] = sp;
+            sphere_index[ns++] = i;
+            assert_int_equal(rp_scene_add_sphere(s, &sp), i);
+        }
+    }
+    assert_true(rp_scene_build(s));
+    int hits = 0;
+    for (int r = 0; r < rays; r++) {
+        rp_ray ray;
+        for (int k = 0; k < 3; k++) {
+            ray.origin[k] = uf(-600, 600);
+            ray.dir[k] = uf(-1, 1);
+        }
+        rp_hit want, h;
+        int j = rp_intersect_ray_spheres(&ray, spheres, (size_t)ns, &want);
+        int best = j >= 0 ? sphere_index[j] : -1;
+        for (int b = 0; b < nb; b++)
+            if (rp_intersect_ray_aabb(&ray, &boxes[b], &h) &&
+                (best < 0 || h.t < want.t || (h.t == want.t && box_index[b] < best))) {
+                best = box_index[b];
+                want = h;
+            }
+        rp_hit got;
+        int i = rp_intersect_ray_scene(s, &ray, &got, NULL);
+        assert_int_equal(i, best);
+        if (i >= 0) {
+            assert_same_hit(&got, &want);
+            hits++;
+        }
+    }
+    assert_true(hits > rays / 10);
+    rp_scene_destroy(s);
+    free(spheres);
+    free(sphere_index);
+    free(boxes);
+    free(box_index);
+}
+
+/* All objects the same: the builder cannot split by position, still
+   builds with a bounded depth, and the lowest index wins every tie. */
+static void identical_objects_build_bounded_and_tie_to_lowest(void **state)
+{
+    (void)state;
+    const int n = 20000;
+    rp_sbox *boxes = malloc(n * sizeof *boxes);
+    for (int i = 0; i < n; i++)
+        boxes[i] = (rp_sbox){{-1, -1, -1}, {1, 1, 1}};
+    rp_sbvh bvh;
+    assert_true(rp_sbvh_build(boxes, n, &bvh));
+    assert_true(bvh.depth < RP_SBVH_STACK);
+    assert_true(bvh.depth <= 16);       /* halving: log2(20000 / 4) < 13 */
+    rp_sbvh_free(&bvh);
+    /* the same with every object on one line and a huge SAH depth */
+    for (int i = 0; i < n; i++)
+        boxes[i] = (rp_sbox){{(float)i, 0, 0}, {(float)i, 0, 0}};
+    assert_true(rp_sbvh_build(boxes, n, &bvh));
+    assert_true(bvh.depth < RP_SBVH_STACK);
+    rp_sbvh_free(&bvh);
+    free(boxes);
+
+    rp_scene *s = rp_scene_create();
+    rp_sphere sp = {{3, 4, 5}, 1.5f};
+    for (int i = 0; i < n; i++)
+        assert_int_equal(rp_scene_add_sphere(s, &sp), i);
+    assert_true(rp_scene_build(s));
+    rp_ray ray = {{3, 4, 50}, {0, 0, -2}};
+    rp_hit h;
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, NULL), 0);
+    rp_hit want;
+    assert_true(rp_intersect_ray_sphere(&ray, &sp, &want));
+    assert_same_hit(&h, &want);
+    rp_ray miss = {{30, 4, 50}, {0, 0, -2}};
+    assert_int_equal(rp_intersect_ray_scene(s, &miss, NULL, NULL), -1);
+    /* moving all but the last away: the last one is the only hit */
+    rp_sphere away = {{100, 4, 5}, 1.5f};
+    for (int i = 0; i < n - 1; i++)
+        assert_true(rp_scene_set_sphere(s, i, &away));
+    assert_true(rp_scene_build(s));
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, NULL, NULL), n - 1);
+    rp_scene_destroy(s);
+}
+
+static void mesh_hits_report_the_triangle(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    rp_scene *s = rp_scene_create();
+    rp_sphere sp = {{0, 0, -20}, 1};
+    mat4 model;
+    glm_translate_make(model, (vec3){0, 0, -10});
+    assert_int_equal(rp_scene_add_sphere(s, &sp), 0);
+    assert_int_equal(rp_scene_add_mesh(s, mesh, model), 1);
+    assert_true(rp_scene_build(s));
+    rp_ray ray = {{0.25f, 0.5f, 0}, {0, 0, -1}};
+    rp_hit h, want;
+    rp_triangle_hit tri = tri_sentinel, want_tri;
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, &tri), 1);
+    assert_true(rp_intersect_ray_mesh_instance(mesh, model, &ray, &want, &want_tri));
+    assert_same_hit(&h, &want);
+    assert_memory_equal(&tri, &want_tri, sizeof tri);
+    assert_float_equal(h.t, 9.0f, 1e-5f);
+    /* the sphere behind it, once the mesh moves away: tri untouched */
+    glm_translate_make(model, (vec3){10, 0, -10});
+    assert_true(rp_scene_set_mesh_model(s, 1, model));
+    assert_true(rp_scene_build(s));
+    tri = tri_sentinel;
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, &tri), 0);
+    assert_memory_equal(&tri, &tri_sentinel, sizeof tri);
+    rp_scene_destroy(s);
+    rp_mesh_destroy(mesh);
+}
+
+static void invalid_objects_are_refused(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    rp_scene *s = rp_scene_create();
+    rp_sphere sp = {{0, 0, 0}, 1};
+    rp_ellipsoid el = {{0, 0, 0}, {1, 2, 3}, {0, 0, 0, 0}};
+    rp_aabb box = {{-1, -1, -1}, {1, 1, 1}};
+    rp_obb obb = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0, 1}};
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+
+    /* NULL scene or object */
+    assert_int_equal(rp_scene_add_sphere(NULL, &sp), -1);
+    assert_int_equal(rp_scene_add_sphere(s, NULL), -1);
+    assert_int_equal(rp_scene_add_ellipsoid(NULL, &el), -1);
+    assert_int_equal(rp_scene_add_ellipsoid(s, NULL), -1);
+    assert_int_equal(rp_scene_add_aabb(NULL, &box), -1);
+    assert_int_equal(rp_scene_add_aabb(s, NULL), -1);
+    assert_int_equal(rp_scene_add_obb(NULL, &obb), -1);
+    assert_int_equal(rp_scene_add_obb(s, NULL), -1);
+    assert_int_equal(rp_scene_add_mesh(NULL, mesh, id), -1);
+    assert_int_equal(rp_scene_add_mesh(s, NULL, id), -1);
+    assert_int_equal(rp_scene_add_mesh(s, mesh, NULL), -1);
+
+    /* bad values, each alone */
+    rp_sphere bs[] = {{{NAN, 0, 0}, 1}, {{0, INFINITY, 0}, 1}, {{0, 0, 0}, 0},
+                      {{0, 0, 0}, -1}, {{0, 0, 0}, NAN}, {{0, 0, 0}, INFINITY},
+                      {{3e38f, 0, 0}, 3e38f}};
+    for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++)
+        assert_int_equal(rp_scene_add_sphere(s, &bs[i]), -1);
+    rp_ellipsoid be[] = {{{NAN, 0, 0}, {1, 1, 1}, {0, 0, 0, 0}},
+                         {{0, 0, 0}, {1, 0, 1}, {0, 0, 0, 0}},
+                         {{0, 0, 0}, {1, -1, 1}, {0, 0, 0, 0}},
+                         {{0, 0, 0}, {1, 1, INFINITY}, {0, 0, 0, 0}},
+                         {{0, 0, 0}, {1, 1, 1}, {0, 0, 0, NAN}},
+                         {{0, 0, 0}, {1, 1, 1}, {0, 0, 0, 2}}};   /* not unit */
+    for (size_t i = 0; i < sizeof be / sizeof be[0]; i++)
+        assert_int_equal(rp_scene_add_ellipsoid(s, &be[i]), -1);
+    rp_aabb bb[] = {{{1, 0, 0}, {0, 1, 1}}, {{0, 0, 0}, {1, NAN, 1}},
+                    {{-INFINITY, 0, 0}, {1, 1, 1}}};
+    for (size_t i = 0; i < sizeof bb / sizeof bb[0]; i++)
+        assert_int_equal(rp_scene_add_aabb(s, &bb[i]), -1);
+    rp_obb bo[] = {{{0, 0, 0}, {1, -1, 1}, {0, 0, 0, 1}},
+                   {{0, 0, NAN}, {1, 1, 1}, {0, 0, 0, 1}},
+                   {{0, 0, 0}, {1, 1, 1}, {INFINITY, 0, 0, 1}}};
+    for (size_t i = 0; i < sizeof bo / sizeof bo[0]; i++)
+        assert_int_equal(rp_scene_add_obb(s, &bo[i]), -1);
+    mat4 m;
+    glm_mat4_copy(id, m);
+    m[0][3] = 0.5f;                             /* projective, not affine */
+    assert_int_equal(rp_scene_add_mesh(s, mesh, m), -1);
+    glm_mat4_copy(id, m);
+    m[3][3] = 2.0f;
+    assert_int_equal(rp_scene_add_mesh(s, mesh, m), -1);
+    glm_mat4_copy(id, m);
+    m[2][2] = 0.0f;                             /* singular */
+    assert_int_equal(rp_scene_add_mesh(s, mesh, m), -1);
+    glm_mat4_copy(id, m);
+    m[3][1] = NAN;
+    assert_int_equal(rp_scene_add_mesh(s, mesh, m), -1);
+
+    /* nothing was added: the first valid object is index 0 */
+    assert_int_equal(rp_scene_add_sphere(s, &sp), 0);
+    assert_int_equal(rp_scene_add_obb(s, &obb), 1);
+    assert_int_equal(rp_scene_add_mesh(s, mesh, id), 2);
+    assert_int_equal(rp_scene_add_ellipsoid(s, &el), 3);
+    assert_int_equal(rp_scene_add_aabb(s, &box), 4);
+    rp_scene_destroy(s);
+    rp_scene_destroy(NULL);     /* ignored */
+    assert_false(rp_scene_build(NULL));
+    rp_mesh_destroy(mesh);
+}
+
+static void wrong_moves_change_nothing(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    rp_scene *s = rp_scene_create();
+    rp_sphere sp = {{0, 0, -10}, 1};
+    rp_ellipsoid el = {{3, 0, -10}, {1, 1, 1}, {0, 0, 0, 0}};
+    rp_aabb box = {{5, -1, -11}, {7, 1, -9}};
+    rp_obb obb = {{9, 0, -10}, {1, 1, 1}, {0, 0, 0, 0}};
+    mat4 model;
+    glm_translate_make(model, (vec3){12, 0, -10});
+    assert_int_equal(rp_scene_add_sphere(s, &sp), 0);
+    assert_int_equal(rp_scene_add_ellipsoid(s, &el), 1);
+    assert_int_equal(rp_scene_add_aabb(s, &box), 2);
+    assert_int_equal(rp_scene_add_obb(s, &obb), 3);
+    assert_int_equal(rp_scene_add_mesh(s, mesh, model), 4);
+    assert_true(rp_scene_build(s));
+
+    /* wrong index */
+    assert_false(rp_scene_set_sphere(s, -1, &sp));
+    assert_false(rp_scene_set_sphere(s, 5, &sp));
+    assert_false(rp_scene_set_sphere(NULL, 0, &sp));
+    assert_false(rp_scene_set_sphere(s, 0, NULL));
+    /* wrong kind */
+    assert_false(rp_scene_set_sphere(s, 1, &sp));
+    assert_false(rp_scene_set_ellipsoid(s, 0, &el));
+    assert_false(rp_scene_set_aabb(s, 3, &box));
+    assert_false(rp_scene_set_obb(s, 2, &obb));
+    assert_false(rp_scene_set_mesh_model(s, 0, model));
+    assert_false(rp_scene_set_mesh_model(s, 4, NULL));
+    /* invalid values on the right object */
+    rp_sphere bad_sp = {{0, 0, -10}, -1};
+    rp_ellipsoid bad_el = {{3, 0, -10}, {1, 0, 1}, {0, 0, 0, 0}};
+    rp_aabb bad_box = {{7, -1, -11}, {5, 1, -9}};
+    rp_obb bad_obb = {{9, 0, -10}, {1, NAN, 1}, {0, 0, 0, 0}};
+    mat4 bad_model = GLM_MAT4_ZERO_INIT;
+    assert_false(rp_scene_set_sphere(s, 0, &bad_sp));
+    assert_false(rp_scene_set_ellipsoid(s, 1, &bad_el));
+    assert_false(rp_scene_set_aabb(s, 2, &bad_box));
+    assert_false(rp_scene_set_obb(s, 3, &bad_obb));
+    assert_false(rp_scene_set_mesh_model(s, 4, bad_model));
+    assert_true(rp_scene_build(s));
+
+    /* every object is where it was */
+    const float xs[5] = {0, 3, 6, 9, 12};
+    for (int i = 0; i < 5; i++) {
+        rp_ray ray = {{xs[i], 0, 0}, {0, 0, -1}};
+        rp_hit h;
+        assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, NULL), i);
+        assert_float_equal(h.t, 9.0f, 1e-5f);
+    }
+    rp_scene_destroy(s);
+    rp_mesh_destroy(mesh);
+}
+
+static void invalid_queries_return_minus_one(void **state)
+{
+    (void)state;
+    rp_scene *s = rp_scene_create();
+    rp_sphere sp = {{0, 0, -10}, 1};
+    rp_ray ray = {{0, 0, 0}, {0, 0, -1}};
+    rp_hit h = sentinel_hit();
+    rp_triangle_hit tri = tri_sentinel;
+    assert_int_equal(rp_intersect_ray_scene(NULL, &ray, &h, &tri), -1);
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, &tri), -1);
+    assert_true(rp_scene_build(s));       /* an empty scene builds */
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, &tri), -1);
+    assert_int_equal(rp_scene_add_sphere(s, &sp), 0);
+    assert_true(rp_scene_build(s));
+    rp_ray bad[] = {{{0, 0, 0}, {0, 0, 0}}, {{NAN, 0, 0}, {0, 0, -1}},
+                    {{0, 0, 0}, {0, INFINITY, -1}}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(rp_intersect_ray_scene(s, &bad[i], &h, &tri), -1);
+    assert_int_equal(rp_intersect_ray_scene(s, NULL, &h, &tri), -1);
+    rp_ray away = {{0, 0, 0}, {0, 0, 1}};     /* the sphere is behind */
+    assert_int_equal(rp_intersect_ray_scene(s, &away, &h, &tri), -1);
+    rp_hit untouched = sentinel_hit();
+    assert_same_hit(&h, &untouched);
+    assert_memory_equal(&tri, &tri_sentinel, sizeof tri);
+    /* a ray along an axis (zero components) still hits */
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, &tri), 0);
+    assert_memory_equal(&tri, &tri_sentinel, sizeof tri);
+    rp_scene_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(nearest_equals_brute_force_on_mixed_scenes),
+        cmocka_unit_test(moves_are_seen_after_build_and_not_before),
+        cmocka_unit_test(refit_and_rebuild_agree),
+        cmocka_unit_test(hundred_thousand_objects_match_brute_force),
+        cmocka_unit_test(identical_objects_build_bounded_and_tie_to_lowest),
+        cmocka_unit_test(mesh_hits_report_the_triangle),
+        cmocka_unit_test(invalid_objects_are_refused),
+        cmocka_unit_test(wrong_moves_change_nothing),
+        cmocka_unit_test(invalid_queries_return_minus_one),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
