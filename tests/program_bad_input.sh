@@ -21,7 +21,9 @@ failed=0
 run() {   # run EXPECT NAME ARGS...: EXPECT is refuse, carry-on or either
     local expect=$1 name=$2 rc
     shift 2
-    timeout 60 "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
+    # RAYPICK_EXE_WRAPPER: the launcher in a cross build (Wine), split in words
+    # shellcheck disable=SC2086
+    timeout 60 ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     local why=""
     if [ "$rc" -eq 124 ]; then

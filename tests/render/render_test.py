@@ -23,6 +23,8 @@ import tempfile
 import zlib
 
 RAYPICK = None
+# the program's launcher in a cross build (Wine for raypick.exe), else none
+WRAPPER = os.environ.get("RAYPICK_EXE_WRAPPER", "").split()
 TMP = None
 FAILURES = []
 
@@ -31,7 +33,7 @@ FAILURES = []
 
 def run(args, expect=0):
     """Run raypick with args; returns (stdout lines parsed as JSON, stderr)."""
-    cmd = [RAYPICK] + [str(a) for a in args]
+    cmd = WRAPPER + [RAYPICK] + [str(a) for a in args]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=150)
     if proc.returncode != expect:
@@ -305,10 +307,10 @@ def test_usage():
     for args in bad:
         _, err = run(args, expect=2)
         check("usage:" in err, "%s: no usage on stderr" % args)
-    out = subprocess.run([RAYPICK, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
+    out = subprocess.run(WRAPPER + [RAYPICK, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
     check(out.returncode == 0 and "usage:" in out.stdout, "--help prints usage and exits 0")
     # no OpenGL 3.3 core (Mesa told to offer 3.0 only): a clear message, exit 1
-    proc = subprocess.run([RAYPICK, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.run(WRAPPER + [RAYPICK, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
     check(proc.returncode == 1 and "OpenGL 3.3" in proc.stderr,
           "without GL 3.3: exit %d, stderr %r" % (proc.returncode, proc.stderr))
