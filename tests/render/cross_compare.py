@@ -25,8 +25,8 @@ from PIL import Image, ImageChops, ImageStat
 
 LESSONS = [1, 2, 3, 4]
 WIDTH, HEIGHT, FRAMES = 640, 360, 40
-MAX_MEAN_DIFF = 1.0
-MAX_OFF_FRACTION = 0.005
+MAX_MEAN_DIFF = 0.5
+MAX_OFF_FRACTION = 0.002
 
 
 def clicks():
