@@ -26,9 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <raypick/raypick.h>
+#include "timer.h"
 #include "heightmap_internal.h"   /* raypick_internal_dep */
 
 #define CAMERA_RAYS 2000
@@ -48,9 +48,7 @@ static double uniform(double lo, double hi)
 
 static double now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
+    return bench_now_seconds() * 1e9;
 }
 
 static int cmp_double(const void *a, const void *b)

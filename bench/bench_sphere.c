@@ -4,7 +4,7 @@
  *
  *   meson test -C build --benchmark --verbose      (or run build/bench/bench_sphere)
  *
- * Every figure is the median of several repetitions (CLOCK_MONOTONIC), and
+ * Every figure is the median of several repetitions (a monotonic clock), and
  * every loop feeds a checksum that is printed, so nothing is optimised away.
  */
 #define _POSIX_C_SOURCE 199309L
@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <raypick/raypick.h>
+#include "timer.h"
 
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
@@ -41,9 +41,7 @@ static float rng_range(float lo, float hi)
 
 static double now_seconds(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return bench_now_seconds();
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -3,6 +3,7 @@
 one JSON object per test, its "result" field OK, FAIL, SKIP, TIMEOUT, ...).
 
     testlog_counts.py LOG.json MESON_EXIT_STATUS
+    testlog_counts.py BUILD_DIR [MESON_EXIT_STATUS]   (its meson-logs/testlog.json)
 
 Prints "PASSED FAILED" on the last line; before it, one line per test that
 did not pass. A test passes on OK (or EXPECTEDFAIL); anything else counts
@@ -11,13 +12,17 @@ failed without a failed test (a build error, a broken setup), or in which
 no test ran, counts one failure more, so it cannot pass silently.
 """
 import json
+import os
 import sys
 
 PASS = {"OK", "EXPECTEDFAIL"}
 
 
 def main():
-    path, status = sys.argv[1], int(sys.argv[2])
+    path = sys.argv[1]
+    status = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if os.path.isdir(path):
+        path = os.path.join(path, "meson-logs", "testlog.json")
     passed = failed = 0
     try:
         with open(path) as f:

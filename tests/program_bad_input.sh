@@ -24,7 +24,9 @@ run() {   # run EXPECT NAME ARGS...: EXPECT is refuse, carry-on or either
     # A hang is 60 s of CPU time (ulimit -t: SIGXCPU), which the machine's
     # load does not change; the wall-clock timeout only catches a program
     # blocked without using CPU, far above anything load causes.
-    (ulimit -t 60; exec timeout 900 "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
+    # RAYPICK_EXE_WRAPPER: the launcher in a cross build (Wine), split in words
+    # shellcheck disable=SC2086
+    (ulimit -t 60; exec timeout 900 ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
     rc=$?
     local why=""
     if [ "$rc" -eq 124 ]; then

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "tmpdir.h"
 
 #ifdef RP_TEST_HAVE_STB
 #if defined(__GNUC__) || defined(__clang__)
@@ -33,8 +33,8 @@
 #endif
 #endif
 
-static char tmpdir[64];
-static char paths[64][128];
+static char tmpdir[400];
+static char paths[64][480];
 static int npaths;
 
 static const char *path_of(const char *name)
@@ -57,8 +57,7 @@ static const char *write_file(const char *name, const void *data, size_t n)
 static int setup(void **state)
 {
     (void)state;
-    strcpy(tmpdir, "/tmp/raypick-heightmap-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return rp_test_tmpdir_make("raypick-heightmap", tmpdir, sizeof tmpdir);
 }
 
 static int teardown(void **state)
@@ -66,7 +65,7 @@ static int teardown(void **state)
     (void)state;
     for (int i = 0; i < npaths; i++)
         remove(paths[i]);
-    return rmdir(tmpdir);
+    return rp_test_tmpdir_remove(tmpdir);
 }
 
 #ifdef RP_TEST_HAVE_STB

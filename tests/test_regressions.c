@@ -14,24 +14,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "tmpdir.h"
 
-static char tmpdir[64];
+static char tmpdir[400];
 
 static int setup(void **state)
 {
     (void)state;
-    strcpy(tmpdir, "/tmp/raypick-regressions-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return rp_test_tmpdir_make("raypick-regressions", tmpdir, sizeof tmpdir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    return rmdir(tmpdir);
+    return rp_test_tmpdir_remove(tmpdir);
 }
 
 /* Write bytes to a file in tmpdir, load it as a heightmap (spacing 1,
@@ -39,14 +38,14 @@ static int teardown(void **state)
 static rp_heightmap *load_bytes(const char *name, const void *data, size_t n,
                                 char *err, size_t err_size)
 {
-    char path[128];
+    char path[480];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(data, 1, n, f), n);
     assert_int_equal(fclose(f), 0);
     rp_heightmap *hm = rp_heightmap_load(path, 1.0f, 10.0f, (vec3){0, 0, 0}, err, err_size);
-    assert_int_equal(unlink(path), 0);
+    assert_int_equal(remove(path), 0);
     return hm;
 }
 

@@ -1,11 +1,19 @@
 /* main.c: raypick, the demo. Parses the command line and runs the app. */
 #include <stdio.h>
 #include <SDL.h>
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 #include "app.h"
 
 int main(int argc, char **argv)
 {
+#ifdef _WIN32
+    /* --report and --print-layout lines end in \n, not \r\n, as elsewhere */
+    _setmode(_fileno(stdout), _O_BINARY);
+#endif
     app_options opt;
     char err[256] = "";
     switch (app_parse_options(argc, argv, &opt, err, sizeof err)) {

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from rp_render import (ctx, Camera, add, check, clicks_run, dist, dot, layout,
+from rp_render import (WRAPPER, ctx, Camera, add, check, clicks_run, dist, dot, layout,
                        mean_brightness, nearest_sphere, norm, on_ellipsoid, ray_ellipsoid,
                        ray_sphere, run, scale, screenshot, sky_click, sub, unit)
 
@@ -37,10 +37,10 @@ def test_usage():
     for args in bad:
         _, err = run(args, expect=2)
         check("usage:" in err, "%s: no usage on stderr" % args)
-    out = subprocess.run([ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
+    out = subprocess.run(WRAPPER + [ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
     check(out.returncode == 0 and "usage:" in out.stdout, "--help prints usage and exits 0")
     # no OpenGL 3.3 core (Mesa told to offer 3.0 only): a clear message, exit 1
-    proc = subprocess.run([ctx.raypick, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.run(WRAPPER + [ctx.raypick, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
     check(proc.returncode == 1 and "OpenGL 3.3" in proc.stderr,
           "without GL 3.3: exit %d, stderr %r" % (proc.returncode, proc.stderr))

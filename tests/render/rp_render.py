@@ -35,13 +35,18 @@ HANG_CPU_S = 120
 HANG_WALL_S = 1800
 
 
+# RAYPICK_EXE_WRAPPER: the launcher of a cross build's program (scripts/windows:
+# Wine), split in words; empty for a native build.
+WRAPPER = os.environ.get("RAYPICK_EXE_WRAPPER", "").split()
+
+
 def _limit_cpu():
     resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
 
 
 def run(args, expect=0):
     """Run raypick with args; returns (stdout lines parsed as JSON, stderr)."""
-    cmd = [ctx.raypick] + [str(a) for a in args]
+    cmd = WRAPPER + [ctx.raypick] + [str(a) for a in args]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=HANG_WALL_S,
                           preexec_fn=_limit_cpu)
