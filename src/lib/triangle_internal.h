@@ -30,7 +30,7 @@
 typedef struct rp_tri_ray {
     float ox, oy, oz;   /* the origin, permuted: (org[kx], org[ky], org[kz]) */
     float sx, sy, sz;   /* shear constants: dir[kx]/dir[kz], dir[ky]/dir[kz], 1/dir[kz],
-                           of dir scaled by a power of two so |dir[kz]| is in [0.5, 1) */
+                           of dir scaled by a power of two when |dir[kz]| is tiny or huge */
     double t_scale;     /* that power of two: t = t_scaled * t_scale, exactly */
     int   kx, ky, kz;
     float org[3], dir[3];   /* the ray itself, for rp_tri_near_zero */
@@ -59,10 +59,12 @@ static inline void rp_tri_ray_setup(const rp_ray *ray, rp_tri_ray *r)
     r->kx = kx;
     r->ky = ky;
     r->kz = kz;
-    /* 1/dir[kz] overflows for a tiny (subnormal) dir: work with dir * 2^-e
-       (an exact scaling; t comes back times 2^-e, also exact) */
-    int e;
-    frexpf(d[kz], &e);
+    /* 1/dir[kz] overflows for a tiny (subnormal) dir: then work with
+       dir * 2^-e, |dir[kz] 2^-e| in [0.5, 1) (an exact scaling; t comes
+       back times 2^-e, also exact). Ordinary dirs keep e = 0. */
+    int e = 0;
+    if (!(fabsf(d[kz]) >= 0x1p-60f && fabsf(d[kz]) <= 0x1p60f))
+        frexpf(d[kz], &e);   /* only then: a libm call per ray is not free */
     r->t_scale = ldexp(1.0, -e);
     float dz = (float)((double)d[kz] * r->t_scale);
     r->sx = (float)((double)d[kx] * r->t_scale) / dz;
