@@ -13,7 +13,7 @@ For every lesson:
   * the URL's own script (click=X,Y@F&frames=N): the page's last frame is
     compared with the native --screenshot of the same script: not blank
     (grey-level spread above 12), and alike: both shrunk to 32x18 block
-    means, the mean absolute difference per channel below 12 of 255 (a
+    means, the mean absolute difference per channel below 3 of 255 (a
     different lesson is far above it: checked too, so the measure can fail).
 Then: picks at devicePixelRatio 2 (drawable twice the CSS size) agree with
 the native ones; bad query values are reported on the page with the native
@@ -33,7 +33,7 @@ import images  # noqa: E402
 
 WIDTH, HEIGHT = 640, 360
 T_RELATIVE = 1e-4
-SIMILAR = 12.0       # mean abs block difference, 0..255
+SIMILAR = 3.0        # mean abs block difference, 0..255 (seen: 0.1-0.4; another lesson: 14)
 NOT_BLANK = 12.0     # grey-level standard deviation
 SCRIPT_FRAMES = 12
 REAL_CLICK_FRAMES = 100000   # script mode (fixed dt) that outlasts the clicks
