@@ -219,7 +219,6 @@ static void draw(const void *self_, render_list *list)
         if (self->last_hit)
             render_list_point(list, self->last_point, 12.0f, (vec4){1.0f, 0.95f, 0.5f, 1.0f});
     }
-    render_list_flush(list);
     if (self->show_bounds) {
         for (int i = 0; i < OBJECT_COUNT; ++i) {
             const object *o = &self->objects[i];
