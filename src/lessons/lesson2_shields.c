@@ -73,15 +73,17 @@ static void *create(const lesson_env *env)
         snprintf(env->err, env->err_size, "out of memory");
         return NULL;
     }
-    versor none = {0, 0, 0, 0}, tilt, yaw;
+    versor none = {0, 0, 0, 0}, tilt, yaw, tilted;
     glm_quatv(yaw, glm_rad(35.0f), (vec3){0, 1, 0});
     glm_quatv(tilt, glm_rad(20.0f), (vec3){0, 0, 1});
-    glm_quat_mul(yaw, tilt, tilt);
-    glm_quat_normalize(tilt);
+    /* not in place: cglm's plain C glm_quat_mul (no SSE: WebAssembly, ARM
+       without NEON) overwrites dest while still reading q */
+    glm_quat_mul(yaw, tilt, tilted);
+    glm_quat_normalize(tilted);
     set_shield(&self->shields[0], "cruiser", (vec3){-5.0f, 2.2f, -1.0f}, (vec3){2.2f, 2.2f, 2.2f}, none,
                (vec4){0.25f, 0.55f, 1.0f, 0.10f});
     set_shield(&self->shields[1], "carrier (rotated ellipsoid)", (vec3){4.5f, 2.6f, -3.0f},
-               (vec3){3.4f, 1.4f, 1.9f}, tilt, (vec4){0.35f, 1.0f, 0.65f, 0.10f});
+               (vec3){3.4f, 1.4f, 1.9f}, tilted, (vec4){0.35f, 1.0f, 0.65f, 0.10f});
     set_shield(&self->shields[2], "station", (vec3){-0.5f, 3.0f, -10.0f}, (vec3){3.2f, 3.2f, 3.2f}, none,
                (vec4){0.85f, 0.45f, 1.0f, 0.10f});
     glm_vec3_copy((vec3){1.5f, 0.9f, 2.5f}, self->turrets[0]);

@@ -21,7 +21,8 @@ static void terrain_destroy(render_terrain *t);
 static GLuint compile(GLenum type, const char *src, const char *name, char *err, size_t n)
 {
     GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, NULL);
+    const char *parts[2] = {gl_platform_shader_header(), gl_platform_shader_body(src)};
+    glShaderSource(s, 2, parts, NULL);
     glCompileShader(s);
     GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -275,17 +276,8 @@ static void build_grid(renderer *r)
 
 renderer *render_create(render_loader load, char *err, size_t err_size)
 {
-    int version = gladLoadGL((GLADloadfunc)load);
-    if (version == 0) {
-        snprintf(err, err_size, "could not load OpenGL functions");
+    if (!gl_platform_load(load, err, err_size))
         return NULL;
-    }
-    if (GLAD_VERSION_MAJOR(version) < 3 ||
-        (GLAD_VERSION_MAJOR(version) == 3 && GLAD_VERSION_MINOR(version) < 3)) {
-        snprintf(err, err_size, "OpenGL 3.3 core is required, this driver offers %d.%d",
-                 GLAD_VERSION_MAJOR(version), GLAD_VERSION_MINOR(version));
-        return NULL;
-    }
     renderer *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, err_size, "out of memory");
@@ -354,7 +346,7 @@ void render_begin(renderer *r, const render_view *v)
     glViewport(0, 0, v->width, v->height);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(BG_BOTTOM[0], BG_BOTTOM[1], BG_BOTTOM[2], 1.0f);
-    glClearDepth(1.0);
+    gl_platform_begin_frame(1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
@@ -362,7 +354,6 @@ void render_begin(renderer *r, const render_view *v)
     glEnable(GL_CULL_FACE);
     glCullFace(GL_BACK);
     glFrontFace(GL_CCW);
-    glEnable(GL_PROGRAM_POINT_SIZE);
 }
 
 /* The gradient, and the ground plane under a grid when there is one. It
@@ -400,7 +391,7 @@ void render_end(renderer *r)
 
 bool render_driver_is_software(render_loader load)
 {
-    if (gladLoadGL((GLADloadfunc)load) == 0)
+    if (!gl_platform_load(load, NULL, 0))
         return false;
     const char *name = (const char *)glGetString(GL_RENDERER);
     return name && (strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "SwiftShader"));
@@ -874,9 +865,10 @@ bool render_read_pixels(renderer *r, int width, int height, uint8_t *rgb)
     uint8_t *tmp = malloc(row);
     if (!tmp)
         return false;
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb);
+    if (!gl_platform_read_rgb(width, height, rgb)) {
+        free(tmp);
+        return false;
+    }
     /* GL's first row is the bottom one */
     for (int y = 0; y < height / 2; ++y) {
         uint8_t *a = rgb + (size_t)y * row, *b = rgb + (size_t)(height - 1 - y) * row;

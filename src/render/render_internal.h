@@ -2,7 +2,7 @@
 #ifndef RAYPICK_RENDER_INTERNAL_H
 #define RAYPICK_RENDER_INTERNAL_H
 
-#include <glad/gl.h>
+#include "gl_platform.h"
 #include "render.h"
 
 /* Every uniform any program uses. A program's locations are resolved once,

@@ -1,0 +1,47 @@
+/* gl_platform.h: the one seam between desktop OpenGL 3.3 core (through
+   glad) and the browser's WebGL2, which is OpenGL ES 3.0 (emscripten's
+   GLES3 headers, no loader). The rest of src/render writes GL that both
+   accept and asks here for what differs.
+
+   Not handled here because nothing uses it yet: gl_PrimitiveID does not
+   exist in GLSL ES 3.00, so a GPU pick pass that writes triangle ids needs
+   another way in the browser (a flat per-vertex id on a non-indexed copy of
+   the mesh). */
+#ifndef RAYPICK_GL_PLATFORM_H
+#define RAYPICK_GL_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __EMSCRIPTEN__
+#include <GLES3/gl3.h>
+#else
+#include <glad/gl.h>
+#endif
+
+#include "render.h"
+
+/* Loads the GL functions and checks the version the renderer needs. false
+   with a message in err (err may be NULL). */
+bool gl_platform_load(render_loader load, char *err, size_t err_size);
+
+/* The first lines of every shader: "#version 330 core" on the desktop,
+   "#version 300 es" plus default precisions in the browser. */
+const char *gl_platform_shader_header(void);
+
+/* A shader source without its own #version line (shaders/ are written
+   against GLSL 330 core and start with one); the source itself when it has
+   none. */
+const char *gl_platform_shader_body(const char *source);
+
+/* Per-frame state with different spellings: the depth clear value
+   (glClearDepth vs glClearDepthf) and shader-set point sizes (a switch on
+   the desktop, always on in ES). */
+void gl_platform_begin_frame(float clear_depth);
+
+/* Reads the back buffer as tightly packed RGB, bottom row first. ES 3.0
+   only promises RGBA readback, so the browser reads RGBA and drops alpha. */
+bool gl_platform_read_rgb(int width, int height, uint8_t *rgb);
+
+#endif

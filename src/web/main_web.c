@@ -1,0 +1,149 @@
+/*
+ * main_web.c: raypick in the browser. The page (index.html) turns its URL
+ * query into the command line's options (lesson=4 -> --lesson 4) and starts
+ * the module; from here on it is the native program, except for the loop:
+ * a browser owns it, so each animation frame calls the same app_frame the
+ * native loop calls, until app_frame says the script is over. The last frame
+ * then stays on the canvas for screenshots and for the reader.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <SDL.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include "app.h"
+
+typedef struct web_run {
+    app *a;
+    app_options opt;
+    double *frame_ms;       /* --bench-frames: time between animation frames */
+    double *work_ms;        /* --bench-frames: time inside app_frame */
+    double last_start;
+    int frames_done;
+} web_run;
+
+/* The page tells the running program to stop before it starts a new one
+   (another heightmap from the file picker); the browser's callbacks carry no
+   user pointer back to us, hence this one pointer. */
+static web_run *current_run;
+
+static int compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Like the native --bench-frames line. A browser's glFinish does not wait
+   for its GPU process, so the frame time is the interval between animation
+   frames (the browser starts the next one when the last is drawn, at most
+   at the display's rate); work_ms is the time spent in app_frame. */
+static void print_bench(const web_run *run)
+{
+    int n = run->frames_done - 1;   /* intervals */
+    if (n < 1)
+        return;
+    int width = 0, height = 0;
+    emscripten_get_canvas_element_size("#canvas", &width, &height);
+    qsort(run->frame_ms + 1, (size_t)n, sizeof *run->frame_ms, compare_double);
+    qsort(run->work_ms, (size_t)n + 1, sizeof *run->work_ms, compare_double);
+    printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
+           "\"median_ms\":%.3f,\"max_ms\":%.3f,\"work_median_ms\":%.3f}}\n",
+           run->opt.lesson, width, height, n + 1, run->frame_ms[1 + n / 2], run->frame_ms[n],
+           run->work_ms[(n + 1) / 2]);
+}
+
+static void web_frame(void *user)
+{
+    web_run *run = user;
+    double start = emscripten_get_now();
+    bool more = app_frame(run->a);
+    if (run->frame_ms && run->frames_done < run->opt.bench_frames) {
+        run->frame_ms[run->frames_done] = start - run->last_start;
+        run->work_ms[run->frames_done] = emscripten_get_now() - start;
+    }
+    run->last_start = start;
+    ++run->frames_done;
+    if (!more) {
+        emscripten_cancel_main_loop();
+        if (run->frame_ms)
+            print_bench(run);
+        fflush(stdout);
+        /* the page marks itself finished: tests wait for this */
+        char script[96];
+        snprintf(script, sizeof script, "document.body.setAttribute('data-finished', '%d')", run->frames_done);
+        emscripten_run_script(script);
+    }
+}
+
+/* Called by the page: stop the loop and free everything. */
+EMSCRIPTEN_KEEPALIVE void raypick_web_stop(void)
+{
+    if (!current_run)
+        return;
+    emscripten_cancel_main_loop();
+    app_destroy(current_run->a);
+    free(current_run->frame_ms);
+    free(current_run->work_ms);
+    free(current_run);
+    current_run = NULL;
+}
+
+int main(int argc, char **argv)
+{
+    web_run *run = calloc(1, sizeof *run);
+    if (!run) {
+        fprintf(stderr, "raypick: out of memory\n");
+        return 1;
+    }
+    char err[256] = "";
+    switch (app_parse_options(argc, argv, &run->opt, err, sizeof err)) {
+    case APP_PARSE_HELP:
+        app_print_usage("raypick", stdout);
+        free(run);
+        return 0;
+    case APP_PARSE_ERROR:
+        fprintf(stderr, "raypick: %s\n", err);
+        app_print_usage("raypick", stderr);
+        free(run);
+        return 2;
+    default:
+        break;
+    }
+    if (run->opt.screenshot) {
+        fprintf(stderr, "raypick: screenshot is not available in the browser: "
+                        "use the browser's own (the last frame stays on the canvas)\n");
+        free(run);
+        return 2;
+    }
+    if (run->opt.print_layout) {
+        int status = app_run(&run->opt);
+        free(run);
+        return status;
+    }
+    /* keys go to the canvas (it takes focus), not to the whole page: typing
+       in the page's file picker must not switch lessons */
+    SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+    run->a = app_create(&run->opt);
+    if (!run->a) {
+        free(run);
+        return 1;
+    }
+    if (run->opt.bench_frames > 0) {
+        run->frame_ms = calloc((size_t)run->opt.bench_frames, sizeof *run->frame_ms);
+        run->work_ms = calloc((size_t)run->opt.bench_frames, sizeof *run->work_ms);
+        if (!run->frame_ms || !run->work_ms) {
+            fprintf(stderr, "raypick: out of memory\n");
+            app_destroy(run->a);
+            free(run->frame_ms);
+            free(run->work_ms);
+            free(run);
+            return 1;
+        }
+    }
+    current_run = run;
+    /* 0 fps: the browser's animation frames; 0: main returns, the page
+       keeps running */
+    emscripten_set_main_loop_arg(web_frame, run, 0, 0);
+    return 0;
+}

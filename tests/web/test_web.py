@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""test_web.py: the lessons in headless Chromium, checked against the native program.
+
+    python3 tests/web/test_web.py --build-web build-web --native build/src/app/raypick
+
+For every lesson:
+  * real clicks: the page runs in script mode (fixed time step, so the scene
+    depends on the frame number only); the test sends real mouse events
+    (Input.dispatchMouseEvent) at the projected centres of the lesson's
+    objects and one empty spot, reads the report lines from <pre id="report">,
+    then runs the native program with the same clicks at the frames the
+    reports name. Same hit, same object id, t within 1e-4 relative.
+  * the URL's own script (click=X,Y@F&frames=N): the page's last frame is
+    compared with the native --screenshot of the same script: not blank
+    (grey-level spread above 12), and alike: both shrunk to 32x18 block
+    means, the mean absolute difference per channel below 3 of 255 (a
+    different lesson is far above it: checked too, so the measure can fail).
+Then: picks at devicePixelRatio 2 (drawable twice the CSS size) agree with
+the native ones; bad query values are reported on the page with the native
+program's message.
+
+Prints one line per check and "N passed, M failed" last."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+import images  # noqa: E402
+
+WIDTH, HEIGHT = 640, 360
+T_RELATIVE = 1e-4
+SIMILAR = 3.0        # mean abs block difference, 0..255 (seen: 0.1-0.4; another lesson: 14)
+NOT_BLANK = 12.0     # grey-level standard deviation
+SCRIPT_FRAMES = 12
+REAL_CLICK_FRAMES = 100000   # script mode (fixed dt) that outlasts the clicks
+
+
+class Suite:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail else ""), flush=True)
+        return ok
+
+
+# ------------------------------------------------------------ native program
+
+def run_native(native, args, tmp):
+    cmd = [native] + args
+    if not os.environ.get("DISPLAY"):
+        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"] + cmd
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp)
+    return p.returncode, p.stdout, p.stderr
+
+
+def reports(text):
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{\"lesson\"")]
+
+
+def project(layout, point):
+    """Window pixel (x, y) of a world point, from --print-layout's matrices (column-major)."""
+    view, proj = layout["view"], layout["proj"]
+
+    def mul(m, v):
+        return [sum(m[c * 4 + r] * v[c] for c in range(4)) for r in range(4)]
+    clip = mul(proj, mul(view, point + [1.0]))
+    if clip[3] <= 0:
+        return None
+    x = (clip[0] / clip[3] + 1) / 2 * layout["width"]
+    y = (1 - clip[1] / clip[3]) / 2 * layout["height"]
+    if 4 <= x < layout["width"] - 4 and 4 <= y < layout["height"] - 4:
+        return int(x), int(y)
+    return None
+
+
+def click_points(native, lesson, tmp):
+    """Up to three objects' centres on screen and one empty corner."""
+    rc, out, err = run_native(native, ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT),
+                                       "--print-layout"], tmp)
+    if rc != 0:
+        raise RuntimeError("native --print-layout failed: " + err)
+    layout = json.loads(out.splitlines()[-1])
+    points = []
+    for o in layout["objects"]:
+        p = project(layout, o["center"]) if "center" in o else None
+        if o["kind"] == "map":
+            p = (WIDTH // 2, HEIGHT * 2 // 3)
+        if p and p not in points:
+            points.append(p)
+    return points[:3] + [(8, HEIGHT - 8)]
+
+
+def same_pick(web, native):
+    """'' when the two report lines pick the same, else what differs."""
+    if web["hit"] != native["hit"] or web["id"] != native["id"] or web["what"] != native["what"]:
+        return "web %s id %d, native %s id %d" % (web["what"], web["id"], native["what"], native["id"])
+    if web["hit"]:
+        tw, tn = web["t"], native["t"]
+        if abs(tw - tn) > T_RELATIVE * max(abs(tn), 1e-30):
+            return "t %.9g vs native %.9g" % (tw, tn)
+    return ""
+
+
+# ------------------------------------------------------------ the page
+
+def load(browser, server, query, scale=1.0, timeout=90):
+    browser.navigate(server.url("index.html?" + query))
+    # the program runs once SDL has sized the canvas to the drawable (a
+    # canvas starts at 300x150 before)
+    browser.wait_for("(() => { const c = document.getElementById('canvas');"
+                     " return c && c.width === %d && c.height === %d; })()"
+                     % (round(WIDTH * scale), round(HEIGHT * scale)), timeout=timeout)
+
+
+def report_lines(browser):
+    text = browser.evaluate("document.getElementById('report').textContent") or ""
+    return reports(text)
+
+
+def canvas_shot(browser):
+    shot = images.read_png(browser.screenshot())
+    return images.crop(shot, 0, 0, WIDTH, HEIGHT)
+
+
+def real_clicks(suite, browser, server, native, lesson, tmp, scale=1.0):
+    tag = "lesson %d%s" % (lesson, " dpr %g" % scale if scale != 1 else "")
+    points = click_points(native, lesson, tmp)
+    browser.set_viewport(WIDTH + 160, HEIGHT + 240, scale)
+    load(browser, server, "lesson=%d&size=%dx%d&frames=%d&report" % (lesson, WIDTH, HEIGHT, REAL_CLICK_FRAMES),
+         scale)
+    for i, (x, y) in enumerate(points):
+        browser.click(x, y)
+        browser.wait_for("document.getElementById('report').textContent.split('\\n').length > %d" % (i + 1),
+                         timeout=60)
+    web = report_lines(browser)
+    if not suite.check("%s: %d real clicks, %d reports" % (tag, len(points), len(web)), len(web) == len(points)):
+        return
+    vp_ok = all(r["viewport"] == [WIDTH * scale, HEIGHT * scale] for r in web)
+    suite.check("%s: the pick viewport is the drawable (%gx%g)" % (tag, WIDTH * scale, HEIGHT * scale), vp_ok,
+                "" if vp_ok else str([r["viewport"] for r in web]))
+    args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--report",
+            "--frames", str(max(r["frame"] for r in web) + 1)]
+    for r in web:
+        args += ["--click", "%d,%d@%d" % (r["x"], r["y"], r["frame"])]
+    rc, out, err = run_native(native, args, tmp)
+    nat = reports(out)
+    if not suite.check("%s: native replay of the same clicks" % tag, rc == 0 and len(nat) == len(web), err.strip()):
+        return
+    for w, n in zip(web, nat):
+        why = same_pick(w, n)
+        what = "hit %s t=%s" % (w["what"], w["t"]) if w["hit"] else "miss"
+        suite.check("%s: click (%g,%g) at frame %d: %s, as natively" % (tag, w["x"], w["y"], w["frame"], what),
+                    not why, why)
+    suite.check("%s: at least one click hits something" % tag, any(n["hit"] for n in nat))
+
+
+def scripted(suite, browser, server, native, lesson, tmp):
+    """The URL's script against the native one: reports and the last frame."""
+    points = click_points(native, lesson, tmp)[:2]
+    clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
+    query = "lesson=%d&size=%dx%d&%s&frames=%d&report" % (
+        lesson, WIDTH, HEIGHT, "&".join("click=" + c for c in clicks), SCRIPT_FRAMES)
+    browser.set_viewport(WIDTH + 160, HEIGHT + 240, 1.0)
+    load(browser, server, query)
+    browser.wait_for("document.body.getAttribute('data-finished')", timeout=120)
+    web = report_lines(browser)
+    shot = canvas_shot(browser)
+    png = os.path.abspath(os.path.join(tmp, "native-%d.png" % lesson))
+    args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--frames", str(SCRIPT_FRAMES),
+            "--report", "--screenshot", png]
+    for c in clicks:
+        args += ["--click", c]
+    rc, out, err = run_native(native, args, tmp)
+    nat = reports(out)
+    ok = rc == 0 and len(web) == len(nat) == len(clicks)
+    suite.check("lesson %d: URL script with %d clicks: web and native report them" % (lesson, len(clicks)), ok,
+                "" if ok else "web %d, native %d, exit %d %s" % (len(web), len(nat), rc, err.strip()))
+    if ok:
+        whys = [same_pick(w, n) for w, n in zip(web, nat)]
+        suite.check("lesson %d: URL script picks as natively" % lesson, not any(whys), "; ".join(w for w in whys if w))
+    with open(os.path.join(tmp, "web-%d.png" % lesson), "wb") as f:
+        f.write(browser.screenshot())
+    s = images.spread(shot)
+    suite.check("lesson %d: the web frame is not blank (spread %.1f > %g)" % (lesson, s, NOT_BLANK), s > NOT_BLANK)
+    if rc == 0:
+        with open(png, "rb") as f:
+            native_shot = images.read_png(f.read())
+        d = images.mean_abs_difference(shot, native_shot)
+        suite.check("lesson %d: the web frame looks like the native one (difference %.2f < %g)"
+                    % (lesson, d, SIMILAR), d < SIMILAR)
+        return shot, native_shot
+    return shot, None
+
+
+def bad_queries(suite, browser, server, native, tmp):
+    for query, args in (("lesson=9", ["--lesson", "9"]), ("click=12@3", ["--click", "12@3"]),
+                        ("size=10x10", ["--size", "10x10"]), ("frobnicate=1", ["--frobnicate", "1"])):
+        browser.navigate(server.url("index.html?" + query))
+        text = browser.wait_for("document.getElementById('error').textContent", timeout=60)
+        rc, _, err = run_native(native, args, tmp)
+        first = err.splitlines()[0] if err else ""
+        suite.check("bad query '%s': the page says '%s' as natively" % (query, first),
+                    rc == 2 and first and text.splitlines()[0] == first, "page: " + text.splitlines()[0])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build-web", default="build-web")
+    ap.add_argument("--native", default="build/src/app/raypick")
+    ap.add_argument("--out", default=None, help="keep screenshots here")
+    opt = ap.parse_args()
+    suite = Suite()
+    tmp = opt.out or os.path.join(opt.build_web + "-test")
+    os.makedirs(tmp, exist_ok=True)
+    native = os.path.abspath(opt.native)
+    start = time.monotonic()
+    try:
+        with cdp.StaticServer(os.path.abspath(opt.build_web)) as server, cdp.Browser() as browser:
+            shots = {}
+            for lesson in (1, 2, 3, 4):
+                real_clicks(suite, browser, server, native, lesson, tmp)
+                shots[lesson] = scripted(suite, browser, server, native, lesson, tmp)
+            real_clicks(suite, browser, server, native, 1, tmp, scale=2.0)
+            # the likeness measure tells lessons apart: it can fail
+            if shots[1][1] and shots[2][1]:
+                d = images.mean_abs_difference(shots[1][0], shots[2][1])
+                suite.check("control: lesson 1 on the web vs lesson 2 natively differ (%.2f >= %g)"
+                            % (d, SIMILAR), d >= SIMILAR)
+            bad_queries(suite, browser, server, native, tmp)
+            errors = [m for m in browser.console_messages() if m.startswith("exception")]
+            suite.check("no uncaught exceptions in the page", not errors, "; ".join(errors))
+    except (cdp.CdpError, OSError, RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+        suite.check("the browser session ran to the end", False, str(e))
+    print("web tests took %.0f s; screenshots in %s" % (time.monotonic() - start, tmp))
+    print()
+    print("%d passed, %d failed" % (suite.passed, suite.failed))
+    return 1 if suite.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
