@@ -15,6 +15,8 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --lesson N          start in lesson N (1-4)\n"
             "  --size WxH          window size (default 1280x720)\n"
             "  --heightmap FILE    lesson 4: load the terrain from an image\n"
+            "  --mesh FILE         lesson 5: pick this model (.x .obj .gltf .glb .ply .stl ...;\n"
+            "                      needs a build with assimp)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
@@ -140,6 +142,9 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             o->seed = (uint32_t)seed;
         } else if (!strcmp(a, "--screenshot")) {
             o->screenshot = v;
+            ok = *v != '\0';
+        } else if (!strcmp(a, "--mesh")) {
+            o->mesh = v;
             ok = *v != '\0';
         } else if (!strcmp(a, "--heightmap")) {
             o->heightmap = v;
