@@ -670,3 +670,10 @@ bool render_read_pixels(renderer *r, int width, int height, uint8_t *rgb)
     free(tmp);
     return glGetError() == GL_NO_ERROR;
 }
+
+/* ------------------------------------------------------------ for modules */
+
+GLuint render_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size)
+{
+    return program(vs, fs, name, err, err_size);
+}

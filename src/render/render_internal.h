@@ -49,6 +49,9 @@ struct renderer {
 };
 
 GLint render_uniform(GLuint prog, const char *name);
+/* compile and link a program (model.c and pick.c build their own); 0 and a
+   message on failure */
+GLuint render_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size);
 void render_text_init(renderer *r);
 void render_text_free(renderer *r);
 void render_text_flush(renderer *r);
