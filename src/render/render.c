@@ -101,8 +101,9 @@ static bool build_shapes(renderer *r)
 {
     geo_mesh m[RENDER_SHAPE_COUNT];
     memset(m, 0, sizeof m);
-    bool ok = geo_sphere(32, 16, &m[RENDER_SPHERE]) && geo_cube(&m[RENDER_CUBE]) &&
-              geo_torus(0.75f, 0.3f, 40, 14, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
+    bool ok = true;
+    for (int i = 0; i < RENDER_SHAPE_COUNT; ++i)
+        ok = ok && geo_shape(i, &m[i]);
     for (int i = 0; i < RENDER_SHAPE_COUNT; ++i) {
         if (ok)
             upload_mesh(&m[i], &r->shapes[i]);
