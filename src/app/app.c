@@ -14,20 +14,22 @@
 #include "camera.h"
 #include "lesson.h"
 #include "render.h"
+#include "report.h"
 #include "sanitizer_keep.h"
 #include "screenshot.h"
 #include "window_pixels.h"
 
 #define LESSON_COUNT 4
 #define SCRIPT_DT (1.0f / 60.0f)
+#define LAYOUT_OBJECTS 64
 
-typedef struct app {
+struct app {
     app_options opt;
     SDL_Window *window;
     SDL_GLContext gl;
     renderer *r;
     const lesson *lessons[LESSON_COUNT];
-    bool lesson_ready[LESSON_COUNT];
+    void *states[LESSON_COUNT];     /* each lesson's self; NULL until created */
     app_camera cameras[LESSON_COUNT];
     int current;                    /* index into lessons */
     bool show_help;
@@ -38,7 +40,15 @@ typedef struct app {
     bool has_pick;
     lesson_pick pick;
     double pick_us;
-} app;
+    render_list scene;              /* what the lesson draws this frame */
+    /* the frame loop */
+    bool script;
+    int frames;                     /* script mode: how many */
+    double *times;                  /* --bench-frames: each frame's ms */
+    Uint64 last;
+    clock_t cpu_start;
+    int status;
+};
 
 /* ------------------------------------------------------------ views */
 
@@ -60,32 +70,6 @@ static void current_view(const app *a, render_view *v)
 
 /* ------------------------------------------------------------ picking */
 
-static void report_pick(const app *a, const lesson_click *c, float wx, float wy)
-{
-    const lesson_pick *p = &a->pick;
-    printf("{\"lesson\":%d,\"frame\":%d,\"x\":%g,\"y\":%g,\"px\":%g,\"py\":%g,"
-           "\"viewport\":[%g,%g],\"method\":\"%s\",\"ray_method\":\"%s\",\"pick_origin\":",
-           a->lessons[a->current]->number, a->frame, (double)wx, (double)wy, (double)c->px,
-           (double)c->py, (double)c->viewport.width, (double)c->viewport.height, p->method,
-           lesson_method_name(c->method));
-    lesson_json_vec3(stdout, c->ray.origin);
-    printf(",\"pick_dir\":");
-    lesson_json_vec3(stdout, c->ray.dir);
-    printf(",\"origin\":");
-    lesson_json_vec3(stdout, p->ray.origin);
-    printf(",\"dir\":");
-    lesson_json_vec3(stdout, p->ray.dir);
-    printf(",\"hit\":%s,\"id\":%d,\"what\":\"%s\"", p->hit ? "true" : "false", p->id, p->what);
-    if (p->hit) {
-        printf(",\"t\":%.7g,\"point\":", (double)p->t);
-        lesson_json_vec3(stdout, p->point);
-    } else {
-        printf(",\"t\":null,\"point\":null");
-    }
-    printf(",\"us\":%.2f%s}\n", a->pick_us, p->json);
-    fflush(stdout);
-}
-
 /* The port of the tutorial's WM_LBUTTONDOWN handler. (wx, wy) is the mouse
    position as SDL reports it: integer window coordinates of the pixel under
    the cursor; the ray goes through that pixel's centre. */
@@ -104,7 +88,8 @@ static void handle_click(app *a, float wx, float wy)
     glm_mat4_copy(v.view, c.view);
     glm_mat4_copy(v.proj, c.proj);
     const lesson *l = a->lessons[a->current];
-    c.method = l->method();
+    void *self = a->states[a->current];
+    c.method = l->method(self);
 
     Uint64 start = SDL_GetPerformanceCounter();
     bool ok = c.method == LESSON_PICK_D3D9
@@ -112,19 +97,21 @@ static void handle_click(app *a, float wx, float wy)
                   : rp_pick_ray_unproject(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray);
     if (!ok)
         return;     /* a degenerate view: nothing sensible to pick */
-    l->click(&c, &a->pick);
+    l->click(self, &c, &a->pick);
     Uint64 end = SDL_GetPerformanceCounter();
     a->pick_us = (double)(end - start) * 1e6 / (double)SDL_GetPerformanceFrequency();
     a->has_pick = true;
-    if (a->opt.report)
-        report_pick(a, &c, wx, wy);
+    if (a->opt.report) {
+        report_click_info info = {l->number, a->frame, wx, wy, a->pick_us};
+        report_pick(stdout, &info, &c, &a->pick);
+    }
 }
 
 /* ------------------------------------------------------------ input */
 
 static void switch_lesson(app *a, int index)
 {
-    if (index >= 0 && index < LESSON_COUNT && a->lesson_ready[index] && index != a->current) {
+    if (index >= 0 && index < LESSON_COUNT && a->states[index] && index != a->current) {
         a->current = index;
         a->has_pick = false;
     }
@@ -141,7 +128,7 @@ static void handle_key(app *a, char k)
     else if (k == '[' || k == ']')     /* orbit in steps: scripts can show a side view */
         app_camera_orbit(&a->cameras[a->current], k == '[' ? -60.0f : 60.0f, 0.0f);
     else
-        a->lessons[a->current]->key(k);
+        a->lessons[a->current]->key(a->states[a->current], k);
 }
 
 static void handle_event(app *a, const SDL_Event *e)
@@ -200,7 +187,7 @@ static void draw_hud(app *a, const render_view *v)
     float s = glm_clamp((float)v->height / 400.0f, 1.0f, 3.0f);
     float x = 14.0f * s, y = 12.0f * s;
     char status[512], pick[512];
-    l->status(status, sizeof status);
+    l->status(a->states[a->current], status, sizeof status);
     if (a->has_pick) {
         const lesson_pick *p = &a->pick;
         if (p->hit)
@@ -243,8 +230,10 @@ static void draw_frame(app *a)
 {
     render_view v;
     current_view(a, &v);
+    render_list_reset(&a->scene, &v);
+    a->lessons[a->current]->draw(a->states[a->current], &a->scene);
     render_begin(a->r, &v);
-    a->lessons[a->current]->draw(a->r, &v);
+    render_submit(a->r, &a->scene);
     draw_hud(a, &v);
     render_end(a->r);
 }
@@ -267,50 +256,51 @@ static int compare_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static int run_loop(app *a)
+static bool wants_frame(const app *a)
 {
-    bool script = app_script_mode(&a->opt);
-    int frames = a->opt.bench_frames > 0 ? a->opt.bench_frames : a->opt.frames;
-    double *times = a->opt.bench_frames > 0 ? calloc((size_t)frames, sizeof *times) : NULL;
-    if (a->opt.bench_frames > 0 && !times)
-        return 1;
-    Uint64 last = SDL_GetPerformanceCounter();
-    clock_t cpu_start = clock();    /* all our threads: llvmpipe's too */
-    int status = 0;
-    for (a->frame = 0; !a->quit && (!script || a->frame < frames); ++a->frame) {
-        Uint64 start = SDL_GetPerformanceCounter();
-        SDL_Event e;
-        while (SDL_PollEvent(&e))
-            handle_event(a, &e);
-        run_script_events(a);
-        float dt = SCRIPT_DT;
-        if (!script) {
-            dt = (float)((double)(start - last) / (double)SDL_GetPerformanceFrequency());
-            dt = glm_clamp(dt, 0.0f, 0.1f);
-        }
-        last = start;
-        a->lessons[a->current]->update(dt);
-        draw_frame(a);
-        if (script && a->frame == frames - 1 && a->opt.screenshot && !save_screenshot(a))
-            status = 1;
-        SDL_GL_SwapWindow(a->window);
-        if (times) {
-            render_finish(a->r);
-            times[a->frame] = (double)(SDL_GetPerformanceCounter() - start) * 1e3 /
-                              (double)SDL_GetPerformanceFrequency();
-        }
+    return !a->quit && (!a->script || a->frame < a->frames);
+}
+
+bool app_frame(app *a)
+{
+    if (!wants_frame(a))
+        return false;
+    Uint64 start = SDL_GetPerformanceCounter();
+    SDL_Event e;
+    while (SDL_PollEvent(&e))
+        handle_event(a, &e);
+    run_script_events(a);
+    float dt = SCRIPT_DT;
+    if (!a->script) {
+        dt = (float)((double)(start - a->last) / (double)SDL_GetPerformanceFrequency());
+        dt = glm_clamp(dt, 0.0f, 0.1f);
     }
-    if (times) {
-        int w, h;
-        drawable_size(a, &w, &h);
-        double cpu_ms = (double)(clock() - cpu_start) * 1e3 / CLOCKS_PER_SEC / frames;
-        qsort(times, (size_t)frames, sizeof *times, compare_double);
-        printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
-               "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f}}\n",
-               a->lessons[a->current]->number, w, h, frames, times[frames / 2], times[frames - 1], cpu_ms);
-        free(times);
+    a->last = start;
+    a->lessons[a->current]->update(a->states[a->current], dt);
+    draw_frame(a);
+    if (a->script && a->frame == a->frames - 1 && a->opt.screenshot && !save_screenshot(a))
+        a->status = 1;
+    SDL_GL_SwapWindow(a->window);
+    if (a->times) {
+        render_finish(a->r);
+        a->times[a->frame] = (double)(SDL_GetPerformanceCounter() - start) * 1e3 /
+                             (double)SDL_GetPerformanceFrequency();
     }
-    return status;
+    ++a->frame;
+    return wants_frame(a);
+}
+
+static void print_bench(app *a)
+{
+    int w, h, frames = a->frame;
+    if (frames < 1)
+        return;
+    drawable_size(a, &w, &h);
+    double cpu_ms = (double)(clock() - a->cpu_start) * 1e3 / CLOCKS_PER_SEC / frames;
+    qsort(a->times, (size_t)frames, sizeof *a->times, compare_double);
+    printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
+           "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f}}\n",
+           a->lessons[a->current]->number, w, h, frames, a->times[frames / 2], a->times[frames - 1], cpu_ms);
 }
 
 /* ------------------------------------------------------------ layout */
@@ -320,17 +310,9 @@ static void print_layout(app *a)
     render_view v;
     current_view(a, &v);
     const lesson *l = a->lessons[a->current];
-    printf("{\"lesson\":%d,\"width\":%d,\"height\":%d,\"eye\":", l->number, v.width, v.height);
-    lesson_json_vec3(stdout, v.eye);
-    printf(",\"view\":[");
-    for (int i = 0; i < 16; ++i)
-        printf("%s%.9g", i ? "," : "", (double)v.view[i / 4][i % 4]);
-    printf("],\"proj\":[");
-    for (int i = 0; i < 16; ++i)
-        printf("%s%.9g", i ? "," : "", (double)v.proj[i / 4][i % 4]);
-    printf("],\"objects\":");
-    l->layout(stdout, v.eye);
-    printf("}\n");
+    lesson_object objects[LAYOUT_OBJECTS];
+    int n = l->objects(a->states[a->current], v.eye, objects, LAYOUT_OBJECTS);
+    report_layout(stdout, l->number, &v, objects, n < LAYOUT_OBJECTS ? n : LAYOUT_OBJECTS);
 }
 
 /* ------------------------------------------------------------ start-up */
@@ -367,65 +349,109 @@ static bool create_window(app *a)
     return false;
 }
 
-static void shutdown_app(app *a)
+void app_destroy(app *a)
 {
+    if (!a)
+        return;
     for (int i = 0; i < LESSON_COUNT; ++i)
-        if (a->lesson_ready[i])
-            a->lessons[i]->cleanup();
+        if (a->states[i])
+            a->lessons[i]->destroy(a->states[i]);
+    render_list_free(&a->scene);
     render_destroy(a->r);
     if (a->gl)
         SDL_GL_DeleteContext(a->gl);
     if (a->window)
         SDL_DestroyWindow(a->window);
     SDL_Quit();
+    free(a->times);
+    free(a);
+}
+
+/* The lessons, each with its camera. false with a message on stderr. */
+static bool create_lessons(app *a)
+{
+    char err[512] = "";
+    lesson_env env = {a->opt.seed, a->opt.heightmap, err, sizeof err};
+    for (int i = 0; i < LESSON_COUNT; ++i) {
+        err[0] = '\0';
+        a->states[i] = a->lessons[i]->create(&env);
+        if (!a->states[i]) {
+            fprintf(stderr, "raypick: lesson %d: %s\n", i + 1, err[0] ? err : "cannot start");
+            return false;
+        }
+        app_camera_reset(&a->cameras[i], &a->lessons[i]->camera);
+    }
+    return true;
+}
+
+app *app_create(const app_options *opt)
+{
+    app *a = calloc(1, sizeof *a);
+    if (!a) {
+        fprintf(stderr, "raypick: out of memory\n");
+        return NULL;
+    }
+    a->opt = *opt;
+    a->lessons[0] = &lesson1_spheres;
+    a->lessons[1] = &lesson2_shields;
+    a->lessons[2] = &lesson3_bounds;
+    a->lessons[3] = &lesson4_terrain;
+    a->show_help = true;
+
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
+        free(a);
+        return NULL;
+    }
+    if (!create_window(a)) {
+        fprintf(stderr, "raypick: needs OpenGL 3.3 core, and cannot get it here: %s\n", SDL_GetError());
+        app_destroy(a);
+        return NULL;
+    }
+    SDL_GL_SetSwapInterval(app_script_mode(opt) || opt->print_layout ? 0 : 1);
+    char err[512] = "";
+    a->r = render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err);
+    if (!a->r) {
+        fprintf(stderr, "raypick: %s\n", err);
+        app_destroy(a);
+        return NULL;
+    }
+    if (!create_lessons(a)) {
+        app_destroy(a);
+        return NULL;
+    }
+    a->current = opt->lesson - 1;
+
+    a->script = app_script_mode(opt);
+    a->frames = opt->bench_frames > 0 ? opt->bench_frames : opt->frames;
+    if (opt->bench_frames > 0) {
+        a->times = calloc((size_t)a->frames, sizeof *a->times);
+        if (!a->times) {
+            fprintf(stderr, "raypick: out of memory\n");
+            app_destroy(a);
+            return NULL;
+        }
+    }
+    a->last = SDL_GetPerformanceCounter();
+    a->cpu_start = clock();     /* all our threads: llvmpipe's too */
+    return a;
 }
 
 int app_run(const app_options *opt)
 {
-    app a;
-    memset(&a, 0, sizeof a);
-    a.opt = *opt;
-    a.lessons[0] = &lesson1_spheres;
-    a.lessons[1] = &lesson2_shields;
-    a.lessons[2] = &lesson3_bounds;
-    a.lessons[3] = &lesson4_terrain;
-    a.show_help = true;
-
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
+    app *a = app_create(opt);
+    if (!a)
         return 1;
-    }
-    if (!create_window(&a)) {
-        fprintf(stderr, "raypick: needs OpenGL 3.3 core, and cannot get it here: %s\n", SDL_GetError());
-        shutdown_app(&a);
-        return 1;
-    }
-    SDL_GL_SetSwapInterval(app_script_mode(opt) || opt->print_layout ? 0 : 1);
-    char err[512] = "";
-    a.r = render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err);
-    if (!a.r) {
-        fprintf(stderr, "raypick: %s\n", err);
-        shutdown_app(&a);
-        return 1;
-    }
-    lesson_env env = {a.r, opt->seed, opt->heightmap, err, sizeof err};
-    for (int i = 0; i < LESSON_COUNT; ++i) {
-        err[0] = '\0';
-        if (!a.lessons[i]->init(&env)) {
-            fprintf(stderr, "raypick: lesson %d: %s\n", i + 1, err[0] ? err : "cannot start");
-            shutdown_app(&a);
-            return 1;
-        }
-        a.lesson_ready[i] = true;
-        app_camera_reset(&a.cameras[i], &a.lessons[i]->camera);
-    }
-    a.current = opt->lesson - 1;
-
     int status = 0;
-    if (opt->print_layout)
-        print_layout(&a);
-    else
-        status = run_loop(&a);
-    shutdown_app(&a);
+    if (opt->print_layout) {
+        print_layout(a);
+    } else {
+        while (app_frame(a)) {
+        }
+        if (a->times)
+            print_bench(a);
+        status = a->status;
+    }
+    app_destroy(a);
     return status;
 }

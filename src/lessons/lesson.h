@@ -1,21 +1,27 @@
 /*
- * lesson.h: what every lesson provides. A lesson owns its scene state; the
- * app owns the window, the camera and the input. Data flows one way:
+ * lesson.h: what every lesson provides. A lesson is an object: create()
+ * returns its state, every callback receives it as `self` (sokol's
+ * user-data pattern), destroy() frees it. No lesson keeps file-level mutable
+ * state, so two instances never share anything and a test can make one
+ * without a window. The app owns the window, the camera and the input.
+ * Data flows one way:
  *
  *   SDL click -> app maps it to drawable pixels -> app builds the pick ray
  *   (the lesson's method) -> lesson->click asks the library and updates its
- *   state -> lesson->draw hands the state to the renderer.
+ *   state -> lesson->draw lists what to draw (render_list.h, plain data) ->
+ *   the app submits the list to the renderer.
  *
- * Lessons never include SDL or GL.
+ * Lessons never include SDL or GL and never call the renderer: what they
+ * report (objects, pick fields) is data the app writes out, once for all.
  */
 #ifndef RAYPICK_LESSON_H
 #define RAYPICK_LESSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <raypick/raypick.h>
-#include "render.h"
+#include "render_list.h"
 
 typedef enum lesson_method {
     LESSON_PICK_D3D9,       /* rp_pick_ray_perspective (seed 001's CalculateRay) */
@@ -33,6 +39,33 @@ typedef struct lesson_click {
     rp_ray ray;             /* built with `method` */
 } lesson_click;
 
+/* One extra field of a pick's report, as data: the app writes it as
+   ,"name":value after the common fields. */
+typedef enum lesson_field_type {
+    LESSON_FIELD_BOOL,
+    LESSON_FIELD_INT,
+    LESSON_FIELD_FLOAT,     /* printed with `digits` significant digits */
+    LESSON_FIELD_VEC3,      /* [x,y,z], `digits` significant digits */
+    LESSON_FIELD_INTS       /* [a,b,...]: the first `count` of `ints` */
+} lesson_field_type;
+
+#define LESSON_FIELD_INTS_MAX 16
+#define LESSON_PICK_FIELDS 8
+
+typedef struct lesson_field {
+    const char *name;       /* a string literal: not copied */
+    lesson_field_type type;
+    int digits;
+    int count;
+    union {
+        bool b;
+        int i;
+        float f;
+        vec3 v;
+        int ints[LESSON_FIELD_INTS_MAX];
+    } value;
+} lesson_field;
+
 /* What a click did: the HUD shows it, --report prints it as JSON. */
 typedef struct lesson_pick {
     bool   hit;
@@ -43,15 +76,39 @@ typedef struct lesson_pick {
     rp_ray ray;             /* the ray the hit is on (lesson 2: the beam) */
     char   method[24];      /* how it was found, e.g. "d3d9", "search" */
     char   note[96];        /* one more HUD line, e.g. "D3D9 and unproject agree" */
-    char   json[256];       /* extra report fields: ,"key":value,... */
+    lesson_field fields[LESSON_PICK_FIELDS];   /* the lesson's own report fields */
+    int    field_count;
 } lesson_pick;
+
+/* A pickable object (or a landmark) as data: --print-layout writes these,
+   tests aim at them. */
+typedef enum lesson_object_kind {
+    LESSON_OBJECT_SPHERE,       /* sphere */
+    LESSON_OBJECT_ELLIPSOID,    /* ellipsoid ("sphere" in JSON when its radii are equal) */
+    LESSON_OBJECT_TURRET,       /* center */
+    LESSON_OBJECT_MAP,          /* the terrain: cols, rows, spacing, height_scale, origin */
+    LESSON_OBJECT_SPIRE,        /* center = top, base */
+    LESSON_OBJECT_POINT         /* center */
+} lesson_object_kind;
+
+typedef struct lesson_object {
+    int id;
+    char name[48];
+    lesson_object_kind kind;
+    union {
+        rp_sphere sphere;
+        rp_ellipsoid ellipsoid;
+        struct { vec3 center; } turret, point;
+        struct { int cols, rows; float spacing, height_scale; vec3 origin; } map;
+        struct { vec3 center, base; } spire;
+    } shape;
+} lesson_object;
 
 /* Start-up settings a lesson may use. */
 typedef struct lesson_env {
-    renderer   *r;
     uint32_t    seed;
     const char *heightmap_path; /* lesson 4: NULL = procedural */
-    char       *err;            /* init failure message */
+    char       *err;            /* create() failure message */
     size_t      err_size;
 } lesson_env;
 
@@ -69,18 +126,21 @@ typedef struct lesson {
     const char *keys;       /* lesson keys for the help text, one per line */
     lesson_camera camera;
 
-    bool (*init)(const lesson_env *env);
-    void (*cleanup)(void);
-    void (*update)(float dt);
-    bool (*key)(char key);                 /* true when the lesson used it */
-    lesson_method (*method)(void);         /* how the app builds its ray */
-    void (*click)(const lesson_click *c, lesson_pick *out);
-    void (*draw)(renderer *r, const render_view *v);
+    /* the lesson's state, or NULL with a message in env->err */
+    void *(*create)(const lesson_env *env);
+    /* frees everything create() made; NULL is fine */
+    void (*destroy)(void *self);
+    void (*update)(void *self, float dt);
+    bool (*key)(void *self, char key);          /* true when the lesson used it */
+    lesson_method (*method)(const void *self);  /* how the app builds its ray */
+    void (*click)(void *self, const lesson_click *c, lesson_pick *out);
+    /* what to draw this frame, appended to list (list->view is the camera) */
+    void (*draw)(const void *self, render_list *list);
     /* status lines for the HUD */
-    void (*status)(char *buf, size_t size);
-    /* the scene's pickable objects as a JSON array (for tests); eye = the
-       camera position */
-    void (*layout)(FILE *out, const vec3 eye);
+    void (*status)(const void *self, char *buf, size_t size);
+    /* The pickable objects (and landmarks) seen from eye: writes at most
+       cap to out, returns how many there are. */
+    int (*objects)(const void *self, const vec3 eye, lesson_object *out, int cap);
 } lesson;
 
 extern const lesson lesson1_spheres;
@@ -90,7 +150,14 @@ extern const lesson lesson4_terrain;
 
 /* helpers shared by the lessons (lesson_common.c) */
 void lesson_pick_miss(lesson_pick *out, const rp_ray *ray, const char *method);
-void lesson_json_vec3(FILE *out, const vec3 v);
+/* append a report field to a pick (ignored when the pick is full) */
+void lesson_pick_bool(lesson_pick *out, const char *name, bool value);
+void lesson_pick_int(lesson_pick *out, const char *name, int value);
+void lesson_pick_float(lesson_pick *out, const char *name, float value, int digits);
+void lesson_pick_vec3(lesson_pick *out, const char *name, const vec3 value, int digits);
+void lesson_pick_ints(lesson_pick *out, const char *name, const int *values, int count);
+/* the field called name, or NULL */
+const lesson_field *lesson_pick_field(const lesson_pick *p, const char *name);
 /* model matrix: translate, rotate (quaternion, all zeros = none), scale */
 void lesson_model(const vec3 position, const versor rotation, const vec3 scale, mat4 out);
 

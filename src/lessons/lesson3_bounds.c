@@ -15,6 +15,7 @@
  */
 #include "lesson.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SHIP_COUNT 4
@@ -46,7 +47,7 @@ typedef struct shot {
     bool inside;
 } shot;
 
-static struct {
+typedef struct lesson3 {
     ship ships[SHIP_COUNT];
     shot shots[SHOT_COUNT];
     test_mode mode;
@@ -54,21 +55,21 @@ static struct {
     bool show_bounds;
     int contacts_exact, contacts_mode, disagreements, shots_inside;
     uint32_t rng;
-} L;
+} lesson3;
 
 /* ------------------------------------------------------------ init */
 
-static float random01(void)
+static float random01(lesson3 *self)
 {
-    L.rng = L.rng * 1664525u + 1013904223u;     /* LCG: repeatable with --seed */
-    return (float)(L.rng >> 8) / 16777216.0f;
+    self->rng = self->rng * 1664525u + 1013904223u;     /* LCG: repeatable with --seed */
+    return (float)(self->rng >> 8) / 16777216.0f;
 }
 
-static void launch_shot(shot *s)
+static void launch_shot(lesson3 *self, shot *s)
 {
     /* from the left edge of the play field towards the right, at ship height */
-    glm_vec3_copy((vec3){-12.0f, 0.6f + 2.2f * random01(), -6.0f + 8.0f * random01()}, s->position);
-    glm_vec3_copy((vec3){5.0f + 3.0f * random01(), 0.0f, 0.6f * (random01() - 0.5f)}, s->velocity);
+    glm_vec3_copy((vec3){-12.0f, 0.6f + 2.2f * random01(self), -6.0f + 8.0f * random01(self)}, s->position);
+    glm_vec3_copy((vec3){5.0f + 3.0f * random01(self), 0.0f, 0.6f * (random01(self) - 0.5f)}, s->velocity);
     s->inside = false;
 }
 
@@ -78,10 +79,14 @@ static void place_ship(ship *s)
     glm_vec3_muladds(s->axis, s->amplitude * sinf(s->speed * s->clock + s->phase), s->position);
 }
 
-static bool init(const lesson_env *env)
+static void *create(const lesson_env *env)
 {
-    memset(&L, 0, sizeof L);
-    L.rng = env->seed * 2654435761u + 12345u;
+    lesson3 *self = calloc(1, sizeof *self);
+    if (!self) {
+        snprintf(env->err, env->err_size, "out of memory");
+        return NULL;
+    }
+    self->rng = env->seed * 2654435761u + 12345u;
     /* Pairs 0-1 and 2-3 swing towards each other. Unequal radii, so the
        three tests differ: for ra = 1.6, rb = 0.6 the exact contact distance
        is 2.2, the shortcut's 1.71, the sqrt(2)-scaled one's 2.42. */
@@ -91,19 +96,22 @@ static bool init(const lesson_env *env)
         {"hauler",    RENDER_TORUS,  1.05f, {0.70f, 0.90f, 0.45f, 1}, {2.4f, 1.6f, -3.0f}, {1, 0, 0}, 0.8f, 0.45f, 1.3f, 0, false, {0}, 0, false, false},
         {"probe",     RENDER_CONE,   1.4142136f, {0.95f, 0.55f, 0.75f, 1}, {4.9f, 1.6f, -3.0f}, {-1, 0, 0}, 0.8f, 0.45f, 1.3f, 0, false, {0}, 0, false, false},
     };
-    memcpy(L.ships, start, sizeof start);
+    memcpy(self->ships, start, sizeof start);
     for (int i = 0; i < SHIP_COUNT; ++i)
-        place_ship(&L.ships[i]);
+        place_ship(&self->ships[i]);
     for (int i = 0; i < SHOT_COUNT; ++i) {
-        launch_shot(&L.shots[i]);
-        L.shots[i].position[0] += 24.0f * (float)i / SHOT_COUNT;     /* spread them out */
+        launch_shot(self, &self->shots[i]);
+        self->shots[i].position[0] += 24.0f * (float)i / SHOT_COUNT;     /* spread them out */
     }
-    L.mode = MODE_SHORTCUT;
-    L.show_bounds = true;
-    return true;
+    self->mode = MODE_SHORTCUT;
+    self->show_bounds = true;
+    return self;
 }
 
-static void cleanup(void) {}
+static void destroy(void *self)
+{
+    free(self);
+}
 
 /* ship scale: the big ones are drawn larger */
 static float ship_scale(int i)
@@ -112,10 +120,10 @@ static float ship_scale(int i)
     return scale[i];
 }
 
-static void bounding_sphere(int i, rp_sphere *s)
+static void bounding_sphere(const lesson3 *self, int i, rp_sphere *s)
 {
-    glm_vec3_copy(L.ships[i].position, s->center);
-    s->radius = L.ships[i].model_radius * ship_scale(i) * (L.shrink ? SHRINK : 1.0f);
+    glm_vec3_copy((float *)self->ships[i].position, s->center);
+    s->radius = self->ships[i].model_radius * ship_scale(i) * (self->shrink ? SHRINK : 1.0f);
 }
 
 /* ------------------------------------------------------------ update */
@@ -132,106 +140,110 @@ static bool contact(test_mode mode, const rp_sphere *a, const rp_sphere *b)
     return rp_test_sphere_sphere_approx(&sa, &sb);
 }
 
-static void update_shots(float dt)
+static void update_shots(lesson3 *self, float dt)
 {
-    L.shots_inside = 0;
+    self->shots_inside = 0;
     for (int j = 0; j < SHOT_COUNT; ++j) {
-        shot *s = &L.shots[j];
+        shot *s = &self->shots[j];
         glm_vec3_muladds(s->velocity, dt, s->position);
         if (s->position[0] > 12.0f)
-            launch_shot(s);
+            launch_shot(self, s);
         s->inside = false;
         for (int i = 0; i < SHIP_COUNT; ++i) {
             rp_sphere b;
-            bounding_sphere(i, &b);
+            bounding_sphere(self, i, &b);
             if (rp_sphere_contains_point(&b, s->position)) {
                 s->inside = true;
-                L.ships[i].hit_by_shot = true;
+                self->ships[i].hit_by_shot = true;
             }
         }
-        L.shots_inside += s->inside;
+        self->shots_inside += s->inside;
     }
 }
 
-static void update_contacts(void)
+static void update_contacts(lesson3 *self)
 {
-    L.contacts_exact = L.contacts_mode = L.disagreements = 0;
+    self->contacts_exact = self->contacts_mode = self->disagreements = 0;
     for (int i = 0; i < SHIP_COUNT; ++i)
         for (int k = i + 1; k < SHIP_COUNT; ++k) {
             rp_sphere a, b;
-            bounding_sphere(i, &a);
-            bounding_sphere(k, &b);
-            bool exact = contact(MODE_EXACT, &a, &b), chosen = contact(L.mode, &a, &b);
-            L.contacts_exact += exact;
-            L.contacts_mode += chosen;
-            L.disagreements += exact != chosen;
+            bounding_sphere(self, i, &a);
+            bounding_sphere(self, k, &b);
+            bool exact = contact(MODE_EXACT, &a, &b), chosen = contact(self->mode, &a, &b);
+            self->contacts_exact += exact;
+            self->contacts_mode += chosen;
+            self->disagreements += exact != chosen;
             if (chosen)
-                L.ships[i].in_contact = L.ships[k].in_contact = true;
+                self->ships[i].in_contact = self->ships[k].in_contact = true;
         }
 }
 
-static void update(float dt)
+static void update(void *self_, float dt)
 {
+    lesson3 *self = self_;
     for (int i = 0; i < SHIP_COUNT; ++i) {
-        ship *s = &L.ships[i];
+        ship *s = &self->ships[i];
         if (!s->paused)
             s->clock += dt;
         s->spin += dt * 0.8f;
         place_ship(s);
         s->hit_by_shot = s->in_contact = false;
     }
-    update_shots(dt);
-    update_contacts();
+    update_shots(self, dt);
+    update_contacts(self);
 }
 
-static bool key(char k)
+static bool key(void *self_, char k)
 {
+    lesson3 *self = self_;
     switch (k) {
-    case 'm': L.mode = (test_mode)((L.mode + 1) % MODE_COUNT); update_contacts(); return true;
-    case 's': L.shrink = !L.shrink; return true;
-    case 'b': L.show_bounds = !L.show_bounds; return true;
+    case 'm': self->mode = (test_mode)((self->mode + 1) % MODE_COUNT); update_contacts(self); return true;
+    case 's': self->shrink = !self->shrink; return true;
+    case 'b': self->show_bounds = !self->show_bounds; return true;
     default: return false;
     }
 }
 
-static lesson_method method(void)
+static lesson_method method(const void *self)
 {
+    (void)self;
     return LESSON_PICK_UNPROJECT;
 }
 
 /* ------------------------------------------------------------ click */
 
-static void click(const lesson_click *c, lesson_pick *out)
+static void click(void *self_, const lesson_click *c, lesson_pick *out)
 {
+    lesson3 *self = self_;
     lesson_pick_miss(out, &c->ray, lesson_method_name(c->method));
     rp_sphere spheres[SHIP_COUNT];
     for (int i = 0; i < SHIP_COUNT; ++i)
-        bounding_sphere(i, &spheres[i]);
+        bounding_sphere(self, i, &spheres[i]);
     rp_hit hit;
     int id = rp_intersect_ray_spheres(&c->ray, spheres, SHIP_COUNT, &hit);
     if (id < 0)
         return;
-    L.ships[id].paused = !L.ships[id].paused;
+    self->ships[id].paused = !self->ships[id].paused;
     out->hit = true;
     out->id = id;
-    snprintf(out->what, sizeof out->what, "%s", L.ships[id].name);
+    snprintf(out->what, sizeof out->what, "%s", self->ships[id].name);
     out->t = hit.t;
     glm_vec3_copy(hit.point, out->point);
-    snprintf(out->json, sizeof out->json, ",\"paused\":%s,\"radius\":%.6g",
-             L.ships[id].paused ? "true" : "false", (double)spheres[id].radius);
-    snprintf(out->note, sizeof out->note, "%s %s", L.ships[id].name, L.ships[id].paused ? "paused" : "moving");
+    lesson_pick_bool(out, "paused", self->ships[id].paused);
+    lesson_pick_float(out, "radius", spheres[id].radius, 6);
+    snprintf(out->note, sizeof out->note, "%s %s", self->ships[id].name, self->ships[id].paused ? "paused" : "moving");
 }
 
 /* ------------------------------------------------------------ draw */
 
-static void draw_links(renderer *r)
+static void draw_links(const lesson3 *self, render_list *list)
 {
     for (int i = 0; i < SHIP_COUNT; ++i)
         for (int k = i + 1; k < SHIP_COUNT; ++k) {
             rp_sphere a, b;
-            bounding_sphere(i, &a);
-            bounding_sphere(k, &b);
-            bool exact = contact(MODE_EXACT, &a, &b), chosen = contact(L.mode, &a, &b);
+            bounding_sphere(self, i, &a);
+            bounding_sphere(self, k, &b);
+            bool exact = contact(MODE_EXACT, &a, &b), chosen = contact(self->mode, &a, &b);
             /* a bridge above the pair, clear of the models */
             vec3 pa, pb;
             glm_vec3_add(a.center, (vec3){0.0f, a.radius + 0.5f, 0.0f}, pa);
@@ -241,22 +253,22 @@ static void draw_links(renderer *r)
                 vec4 c = {1.0f, 0.2f, 0.9f, 1.0f};
                 if (chosen)
                     glm_vec4_copy((vec4){1.0f, 0.7f, 0.1f, 1.0f}, c);
-                render_beam(r, pa, pb, 0.25f, c);
-                render_line(r, a.center, pa, c);
-                render_line(r, b.center, pb, c);
+                render_list_beam(list, pa, pb, 0.25f, c);
+                render_list_line(list, a.center, pa, c);
+                render_list_line(list, b.center, pb, c);
             } else if (chosen) {
-                render_beam(r, pa, pb, 0.15f, (vec4){0.3f, 1.0f, 0.5f, 0.9f});
-                render_line(r, a.center, pa, (vec4){0.3f, 1.0f, 0.5f, 0.6f});
-                render_line(r, b.center, pb, (vec4){0.3f, 1.0f, 0.5f, 0.6f});
+                render_list_beam(list, pa, pb, 0.15f, (vec4){0.3f, 1.0f, 0.5f, 0.9f});
+                render_list_line(list, a.center, pa, (vec4){0.3f, 1.0f, 0.5f, 0.6f});
+                render_list_line(list, b.center, pb, (vec4){0.3f, 1.0f, 0.5f, 0.6f});
             }
         }
 }
 
-static void draw(renderer *r, const render_view *v)
+static void draw(const void *self_, render_list *list)
 {
-    (void)v;
+    const lesson3 *self = self_;
     for (int i = 0; i < SHIP_COUNT; ++i) {
-        const ship *s = &L.ships[i];
+        const ship *s = &self->ships[i];
         versor q;
         glm_quatv(q, s->spin, (vec3){0.2f, 1.0f, 0.0f});
         glm_quat_normalize(q);
@@ -270,61 +282,62 @@ static void draw(renderer *r, const render_view *v)
         vec3 glow = {0, 0, 0};
         if (s->hit_by_shot)
             glm_vec3_copy((vec3){0.55f, 0.15f, 0.05f}, glow);
-        render_shape(r, s->shape, m, s->color, glow);
-        render_shadow(r, s->position, s->model_radius * k * 1.1f, 0.0f, 0.8f);
+        render_list_shape(list, s->shape, m, s->color, glow);
+        render_list_shadow(list, s->position, s->model_radius * k * 1.1f, 0.0f, 0.8f);
     }
     for (int j = 0; j < SHOT_COUNT; ++j) {
-        const shot *s = &L.shots[j];
+        const shot *s = &self->shots[j];
         vec3 tail;
         glm_vec3_copy((float *)s->position, tail);
         glm_vec3_muladds((float *)s->velocity, -0.08f, tail);
         vec4 c = {0.6f, 0.9f, 1.0f, 1.0f};
         if (s->inside)
             glm_vec4_copy((vec4){1.0f, 0.35f, 0.2f, 1.0f}, c);
-        render_line(r, tail, s->position, c);
-        render_point(r, s->position, s->inside ? 14.0f : 8.0f, c);
+        render_list_line(list, tail, s->position, c);
+        render_list_point(list, s->position, s->inside ? 14.0f : 8.0f, c);
     }
-    render_grid(r, 0.0f);
-    draw_links(r);
-    render_flush(r);
-    if (!L.show_bounds)
+    render_list_grid(list, 0.0f);
+    draw_links(self, list);
+    render_list_flush(list);
+    if (!self->show_bounds)
         return;
     for (int i = 0; i < SHIP_COUNT; ++i) {
         rp_sphere b;
-        bounding_sphere(i, &b);
+        bounding_sphere(self, i, &b);
         vec4 c = {0.35f, 0.55f, 0.85f, 0.06f};
-        if (L.ships[i].in_contact)
+        if (self->ships[i].in_contact)
             glm_vec4_copy((vec4){0.3f, 1.0f, 0.5f, 0.10f}, c);
-        if (L.ships[i].hit_by_shot)
+        if (self->ships[i].hit_by_shot)
             glm_vec4_copy((vec4){1.0f, 0.4f, 0.2f, 0.14f}, c);
-        render_glass_sphere(r, b.center, b.radius, c);
+        render_list_glass_sphere(list, b.center, b.radius, c);
     }
 }
 
-static void status(char *buf, size_t size)
+static void status(const void *self_, char *buf, size_t size)
 {
+    const lesson3 *self = self_;
     snprintf(buf, size,
              "test: %s (M)\n"
              "contacts: %d by this test, %d exact, %d disagree%s\n"
              "bounding spheres: %s (S)   shown (B)   projectiles inside a sphere: %d",
-             MODE_NAMES[L.mode], L.contacts_mode, L.contacts_exact, L.disagreements,
-             L.disagreements ? "  (magenta: missed, amber: false alarm)" : "",
-             L.shrink ? "shrunk to 80% of the model" : "enclosing the model", L.shots_inside);
+             MODE_NAMES[self->mode], self->contacts_mode, self->contacts_exact, self->disagreements,
+             self->disagreements ? "  (magenta: missed, amber: false alarm)" : "",
+             self->shrink ? "shrunk to 80% of the model" : "enclosing the model", self->shots_inside);
 }
 
-static void layout(FILE *out, const vec3 eye)
+static int objects(const void *self_, const vec3 eye, lesson_object *out, int cap)
 {
+    const lesson3 *self = self_;
     (void)eye;
-    fputc('[', out);
-    for (int i = 0; i < SHIP_COUNT; ++i) {
-        rp_sphere s;
-        bounding_sphere(i, &s);
-        fprintf(out, "%s{\"id\":%d,\"name\":\"%s\",\"kind\":\"sphere\",\"center\":", i ? "," : "", i,
-                L.ships[i].name);
-        lesson_json_vec3(out, s.center);
-        fprintf(out, ",\"radius\":%.6g}", (double)s.radius);
+    for (int i = 0; i < SHIP_COUNT && i < cap; ++i) {
+        lesson_object *o = &out[i];
+        memset(o, 0, sizeof *o);
+        o->id = i;
+        snprintf(o->name, sizeof o->name, "%s", self->ships[i].name);
+        o->kind = LESSON_OBJECT_SPHERE;
+        bounding_sphere(self, i, &o->shape.sphere);
     }
-    fputc(']', out);
+    return SHIP_COUNT;
 }
 
 const lesson lesson3_bounds = {
@@ -335,13 +348,13 @@ const lesson lesson3_bounds = {
             "S  shrink bounding spheres below the models\n"
             "B  show bounding spheres",
     .camera = {{0.0f, 1.6f, -2.5f}, 0.0f, 0.5f, 12.0f, 0.7853982f},
-    .init = init,
-    .cleanup = cleanup,
+    .create = create,
+    .destroy = destroy,
     .update = update,
     .key = key,
     .method = method,
     .click = click,
     .draw = draw,
     .status = status,
-    .layout = layout,
+    .objects = objects,
 };

@@ -27,9 +27,9 @@
 
 typedef enum terrain_mode { MODE_SEARCH, MODE_EXACT } terrain_mode;
 
-static struct {
+typedef struct lesson4 {
     rp_heightmap *map;
-    render_terrain *mesh;
+    render_terrain_data mesh;  /* what the renderer draws: the map's own heights */
     terrain_mode mode;
     bool has_spire;
     vec3 spire_base, spire_top;
@@ -42,13 +42,13 @@ static struct {
     vec3 linear[TRACE_CAP], binary[TRACE_CAP];
     rp_search_trace trace;
     char last[96];
-} L;
+} lesson4;
 
 /* ------------------------------------------------------------ init */
 
 /* The default map: the procedural terrain plus one thin spire, one sample
    wide, in plain view of the start camera. */
-static rp_heightmap *default_map(uint32_t seed)
+static rp_heightmap *default_map(lesson4 *self, uint32_t seed)
 {
     float half = (MAP_SIZE - 1) * MAP_SPACING * 0.5f;
     vec3 origin = {-half, 0.0f, -half};
@@ -65,10 +65,10 @@ static rp_heightmap *default_map(uint32_t seed)
             float base = glm_min(glm_min(h[SPIRE_ROW * MAP_SIZE + SPIRE_COL - 1], h[SPIRE_ROW * MAP_SIZE + SPIRE_COL + 1]),
                                  glm_min(h[(SPIRE_ROW - 1) * MAP_SIZE + SPIRE_COL], h[(SPIRE_ROW + 1) * MAP_SIZE + SPIRE_COL]));
             vec3 p = {origin[0] + SPIRE_COL * MAP_SPACING, base, origin[2] + SPIRE_ROW * MAP_SPACING};
-            glm_vec3_copy(p, L.spire_base);
-            glm_vec3_copy(p, L.spire_top);
-            L.spire_top[1] = h[SPIRE_ROW * MAP_SIZE + SPIRE_COL];
-            L.has_spire = true;
+            glm_vec3_copy(p, self->spire_base);
+            glm_vec3_copy(p, self->spire_top);
+            self->spire_top[1] = h[SPIRE_ROW * MAP_SIZE + SPIRE_COL];
+            self->has_spire = true;
         }
     }
     free(h);
@@ -94,202 +94,223 @@ static rp_heightmap *loaded_map(const char *path, char *err, size_t err_size)
     return map;
 }
 
-static bool init(const lesson_env *env)
+static void destroy(void *self_)
 {
-    memset(&L, 0, sizeof L);
-    if (env->heightmap_path) {
-        L.map = loaded_map(env->heightmap_path, env->err, env->err_size);
-        if (!L.map)
-            return false;
-    } else {
-        L.map = default_map(env->seed);
-        if (!L.map) {
-            snprintf(env->err, env->err_size, "cannot build the terrain");
-            return false;
-        }
-    }
-    vec3 origin;
-    rp_heightmap_origin(L.map, origin);
-    L.mesh = render_terrain_create(env->r, rp_heightmap_cols(L.map), rp_heightmap_rows(L.map),
-                                   rp_heightmap_spacing(L.map), origin, rp_heightmap_heights(L.map));
-    if (!L.mesh) {
-        snprintf(env->err, env->err_size, "cannot build the terrain mesh");
-        rp_heightmap_destroy(L.map);
-        L.map = NULL;
-        return false;
-    }
-    L.mode = MODE_SEARCH;
-    snprintf(L.last, sizeof L.last, "click the terrain");
-    return true;
+    lesson4 *self = self_;
+    if (!self)
+        return;
+    rp_heightmap_destroy(self->map);
+    free(self);
 }
 
-static void cleanup(void)
+static void *create(const lesson_env *env)
 {
-    render_terrain_destroy(L.mesh);
-    rp_heightmap_destroy(L.map);
-    L.mesh = NULL;
-    L.map = NULL;
+    lesson4 *self = calloc(1, sizeof *self);
+    if (!self) {
+        snprintf(env->err, env->err_size, "out of memory");
+        return NULL;
+    }
+    if (env->heightmap_path) {
+        self->map = loaded_map(env->heightmap_path, env->err, env->err_size);
+    } else {
+        self->map = default_map(self, env->seed);
+        if (!self->map)
+            snprintf(env->err, env->err_size, "cannot build the terrain");
+    }
+    if (!self->map) {
+        destroy(self);
+        return NULL;
+    }
+    self->mesh.cols = rp_heightmap_cols(self->map);
+    self->mesh.rows = rp_heightmap_rows(self->map);
+    self->mesh.spacing = rp_heightmap_spacing(self->map);
+    rp_heightmap_origin(self->map, self->mesh.origin);
+    self->mesh.heights = rp_heightmap_heights(self->map);
+    self->mode = MODE_SEARCH;
+    snprintf(self->last, sizeof self->last, "click the terrain");
+    return self;
 }
 
 /* ------------------------------------------------------------ update */
 
-static void update(float dt)
+static void update(void *self, float dt)
 {
+    (void)self;
     (void)dt;
 }
 
-static bool key(char k)
+static bool key(void *self_, char k)
 {
+    lesson4 *self = self_;
     if (k != 'm')
         return false;
-    L.mode = L.mode == MODE_SEARCH ? MODE_EXACT : MODE_SEARCH;
+    self->mode = self->mode == MODE_SEARCH ? MODE_EXACT : MODE_SEARCH;
     return true;
 }
 
-static lesson_method method(void)
+static lesson_method method(const void *self)
 {
+    (void)self;
     return LESSON_PICK_UNPROJECT;   /* XNA's GetPointerRay, as in the seed */
 }
 
 /* ------------------------------------------------------------ click */
 
-static void click(const lesson_click *c, lesson_pick *out)
+static void click(void *self_, const lesson_click *c, lesson_pick *out)
 {
-    lesson_pick_miss(out, &c->ray, L.mode == MODE_SEARCH ? "search" : "exact");
-    L.has_ray = true;
-    glm_vec3_copy((float *)c->ray.origin, L.ray_start);
-    rp_ray_at(&c->ray, 1.0f, L.ray_end);    /* unproject: t = 1 is the far plane */
+    lesson4 *self = self_;
+    lesson_pick_miss(out, &c->ray, self->mode == MODE_SEARCH ? "search" : "exact");
+    self->has_ray = true;
+    glm_vec3_copy((float *)c->ray.origin, self->ray_start);
+    rp_ray_at(&c->ray, 1.0f, self->ray_end);    /* unproject: t = 1 is the far plane */
 
-    memset(&L.trace, 0, sizeof L.trace);
-    L.trace.linear = L.linear;
-    L.trace.linear_cap = TRACE_CAP;
-    L.trace.binary = L.binary;
-    L.trace.binary_cap = TRACE_CAP;
+    memset(&self->trace, 0, sizeof self->trace);
+    self->trace.linear = self->linear;
+    self->trace.linear_cap = TRACE_CAP;
+    self->trace.binary = self->binary;
+    self->trace.binary_cap = TRACE_CAP;
 
     /* both methods run: the HUD compares them */
     vec3 found;
-    bool search_hit = rp_heightmap_pick_search_traced(L.map, &c->ray, LINEAR_STEPS, ACCURACY, &L.trace, found);
+    bool search_hit = rp_heightmap_pick_search_traced(self->map, &c->ray, LINEAR_STEPS, ACCURACY, &self->trace, found);
     rp_hit exact;
-    bool exact_hit = rp_intersect_ray_heightmap(L.map, &c->ray, &exact);
+    bool exact_hit = rp_intersect_ray_heightmap(self->map, &c->ray, &exact);
 
-    bool hit = L.mode == MODE_SEARCH ? search_hit : exact_hit;
-    L.has_marker = hit;
+    bool hit = self->mode == MODE_SEARCH ? search_hit : exact_hit;
+    self->has_marker = hit;
     if (hit)
-        glm_vec3_copy(L.mode == MODE_SEARCH ? found : exact.point, L.marker);
+        glm_vec3_copy(self->mode == MODE_SEARCH ? found : exact.point, self->marker);
 
-    L.has_exact_ghost = false;
+    self->has_exact_ghost = false;
     if (search_hit && exact_hit) {
         float d = glm_vec3_distance(found, exact.point);
-        L.has_exact_ghost = L.mode == MODE_SEARCH && d > 0.25f;
-        glm_vec3_copy(exact.point, L.exact_ghost);
-        snprintf(L.last, sizeof L.last, d > 0.25f ? "search and exact differ by %.2f: the steps skipped something"
+        self->has_exact_ghost = self->mode == MODE_SEARCH && d > 0.25f;
+        glm_vec3_copy(exact.point, self->exact_ghost);
+        snprintf(self->last, sizeof self->last, d > 0.25f ? "search and exact differ by %.2f: the steps skipped something"
                                                   : "search and exact agree within %.3f", (double)d);
     } else {
-        snprintf(L.last, sizeof L.last, "search: %s   exact: %s", search_hit ? "hit" : "miss",
+        snprintf(self->last, sizeof self->last, "search: %s   exact: %s", search_hit ? "hit" : "miss",
                  exact_hit ? "hit" : "miss");
-        L.has_exact_ghost = L.mode == MODE_SEARCH && exact_hit;
+        self->has_exact_ghost = self->mode == MODE_SEARCH && exact_hit;
         if (exact_hit)
-            glm_vec3_copy(exact.point, L.exact_ghost);
+            glm_vec3_copy(exact.point, self->exact_ghost);
     }
-    snprintf(out->note, sizeof out->note, "%s", L.last);
-    snprintf(out->json, sizeof out->json, ",\"linear_steps\":%d,\"binary_steps\":%d,\"search_hit\":%s,\"exact_hit\":%s",
-             L.trace.linear_count, L.trace.binary_count, search_hit ? "true" : "false", exact_hit ? "true" : "false");
+    snprintf(out->note, sizeof out->note, "%s", self->last);
+    lesson_pick_int(out, "linear_steps", self->trace.linear_count);
+    lesson_pick_int(out, "binary_steps", self->trace.binary_count);
+    lesson_pick_bool(out, "search_hit", search_hit);
+    lesson_pick_bool(out, "exact_hit", exact_hit);
     if (!hit)
         return;
     out->hit = true;
     out->id = 0;
     snprintf(out->what, sizeof out->what, "terrain");
-    glm_vec3_copy(L.marker, out->point);
+    glm_vec3_copy(self->marker, out->point);
     /* t along the pick ray: the projection of the point on it */
     vec3 d;
-    glm_vec3_sub(L.marker, (float *)c->ray.origin, d);
+    glm_vec3_sub(self->marker, (float *)c->ray.origin, d);
     out->t = glm_vec3_dot(d, (float *)c->ray.dir) / glm_vec3_dot((float *)c->ray.dir, (float *)c->ray.dir);
 }
 
 /* ------------------------------------------------------------ draw */
 
-static void draw_marker(renderer *r, const vec3 p)
+static void draw_marker(render_list *list, const vec3 p)
 {
     mat4 m;
     vec3 tip = {p[0], p[1] + 0.9f, p[2]};
     versor down;
     glm_quatv(down, GLM_PIf, (vec3){1, 0, 0});
     lesson_model(tip, down, (vec3){0.3f, 0.6f, 0.3f}, m);
-    render_shape(r, RENDER_CONE, m, (vec4){1.0f, 0.3f, 0.2f, 1.0f}, (vec3){0.35f, 0.05f, 0.0f});
+    render_list_shape(list, RENDER_CONE, m, (vec4){1.0f, 0.3f, 0.2f, 1.0f}, (vec3){0.35f, 0.05f, 0.0f});
     lesson_model(p, NULL, (vec3){0.55f, 0.55f, 0.55f}, m);
-    render_shape(r, RENDER_TORUS, m, (vec4){1.0f, 0.85f, 0.3f, 1.0f}, (vec3){0.3f, 0.2f, 0.0f});
+    render_list_shape(list, RENDER_TORUS, m, (vec4){1.0f, 0.85f, 0.3f, 1.0f}, (vec3){0.3f, 0.2f, 0.0f});
 }
 
-static void draw(renderer *r, const render_view *v)
+static void draw(const void *self_, render_list *list)
 {
-    (void)v;
-    render_terrain_draw(r, L.mesh);
-    if (L.has_marker)
-        draw_marker(r, L.marker);
-    if (L.has_ray) {
-        render_line(r, L.ray_start, L.ray_end, (vec4){1.0f, 1.0f, 1.0f, 0.35f});
-        if (L.trace.clipped)
-            render_beam(r, L.trace.clip_start, L.trace.clip_end, 0.08f, (vec4){0.3f, 0.8f, 1.0f, 0.9f});
-        int nl = glm_min(L.trace.linear_count, TRACE_CAP), nb = glm_min(L.trace.binary_count, TRACE_CAP);
+    const lesson4 *self = self_;
+    render_list_terrain(list, &self->mesh);
+    if (self->has_marker)
+        draw_marker(list, self->marker);
+    if (self->has_ray) {
+        render_list_line(list, self->ray_start, self->ray_end, (vec4){1.0f, 1.0f, 1.0f, 0.35f});
+        if (self->trace.clipped)
+            render_list_beam(list, self->trace.clip_start, self->trace.clip_end, 0.08f, (vec4){0.3f, 0.8f, 1.0f, 0.9f});
+        int nl = glm_min(self->trace.linear_count, TRACE_CAP), nb = glm_min(self->trace.binary_count, TRACE_CAP);
         for (int i = 0; i < nl; ++i)
-            render_point(r, L.linear[i], 9.0f, (vec4){0.3f, 0.85f, 1.0f, 1.0f});
+            render_list_point(list, self->linear[i], 9.0f, (vec4){0.3f, 0.85f, 1.0f, 1.0f});
         for (int i = 0; i < nb; ++i)
-            render_point(r, L.binary[i], 6.0f, (vec4){1.0f, 0.4f, 0.95f, 1.0f});
-        if (L.has_exact_ghost)
-            render_point(r, L.exact_ghost, 18.0f, (vec4){1.0f, 1.0f, 1.0f, 0.95f});
+            render_list_point(list, self->binary[i], 6.0f, (vec4){1.0f, 0.4f, 0.95f, 1.0f});
+        if (self->has_exact_ghost)
+            render_list_point(list, self->exact_ghost, 18.0f, (vec4){1.0f, 1.0f, 1.0f, 0.95f});
     }
-    render_flush(r);
+    render_list_flush(list);
 }
 
-static void status(char *buf, size_t size)
+static void status(const void *self_, char *buf, size_t size)
 {
+    const lesson4 *self = self_;
     snprintf(buf, size, "method: %s (M)\n%s\ncyan: clipped ray, linear steps   pink: binary steps   white: exact hit",
-             L.mode == MODE_SEARCH ? "seed 004 search (linear + binary steps)" : "exact: first triangle hit",
-             L.last);
+             self->mode == MODE_SEARCH ? "seed 004 search (linear + binary steps)" : "exact: first triangle hit",
+             self->last);
 }
 
 /* Landmarks for tests: terrain points the start camera can see, plus the
    spire. Visibility: nothing on the terrain lies between the eye and them. */
 /* true when the terrain hides nothing of p from the eye */
-static bool visible_from(const vec3 eye, const vec3 p)
+static bool visible_from(const lesson4 *self, const vec3 eye, const vec3 p)
 {
     rp_ray ray;
     glm_vec3_copy((float *)eye, ray.origin);
     glm_vec3_sub((float *)p, (float *)eye, ray.dir);
     rp_hit hit;
-    return rp_intersect_ray_heightmap(L.map, &ray, &hit) && fabsf(hit.t - 1.0f) * glm_vec3_norm(ray.dir) < 0.05f;
+    return rp_intersect_ray_heightmap(self->map, &ray, &hit) && fabsf(hit.t - 1.0f) * glm_vec3_norm(ray.dir) < 0.05f;
 }
 
-static void layout(FILE *out, const vec3 eye)
+/* the next object slot, or NULL past cap (the count still goes up) */
+static lesson_object *next_object(lesson_object *out, int cap, int *n, int id, lesson_object_kind kind)
 {
-    vec3 origin;
-    rp_heightmap_origin(L.map, origin);
-    fprintf(out, "[{\"id\":-1,\"name\":\"map\",\"kind\":\"map\",\"cols\":%d,\"rows\":%d,\"spacing\":%.9g,"
-            "\"height_scale\":%.9g,\"origin\":", rp_heightmap_cols(L.map), rp_heightmap_rows(L.map),
-            (double)rp_heightmap_spacing(L.map), (double)MAP_HEIGHT);
-    lesson_json_vec3(out, origin);
-    fputc('}', out);
-    int n = 1;
-    if (L.has_spire) {
-        fprintf(out, ",{\"id\":0,\"name\":\"spire\",\"kind\":\"spire\",\"center\":");
-        lesson_json_vec3(out, L.spire_top);
-        fprintf(out, ",\"base\":");
-        lesson_json_vec3(out, L.spire_base);
-        fputc('}', out);
-        ++n;
+    lesson_object *o = *n < cap ? &out[*n] : NULL;
+    ++*n;
+    if (o) {
+        memset(o, 0, sizeof *o);
+        o->id = id;
+        o->kind = kind;
+    }
+    return o;
+}
+
+static int objects(const void *self_, const vec3 eye, lesson_object *out, int cap)
+{
+    const lesson4 *self = self_;
+    int n = 0;
+    lesson_object *o = next_object(out, cap, &n, -1, LESSON_OBJECT_MAP);
+    if (o) {
+        snprintf(o->name, sizeof o->name, "map");
+        o->shape.map.cols = self->mesh.cols;
+        o->shape.map.rows = self->mesh.rows;
+        o->shape.map.spacing = self->mesh.spacing;
+        o->shape.map.height_scale = MAP_HEIGHT;
+        glm_vec3_copy((float *)self->mesh.origin, o->shape.map.origin);
+    }
+    o = self->has_spire ? next_object(out, cap, &n, 0, LESSON_OBJECT_SPIRE) : NULL;
+    if (o) {
+        snprintf(o->name, sizeof o->name, "spire");
+        glm_vec3_copy((float *)self->spire_top, o->shape.spire.center);
+        glm_vec3_copy((float *)self->spire_base, o->shape.spire.base);
     }
     static const float spots[][2] = {{-8, 4}, {6, 6}, {0, 10}, {-12, 12}, {10, -4}, {-4, -8}, {3, 1}};
-    for (size_t i = 0; i < sizeof spots / sizeof spots[0]; ++i) {
+    for (int i = 0; i < (int)(sizeof spots / sizeof spots[0]); ++i) {
         vec3 p = {spots[i][0], 0.0f, spots[i][1]};
-        if (!rp_heightmap_height_at(L.map, p[0], p[2], &p[1]) || !visible_from(eye, p))
+        if (!rp_heightmap_height_at(self->map, p[0], p[2], &p[1]) || !visible_from(self, eye, p))
             continue;
-        fprintf(out, "%s{\"id\":%d,\"name\":\"landmark %zu\",\"kind\":\"point\",\"center\":", n ? "," : "",
-                (int)(i + 1), i + 1);
-        lesson_json_vec3(out, p);
-        fputc('}', out);
-        ++n;
+        o = next_object(out, cap, &n, i + 1, LESSON_OBJECT_POINT);
+        if (o) {
+            snprintf(o->name, sizeof o->name, "landmark %d", i + 1);
+            glm_vec3_copy(p, o->shape.point.center);
+        }
     }
-    fputc(']', out);
+    return n;
 }
 
 const lesson lesson4_terrain = {
@@ -298,13 +319,13 @@ const lesson lesson4_terrain = {
     .keys = "left click  put the marker on the terrain\n"
             "M  seed 004 search / exact method",
     .camera = {{0.0f, 2.0f, 2.0f}, 0.0f, 0.62f, 34.0f, 0.7853982f},
-    .init = init,
-    .cleanup = cleanup,
+    .create = create,
+    .destroy = destroy,
     .update = update,
     .key = key,
     .method = method,
     .click = click,
     .draw = draw,
     .status = status,
-    .layout = layout,
+    .objects = objects,
 };

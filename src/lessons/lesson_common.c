@@ -1,6 +1,7 @@
 /* lesson_common.c: small helpers every lesson uses. */
 #include "lesson.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *lesson_method_name(lesson_method m)
@@ -18,9 +19,66 @@ void lesson_pick_miss(lesson_pick *out, const rp_ray *ray, const char *method)
     snprintf(out->method, sizeof out->method, "%s", method);
 }
 
-void lesson_json_vec3(FILE *out, const vec3 v)
+/* the next free field, NULL when the pick has no room left */
+static lesson_field *add_field(lesson_pick *out, const char *name, lesson_field_type type)
 {
-    fprintf(out, "[%.6g,%.6g,%.6g]", (double)v[0], (double)v[1], (double)v[2]);
+    if (out->field_count >= LESSON_PICK_FIELDS)
+        return NULL;
+    lesson_field *f = &out->fields[out->field_count++];
+    memset(f, 0, sizeof *f);
+    f->name = name;
+    f->type = type;
+    return f;
+}
+
+void lesson_pick_bool(lesson_pick *out, const char *name, bool value)
+{
+    lesson_field *f = add_field(out, name, LESSON_FIELD_BOOL);
+    if (f)
+        f->value.b = value;
+}
+
+void lesson_pick_int(lesson_pick *out, const char *name, int value)
+{
+    lesson_field *f = add_field(out, name, LESSON_FIELD_INT);
+    if (f)
+        f->value.i = value;
+}
+
+void lesson_pick_float(lesson_pick *out, const char *name, float value, int digits)
+{
+    lesson_field *f = add_field(out, name, LESSON_FIELD_FLOAT);
+    if (!f)
+        return;
+    f->value.f = value;
+    f->digits = digits;
+}
+
+void lesson_pick_vec3(lesson_pick *out, const char *name, const vec3 value, int digits)
+{
+    lesson_field *f = add_field(out, name, LESSON_FIELD_VEC3);
+    if (!f)
+        return;
+    glm_vec3_copy((float *)value, f->value.v);
+    f->digits = digits;
+}
+
+void lesson_pick_ints(lesson_pick *out, const char *name, const int *values, int count)
+{
+    lesson_field *f = add_field(out, name, LESSON_FIELD_INTS);
+    if (!f)
+        return;
+    f->count = count < LESSON_FIELD_INTS_MAX ? count : LESSON_FIELD_INTS_MAX;
+    for (int i = 0; i < f->count; ++i)
+        f->value.ints[i] = values[i];
+}
+
+const lesson_field *lesson_pick_field(const lesson_pick *p, const char *name)
+{
+    for (int i = 0; i < p->field_count; ++i)
+        if (strcmp(p->fields[i].name, name) == 0)
+            return &p->fields[i];
+    return NULL;
 }
 
 void lesson_model(const vec3 position, const versor rotation, const vec3 scale, mat4 out)

@@ -14,6 +14,9 @@ static const vec3 LIGHT_DIR = {0.45f, 0.80f, 0.40f};   /* normalised in render_c
 static const vec3 BG_TOP = {0.10f, 0.12f, 0.19f};
 static const vec3 BG_BOTTOM = {0.015f, 0.016f, 0.028f};
 
+static void terrain_destroy(render_terrain *t);
+static void flush_batches(renderer *r);
+
 /* ------------------------------------------------------------ programs */
 
 static GLuint compile(GLenum type, const char *src, const char *name, char *err, size_t n)
@@ -299,6 +302,8 @@ void render_destroy(renderer *r)
         batch_free(&r->beams);
         for (int i = 0; i < RENDER_SHAPE_COUNT; ++i)
             delete_mesh(&r->shapes[i]);
+        for (int i = 0; i < RENDER_TERRAIN_CACHE; ++i)
+            terrain_destroy(r->terrains[i].mesh);
     }
     glDeleteProgram(r->bg_program);
     glDeleteProgram(r->flat_program);
@@ -361,7 +366,7 @@ static void draw_background(renderer *r)
 
 void render_end(renderer *r)
 {
-    render_flush(r);
+    flush_batches(r);
     draw_background(r);
     render_text_flush(r);
     glBindVertexArray(0);
@@ -403,7 +408,7 @@ static void draw_mesh(const render_mesh *m)
     glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, NULL);
 }
 
-void render_shape(renderer *r, render_shape_kind kind, mat4 model, const vec4 color, const vec3 emissive)
+static void draw_shape(renderer *r, render_shape_kind kind, mat4 model, const vec4 color, const vec3 emissive)
 {
     if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
         return;
@@ -430,9 +435,9 @@ static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *i
     glUniform1f(render_uniform(p, "u_lifetime"), lifetime);
     glUniform1f(render_uniform(p, "u_ripple_speed"), ripple_speed);
     /* only the live impacts go to the shader: its loop runs over these */
-    vec4 slots[RENDER_MAX_IMPACTS];
+    vec4 slots[RENDER_SHIELD_IMPACTS];
     int live = 0;
-    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i)
+    for (int i = 0; impacts && i < impact_count && i < RENDER_SHIELD_IMPACTS; ++i)
         if (impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime)
             glm_vec4_copy((float *)impacts[i], slots[live++]);
     if (live)
@@ -452,7 +457,7 @@ static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *i
     glDisable(GL_BLEND);
 }
 
-void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
+static void draw_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
                    float time, float lifetime, float ripple_speed)
 {
     /* The far side only matters while a live impact lies on it (it shows
@@ -460,7 +465,7 @@ void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impact
     vec3 center = {model[3][0], model[3][1], model[3][2]}, to_eye;
     glm_vec3_sub(r->view.eye, center, to_eye);
     bool far_side_lit = false;
-    for (int i = 0; impacts && i < impact_count && i < RENDER_MAX_IMPACTS; ++i) {
+    for (int i = 0; impacts && i < impact_count && i < RENDER_SHIELD_IMPACTS; ++i) {
         float age = time - impacts[i][3];
         vec3 out;
         glm_vec3_sub((float *)impacts[i], center, out);
@@ -469,7 +474,7 @@ void render_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impact
     shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, far_side_lit);
 }
 
-void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color)
+static void draw_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color)
 {
     mat4 model;
     glm_translate_make(model, (float *)center);
@@ -479,7 +484,7 @@ void render_glass_sphere(renderer *r, const vec3 center, float radius, const vec
 
 /* ------------------------------------------------------------ lines */
 
-void render_grid(renderer *r, float y)
+static void draw_grid(renderer *r, float y)
 {
     /* the background shades the ground plane under the grid */
     r->ground_drawn = !r->background_drawn;
@@ -501,7 +506,7 @@ void render_grid(renderer *r, float y)
     glDisable(GL_BLEND);
 }
 
-void render_line(renderer *r, const vec3 a, const vec3 b, const vec4 color)
+static void batch_line(renderer *r, const vec3 a, const vec3 b, const vec4 color)
 {
     render_vertex *v = batch_push(&r->lines, 2);
     if (!v)
@@ -510,14 +515,14 @@ void render_line(renderer *r, const vec3 a, const vec3 b, const vec4 color)
     set_rv(&v[1], b, color, 0.0f);
 }
 
-void render_point(renderer *r, const vec3 p, float size_px, const vec4 color)
+static void batch_point(renderer *r, const vec3 p, float size_px, const vec4 color)
 {
     render_vertex *v = batch_push(&r->points, 1);
     if (v)
         set_rv(v, p, color, size_px);
 }
 
-void render_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec4 color)
+static void batch_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec4 color)
 {
     vec3 along, to_eye, side, mid;
     glm_vec3_sub((float *)b, (float *)a, along);
@@ -544,7 +549,7 @@ void render_beam(renderer *r, const vec3 a, const vec3 b, float width, const vec
     set_rv(&v[5], a1, color, 1.0f);
 }
 
-void render_shadow(renderer *r, const vec3 center, float radius, float ground, float strength)
+static void batch_shadow(renderer *r, const vec3 center, float radius, float ground, float strength)
 {
     enum { SEG = 32 };
     /* higher objects cast lighter, wider shadows */
@@ -566,7 +571,7 @@ void render_shadow(renderer *r, const vec3 center, float radius, float ground, f
     }
 }
 
-void render_flush(renderer *r)
+static void flush_batches(renderer *r)
 {
     draw_background(r);
     glEnable(GL_BLEND);
@@ -604,10 +609,9 @@ void render_flush(renderer *r)
 
 /* ------------------------------------------------------------ terrain */
 
-render_terrain *render_terrain_create(renderer *r, int cols, int rows, float spacing,
-                                      const vec3 origin, const float *heights)
+static render_terrain *terrain_create(int cols, int rows, float spacing, const vec3 origin,
+                                      const float *heights)
 {
-    (void)r;
     geo_mesh m = {0};
     if (!geo_terrain(cols, rows, spacing, origin, heights, &m))
         return NULL;
@@ -624,7 +628,7 @@ render_terrain *render_terrain_create(renderer *r, int cols, int rows, float spa
     return t;
 }
 
-void render_terrain_draw(renderer *r, const render_terrain *t)
+static void draw_terrain(renderer *r, const render_terrain *t)
 {
     if (!t)
         return;
@@ -639,12 +643,83 @@ void render_terrain_draw(renderer *r, const render_terrain *t)
     draw_mesh(&t->mesh);
 }
 
-void render_terrain_destroy(render_terrain *t)
+static void terrain_destroy(render_terrain *t)
 {
     if (!t)
         return;
     delete_mesh(&t->mesh);
     free(t);
+}
+
+/* The GPU mesh for a terrain: built the first time its data is seen, then
+   reused while the data's key (heights pointer, size, placement) is the
+   same. NULL when it cannot be built. */
+static bool same_terrain(const render_terrain_data *a, const render_terrain_data *b)
+{
+    return a->heights == b->heights && a->cols == b->cols && a->rows == b->rows &&
+           a->spacing == b->spacing && glm_vec3_eqv((float *)a->origin, (float *)b->origin);
+}
+
+static render_terrain *cached_terrain(renderer *r, const render_terrain_data *d)
+{
+    for (int i = 0; i < RENDER_TERRAIN_CACHE; ++i)
+        if (r->terrains[i].mesh && same_terrain(&r->terrains[i].data, d))
+            return r->terrains[i].mesh;
+    render_terrain *t = terrain_create(d->cols, d->rows, d->spacing, d->origin, d->heights);
+    if (!t)
+        return NULL;
+    render_terrain_slot *slot = &r->terrains[r->next_terrain];
+    r->next_terrain = (r->next_terrain + 1) % RENDER_TERRAIN_CACHE;
+    terrain_destroy(slot->mesh);
+    slot->data = *d;
+    slot->mesh = t;
+    return t;
+}
+
+/* ------------------------------------------------------------ submit */
+
+static void submit_cmd(renderer *r, const render_cmd *c)
+{
+    switch (c->kind) {
+    case RENDER_CMD_SHAPE:
+        draw_shape(r, c->u.shape.shape, (vec4 *)c->u.shape.model, c->u.shape.color, c->u.shape.emissive);
+        break;
+    case RENDER_CMD_TERRAIN:
+        draw_terrain(r, cached_terrain(r, &c->u.terrain));
+        break;
+    case RENDER_CMD_GRID:
+        draw_grid(r, c->u.grid.y);
+        break;
+    case RENDER_CMD_SHADOW:
+        batch_shadow(r, c->u.shadow.center, c->u.shadow.radius, c->u.shadow.ground, c->u.shadow.strength);
+        break;
+    case RENDER_CMD_LINE:
+        batch_line(r, c->u.line.a, c->u.line.b, c->u.line.color);
+        break;
+    case RENDER_CMD_POINT:
+        batch_point(r, c->u.point.p, c->u.point.size_px, c->u.point.color);
+        break;
+    case RENDER_CMD_BEAM:
+        batch_beam(r, c->u.beam.a, c->u.beam.b, c->u.beam.width, c->u.beam.color);
+        break;
+    case RENDER_CMD_FLUSH:
+        flush_batches(r);
+        break;
+    case RENDER_CMD_SHIELD:
+        draw_shield(r, (vec4 *)c->u.shield.model, c->u.shield.color, (const vec4 *)c->u.shield.impacts,
+                    c->u.shield.impact_count, c->u.shield.time, c->u.shield.lifetime,
+                    c->u.shield.ripple_speed);
+        break;
+    case RENDER_CMD_GLASS:
+        draw_glass_sphere(r, c->u.glass.center, c->u.glass.radius, c->u.glass.color);
+        break;
+    }
+}
+
+void render_submit(renderer *r, const render_list *list)
+{
+    for (int i = 0; i < list->count; ++i)
+        submit_cmd(r, &list->cmds[i]);
 }
 
 /* ------------------------------------------------------------ read back */

@@ -27,10 +27,18 @@ typedef struct text_vertex {
     float color[4];
 } text_vertex;
 
-struct render_terrain {
+typedef struct render_terrain {
     render_mesh mesh;
     float min_y, max_y;
-};
+} render_terrain;
+
+/* A terrain mesh built from a render_terrain_data, kept while the data's
+   key (heights pointer, size, placement) stays the same. */
+#define RENDER_TERRAIN_CACHE 4
+typedef struct render_terrain_slot {
+    render_terrain_data data;
+    render_terrain *mesh;
+} render_terrain_slot;
 
 struct renderer {
     GLuint bg_program, flat_program, lit_program, line_program, shield_program, terrain_program, text_program;
@@ -42,6 +50,8 @@ struct renderer {
     render_view view;
     vec3 light_dir;
     bool background_drawn;  /* this frame */
+    render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
+    int next_terrain;       /* the slot to reuse when all are taken */
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;

@@ -1,0 +1,141 @@
+/* report.c: --report and --print-layout JSON for every lesson. */
+#include "report.h"
+
+void report_vec3(FILE *out, const vec3 v)
+{
+    fprintf(out, "[%.6g,%.6g,%.6g]", (double)v[0], (double)v[1], (double)v[2]);
+}
+
+static void write_field(FILE *out, const lesson_field *f)
+{
+    fprintf(out, ",\"%s\":", f->name);
+    switch (f->type) {
+    case LESSON_FIELD_BOOL:
+        fputs(f->value.b ? "true" : "false", out);
+        break;
+    case LESSON_FIELD_INT:
+        fprintf(out, "%d", f->value.i);
+        break;
+    case LESSON_FIELD_FLOAT:
+        fprintf(out, "%.*g", f->digits, (double)f->value.f);
+        break;
+    case LESSON_FIELD_VEC3:
+        fprintf(out, "[%.*g,%.*g,%.*g]", f->digits, (double)f->value.v[0], f->digits,
+                (double)f->value.v[1], f->digits, (double)f->value.v[2]);
+        break;
+    case LESSON_FIELD_INTS:
+        fputc('[', out);
+        for (int i = 0; i < f->count; ++i)
+            fprintf(out, "%s%d", i ? "," : "", f->value.ints[i]);
+        fputc(']', out);
+        break;
+    }
+}
+
+void report_pick(FILE *out, const report_click_info *info, const lesson_click *c, const lesson_pick *p)
+{
+    fprintf(out, "{\"lesson\":%d,\"frame\":%d,\"x\":%g,\"y\":%g,\"px\":%g,\"py\":%g,"
+            "\"viewport\":[%g,%g],\"method\":\"%s\",\"ray_method\":\"%s\",\"pick_origin\":",
+            info->lesson, info->frame, (double)info->window_x, (double)info->window_y, (double)c->px,
+            (double)c->py, (double)c->viewport.width, (double)c->viewport.height, p->method,
+            lesson_method_name(c->method));
+    report_vec3(out, c->ray.origin);
+    fprintf(out, ",\"pick_dir\":");
+    report_vec3(out, c->ray.dir);
+    fprintf(out, ",\"origin\":");
+    report_vec3(out, p->ray.origin);
+    fprintf(out, ",\"dir\":");
+    report_vec3(out, p->ray.dir);
+    fprintf(out, ",\"hit\":%s,\"id\":%d,\"what\":\"%s\"", p->hit ? "true" : "false", p->id, p->what);
+    if (p->hit) {
+        fprintf(out, ",\"t\":%.7g,\"point\":", (double)p->t);
+        report_vec3(out, p->point);
+    } else {
+        fprintf(out, ",\"t\":null,\"point\":null");
+    }
+    fprintf(out, ",\"us\":%.2f", info->us);
+    for (int i = 0; i < p->field_count; ++i)
+        write_field(out, &p->fields[i]);
+    fprintf(out, "}\n");
+    fflush(out);
+}
+
+static bool equal_radii(const rp_ellipsoid *e)
+{
+    return e->radii[0] == e->radii[1] && e->radii[1] == e->radii[2];
+}
+
+static const char *kind_name(const lesson_object *o)
+{
+    switch (o->kind) {
+    case LESSON_OBJECT_SPHERE: return "sphere";
+    case LESSON_OBJECT_ELLIPSOID: return equal_radii(&o->shape.ellipsoid) ? "sphere" : "ellipsoid";
+    case LESSON_OBJECT_TURRET: return "turret";
+    case LESSON_OBJECT_MAP: return "map";
+    case LESSON_OBJECT_SPIRE: return "spire";
+    case LESSON_OBJECT_POINT: return "point";
+    }
+    return "unknown";
+}
+
+static void write_object(FILE *out, const lesson_object *o)
+{
+    fprintf(out, "{\"id\":%d,\"name\":\"%s\",\"kind\":\"%s\"", o->id, o->name, kind_name(o));
+    switch (o->kind) {
+    case LESSON_OBJECT_SPHERE:
+        fprintf(out, ",\"center\":");
+        report_vec3(out, o->shape.sphere.center);
+        fprintf(out, ",\"radius\":%.6g", (double)o->shape.sphere.radius);
+        break;
+    case LESSON_OBJECT_ELLIPSOID: {
+        const rp_ellipsoid *e = &o->shape.ellipsoid;
+        fprintf(out, ",\"center\":");
+        report_vec3(out, e->center);
+        fprintf(out, ",\"radius\":%.6g,\"radii\":", (double)e->radii[0]);
+        report_vec3(out, e->radii);
+        fprintf(out, ",\"orientation\":[%.7g,%.7g,%.7g,%.7g]", (double)e->orientation[0],
+                (double)e->orientation[1], (double)e->orientation[2], (double)e->orientation[3]);
+        break;
+    }
+    case LESSON_OBJECT_TURRET:
+        fprintf(out, ",\"center\":");
+        report_vec3(out, o->shape.turret.center);
+        break;
+    case LESSON_OBJECT_MAP:
+        fprintf(out, ",\"cols\":%d,\"rows\":%d,\"spacing\":%.9g,\"height_scale\":%.9g,\"origin\":",
+                o->shape.map.cols, o->shape.map.rows, (double)o->shape.map.spacing,
+                (double)o->shape.map.height_scale);
+        report_vec3(out, o->shape.map.origin);
+        break;
+    case LESSON_OBJECT_SPIRE:
+        fprintf(out, ",\"center\":");
+        report_vec3(out, o->shape.spire.center);
+        fprintf(out, ",\"base\":");
+        report_vec3(out, o->shape.spire.base);
+        break;
+    case LESSON_OBJECT_POINT:
+        fprintf(out, ",\"center\":");
+        report_vec3(out, o->shape.point.center);
+        break;
+    }
+    fputc('}', out);
+}
+
+void report_layout(FILE *out, int lesson, const render_view *v, const lesson_object *objects, int count)
+{
+    fprintf(out, "{\"lesson\":%d,\"width\":%d,\"height\":%d,\"eye\":", lesson, v->width, v->height);
+    report_vec3(out, v->eye);
+    fprintf(out, ",\"view\":[");
+    for (int i = 0; i < 16; ++i)
+        fprintf(out, "%s%.9g", i ? "," : "", (double)v->view[i / 4][i % 4]);
+    fprintf(out, "],\"proj\":[");
+    for (int i = 0; i < 16; ++i)
+        fprintf(out, "%s%.9g", i ? "," : "", (double)v->proj[i / 4][i % 4]);
+    fprintf(out, "],\"objects\":[");
+    for (int i = 0; i < count; ++i) {
+        if (i)
+            fputc(',', out);
+        write_object(out, &objects[i]);
+    }
+    fprintf(out, "]}\n");
+}

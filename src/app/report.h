@@ -1,0 +1,28 @@
+/*
+ * report.h: the JSON the program prints for tests and tools, written once
+ * for every lesson from the lessons' data (lesson.h): one line per pick
+ * (--report) and the scene's layout (--print-layout). No SDL, no GL.
+ */
+#ifndef RAYPICK_REPORT_H
+#define RAYPICK_REPORT_H
+
+#include <stdio.h>
+
+#include "lesson.h"
+
+/* Where a pick came from: the window position SDL gave and the frame. */
+typedef struct report_click_info {
+    int lesson;             /* lesson number */
+    int frame;
+    float window_x, window_y;
+    double us;              /* how long the pick took */
+} report_click_info;
+
+/* [x,y,z] with 6 significant digits */
+void report_vec3(FILE *out, const vec3 v);
+/* One JSON line: the click, the pick ray, the lesson's pick and its fields. */
+void report_pick(FILE *out, const report_click_info *info, const lesson_click *c, const lesson_pick *p);
+/* One JSON line: the camera and the objects (count of them). */
+void report_layout(FILE *out, int lesson, const render_view *v, const lesson_object *objects, int count);
+
+#endif /* RAYPICK_REPORT_H */

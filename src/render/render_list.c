@@ -1,0 +1,145 @@
+/* render_list.c: the frame's commands as plain data (no GL here). */
+#include "render_list.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void render_list_reset(render_list *list, const render_view *view)
+{
+    list->view = *view;
+    list->count = 0;
+    list->out_of_memory = false;
+}
+
+void render_list_free(render_list *list)
+{
+    free(list->cmds);
+    list->cmds = NULL;
+    list->count = list->cap = 0;
+}
+
+/* A zeroed command of `kind` at the end of the list, NULL when out of memory. */
+static render_cmd *push(render_list *list, render_cmd_kind kind)
+{
+    if (list->count == list->cap) {
+        int cap = list->cap ? list->cap * 2 : 256;
+        render_cmd *cmds = realloc(list->cmds, (size_t)cap * sizeof *cmds);
+        if (!cmds) {
+            list->out_of_memory = true;
+            return NULL;
+        }
+        list->cmds = cmds;
+        list->cap = cap;
+    }
+    render_cmd *c = &list->cmds[list->count++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    return c;
+}
+
+void render_list_shape(render_list *list, render_shape_kind kind, mat4 model,
+                       const vec4 color, const vec3 emissive)
+{
+    if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
+        return;
+    render_cmd *c = push(list, RENDER_CMD_SHAPE);
+    if (!c)
+        return;
+    c->u.shape.shape = kind;
+    glm_mat4_copy(model, c->u.shape.model);
+    glm_vec4_copy((float *)color, c->u.shape.color);
+    if (emissive)
+        glm_vec3_copy((float *)emissive, c->u.shape.emissive);
+}
+
+void render_list_terrain(render_list *list, const render_terrain_data *terrain)
+{
+    render_cmd *c = terrain ? push(list, RENDER_CMD_TERRAIN) : NULL;
+    if (c)
+        c->u.terrain = *terrain;
+}
+
+void render_list_grid(render_list *list, float y)
+{
+    render_cmd *c = push(list, RENDER_CMD_GRID);
+    if (c)
+        c->u.grid.y = y;
+}
+
+void render_list_shadow(render_list *list, const vec3 center, float radius, float ground,
+                        float strength)
+{
+    render_cmd *c = push(list, RENDER_CMD_SHADOW);
+    if (!c)
+        return;
+    glm_vec3_copy((float *)center, c->u.shadow.center);
+    c->u.shadow.radius = radius;
+    c->u.shadow.ground = ground;
+    c->u.shadow.strength = strength;
+}
+
+void render_list_line(render_list *list, const vec3 a, const vec3 b, const vec4 color)
+{
+    render_cmd *c = push(list, RENDER_CMD_LINE);
+    if (!c)
+        return;
+    glm_vec3_copy((float *)a, c->u.line.a);
+    glm_vec3_copy((float *)b, c->u.line.b);
+    glm_vec4_copy((float *)color, c->u.line.color);
+}
+
+void render_list_point(render_list *list, const vec3 p, float size_px, const vec4 color)
+{
+    render_cmd *c = push(list, RENDER_CMD_POINT);
+    if (!c)
+        return;
+    glm_vec3_copy((float *)p, c->u.point.p);
+    c->u.point.size_px = size_px;
+    glm_vec4_copy((float *)color, c->u.point.color);
+}
+
+void render_list_beam(render_list *list, const vec3 a, const vec3 b, float width, const vec4 color)
+{
+    render_cmd *c = push(list, RENDER_CMD_BEAM);
+    if (!c)
+        return;
+    glm_vec3_copy((float *)a, c->u.beam.a);
+    glm_vec3_copy((float *)b, c->u.beam.b);
+    c->u.beam.width = width;
+    glm_vec4_copy((float *)color, c->u.beam.color);
+}
+
+void render_list_flush(render_list *list)
+{
+    push(list, RENDER_CMD_FLUSH);
+}
+
+void render_list_shield(render_list *list, mat4 model, const vec4 color,
+                        const vec4 *impacts, int impact_count, float time,
+                        float lifetime, float ripple_speed)
+{
+    render_cmd *c = push(list, RENDER_CMD_SHIELD);
+    if (!c)
+        return;
+    glm_mat4_copy(model, c->u.shield.model);
+    glm_vec4_copy((float *)color, c->u.shield.color);
+    int n = impacts && impact_count > 0 ? impact_count : 0;
+    if (n > RENDER_SHIELD_IMPACTS)
+        n = RENDER_SHIELD_IMPACTS;
+    for (int i = 0; i < n; ++i)
+        glm_vec4_copy((float *)impacts[i], c->u.shield.impacts[i]);
+    c->u.shield.impact_count = n;
+    c->u.shield.time = time;
+    c->u.shield.lifetime = lifetime;
+    c->u.shield.ripple_speed = ripple_speed;
+}
+
+void render_list_glass_sphere(render_list *list, const vec3 center, float radius, const vec4 color)
+{
+    render_cmd *c = push(list, RENDER_CMD_GLASS);
+    if (!c)
+        return;
+    glm_vec3_copy((float *)center, c->u.glass.center);
+    c->u.glass.radius = radius;
+    glm_vec4_copy((float *)color, c->u.glass.color);
+}

@@ -1,0 +1,121 @@
+/*
+ * render_list.h: what a frame draws, as plain data. Lessons fill a list;
+ * the renderer (render.c) submits it. This header and render_list.c need no
+ * GL: the lesson unit tests link them without a window, and can read back
+ * what a lesson asked to draw.
+ *
+ *     render_list_reset(list, &view);
+ *     render_list_shape(list, RENDER_CUBE, model, color, glow);
+ *     render_list_grid(list, 0.0f);
+ *     render_list_line(list, a, b, color);
+ *     render_submit(r, list);              // render.h: the GL side
+ *
+ * Every command is copied into the list (a shield's impacts too), so the
+ * list stays valid whatever its producer does afterwards.
+ */
+#ifndef RAYPICK_RENDER_LIST_H
+#define RAYPICK_RENDER_LIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cglm/cglm.h>
+
+/* What the camera sees this frame. */
+typedef struct render_view {
+    mat4 view;
+    mat4 proj;
+    mat4 view_proj;
+    vec3 eye;
+    int  width, height;     /* drawable pixels */
+} render_view;
+
+typedef enum render_shape_kind {
+    RENDER_SPHERE,          /* unit radius */
+    RENDER_CUBE,            /* half-size 1: corners at +-1 */
+    RENDER_TORUS,           /* ring radius 0.75, tube 0.3, around y */
+    RENDER_CONE,            /* base radius 1 at y = -1, apex at y = 1 */
+    RENDER_SHAPE_COUNT
+} render_shape_kind;
+
+/* A terrain grid: cols x rows samples, heights[row * cols + col], at
+   x = origin.x + col * spacing, z = origin.z + row * spacing. The heights
+   are NOT copied: they must live as long as the renderer may draw them
+   (the renderer keeps the GPU mesh it builds, keyed by this pointer). */
+typedef struct render_terrain_data {
+    int cols, rows;
+    float spacing;
+    vec3 origin;
+    const float *heights;
+} render_terrain_data;
+
+typedef enum render_cmd_kind {
+    RENDER_CMD_SHAPE,       /* opaque lit shape */
+    RENDER_CMD_TERRAIN,     /* opaque terrain */
+    RENDER_CMD_GRID,        /* ground plane and grid */
+    RENDER_CMD_SHADOW,      /* soft round shadow on the ground */
+    RENDER_CMD_LINE,
+    RENDER_CMD_POINT,
+    RENDER_CMD_BEAM,        /* glowing camera-facing quad */
+    RENDER_CMD_FLUSH,       /* draw the lines, points, beams and shadows so far */
+    RENDER_CMD_SHIELD,      /* translucent shield with impact ripples */
+    RENDER_CMD_GLASS        /* translucent bounding sphere */
+} render_cmd_kind;
+
+/* A shield's impacts: world point xyz, start time w (< 0: unused slot). The
+   shield shader takes at most RENDER_SHIELD_IMPACTS live ones at a time. */
+#define RENDER_SHIELD_IMPACTS 8
+
+typedef struct render_cmd {
+    render_cmd_kind kind;
+    union {
+        struct { render_shape_kind shape; mat4 model; vec4 color; vec3 emissive; } shape;
+        render_terrain_data terrain;
+        struct { float y; } grid;
+        struct { vec3 center; float radius, ground, strength; } shadow;
+        struct { vec3 a, b; vec4 color; } line;
+        struct { vec3 p; float size_px; vec4 color; } point;
+        struct { vec3 a, b; float width; vec4 color; } beam;
+        struct {
+            mat4 model; vec4 color;
+            vec4 impacts[RENDER_SHIELD_IMPACTS]; int impact_count;
+            float time, lifetime, ripple_speed;
+        } shield;
+        struct { vec3 center; float radius; vec4 color; } glass;
+    } u;
+} render_cmd;
+
+typedef struct render_list {
+    render_view view;
+    render_cmd *cmds;
+    int count, cap;
+    bool out_of_memory;     /* a command was dropped this frame */
+} render_list;
+
+/* Empties the list (keeps its memory) and sets the frame's view. */
+void render_list_reset(render_list *list, const render_view *view);
+/* Frees the commands; the list may be reused after a reset. */
+void render_list_free(render_list *list);
+
+/* an opaque lit shape; emissive (NULL: none) is added on top (highlights) */
+void render_list_shape(render_list *list, render_shape_kind kind, mat4 model,
+                       const vec4 color, const vec3 emissive);
+void render_list_terrain(render_list *list, const render_terrain_data *terrain);
+/* ground plane and grid at height y, fading with distance */
+void render_list_grid(render_list *list, float y);
+void render_list_shadow(render_list *list, const vec3 center, float radius, float ground,
+                        float strength);
+void render_list_line(render_list *list, const vec3 a, const vec3 b, const vec4 color);
+void render_list_point(render_list *list, const vec3 p, float size_px, const vec4 color);
+void render_list_beam(render_list *list, const vec3 a, const vec3 b, float width, const vec4 color);
+/* draw the lines, points, beams and shadows listed so far before what follows */
+void render_list_flush(render_list *list);
+/* a translucent shield: a unit sphere transformed by model (scale: an
+   ellipsoid). impacts[i] = xyz + start time; the first
+   RENDER_SHIELD_IMPACTS are kept. */
+void render_list_shield(render_list *list, mat4 model, const vec4 color,
+                        const vec4 *impacts, int impact_count, float time,
+                        float lifetime, float ripple_speed);
+/* a bounding volume shown as glass: near side only, no impacts */
+void render_list_glass_sphere(render_list *list, const vec3 center, float radius, const vec4 color);
+
+#endif /* RAYPICK_RENDER_LIST_H */

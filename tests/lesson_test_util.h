@@ -1,0 +1,134 @@
+/* lesson_test_util.h: clicking a lesson without a window, for the lesson
+ * tests (test_lesson1.c ... test_lesson4.c). A click is built the way the
+ * app builds it: the lesson's start camera (src/app/camera.c), a viewport of
+ * TEST_W x TEST_H pixels, and the library's pick ray for the lesson's
+ * method. Header-only: each test includes it once. */
+#ifndef RAYPICK_LESSON_TEST_UTIL_H
+#define RAYPICK_LESSON_TEST_UTIL_H
+
+#include <math.h>
+#include <string.h>
+
+#include "camera.h"
+#include "lesson.h"
+
+#define TEST_W 960.0f
+#define TEST_H 540.0f
+
+/* The view, projection and eye of the lesson's start camera. */
+static inline void start_camera(const lesson *l, mat4 view, mat4 proj, vec3 eye)
+{
+    app_camera cam;
+    app_camera_reset(&cam, &l->camera);
+    app_camera_matrices(&cam, TEST_W / TEST_H, view, proj);
+    app_camera_eye(&cam, eye);
+}
+
+/* A click at drawable pixel (px, py) with the lesson's own ray method;
+   false when the library refuses to build the ray. */
+static inline bool make_click(const lesson *l, const void *self, float px, float py, lesson_click *c)
+{
+    memset(c, 0, sizeof *c);
+    vec3 eye;
+    start_camera(l, c->view, c->proj, eye);
+    c->px = px;
+    c->py = py;
+    c->viewport = (rp_viewport){0.0f, 0.0f, TEST_W, TEST_H};
+    c->method = l->method(self);
+    return c->method == LESSON_PICK_D3D9
+               ? rp_pick_ray_perspective(px, py, &c->viewport, c->proj, c->view, RP_GL, &c->ray)
+               : rp_pick_ray_unproject(px, py, &c->viewport, c->proj, c->view, RP_GL, &c->ray);
+}
+
+/* Clicks the pixel where world point p appears; false when p is off screen. */
+static inline bool click_world_point(const lesson *l, void *self, const vec3 p, lesson_pick *out)
+{
+    mat4 view, proj;
+    vec3 eye, win;
+    start_camera(l, view, proj, eye);
+    /* to clip space, then to pixels with y down (as the viewport is) */
+    mat4 vp;
+    vec4 clip, world = {p[0], p[1], p[2], 1.0f};
+    glm_mat4_mul(proj, view, vp);
+    glm_mat4_mulv(vp, world, clip);
+    if (clip[3] <= 0.0f)
+        return false;
+    win[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
+    win[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
+    if (win[0] < 0.0f || win[0] >= TEST_W || win[1] < 0.0f || win[1] >= TEST_H)
+        return false;
+    lesson_click c;
+    if (!make_click(l, self, win[0], win[1], &c))
+        return false;
+    l->click(self, &c, out);
+    return true;
+}
+
+/* Clicks with a ray of the test's choosing (the pixel fields stay zero). */
+static inline void click_ray(const lesson *l, void *self, const vec3 origin, const vec3 dir, lesson_pick *out)
+{
+    lesson_click c;
+    memset(&c, 0, sizeof c);
+    vec3 eye;
+    start_camera(l, c.view, c.proj, eye);
+    c.viewport = (rp_viewport){0.0f, 0.0f, TEST_W, TEST_H};
+    c.method = l->method(self);
+    glm_vec3_copy((float *)origin, c.ray.origin);
+    glm_vec3_copy((float *)dir, c.ray.dir);
+    l->click(self, &c, out);
+}
+
+/* The lesson's objects seen from its start camera; returns the count. */
+static inline int start_objects(const lesson *l, const void *self, lesson_object *out, int cap)
+{
+    mat4 view, proj;
+    vec3 eye;
+    start_camera(l, view, proj, eye);
+    return l->objects(self, eye, out, cap);
+}
+
+static inline const lesson_object *object_by_id(const lesson_object *objects, int n, int id)
+{
+    for (int i = 0; i < n; ++i)
+        if (objects[i].id == id)
+            return &objects[i];
+    return NULL;
+}
+
+/* The lesson's draw list for one frame from its start camera. */
+static inline void draw_once(const lesson *l, const void *self, render_list *list)
+{
+    render_view v;
+    memset(&v, 0, sizeof v);
+    start_camera(l, v.view, v.proj, v.eye);
+    glm_mat4_mul(v.proj, v.view, v.view_proj);
+    v.width = (int)TEST_W;
+    v.height = (int)TEST_H;
+    render_list_reset(list, &v);
+    l->draw(self, list);
+}
+
+static inline int count_cmds(const render_list *list, render_cmd_kind kind)
+{
+    int n = 0;
+    for (int i = 0; i < list->count; ++i)
+        n += list->cmds[i].kind == kind;
+    return n;
+}
+
+static inline float vec3_dist(const vec3 a, const vec3 b)
+{
+    return glm_vec3_distance((float *)a, (float *)b);
+}
+
+static inline void *create_ok(const lesson *l, uint32_t seed)
+{
+    char err[256] = "";
+    lesson_env env = {seed, NULL, err, sizeof err};
+    void *self = l->create(&env);
+    if (!self)
+        fprintf(stderr, "lesson %d: %s\n", l->number, err);
+    return self;
+}
+
+#endif /* RAYPICK_LESSON_TEST_UTIL_H */

@@ -1,0 +1,187 @@
+/* test_lesson1.c: lesson 1 (picking bounding spheres) without a window:
+ * clicks at objects' pixels and direct rays toggle the right objects, the
+ * drawn ray ends at the hit, and a miss toggles nothing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "lesson_test_util.h"
+
+#define L (&lesson1_spheres)
+
+static int setup(void **state)
+{
+    *state = create_ok(L, 1);
+    return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    L->destroy(*state);
+    return 0;
+}
+
+static int rotating_count(const void *self)
+{
+    char buf[512];
+    L->status(self, buf, sizeof buf);
+    const char *p = strstr(buf, "rotating: ");
+    assert_non_null(p);
+    return atoi(p + strlen("rotating: "));
+}
+
+static void objects_are_six_bounding_spheres(void **state)
+{
+    lesson_object o[16];
+    int n = start_objects(L, *state, o, 16);
+    assert_int_equal(n, 6);
+    for (int i = 0; i < n; ++i) {
+        assert_int_equal(o[i].id, i);
+        assert_int_equal(o[i].kind, LESSON_OBJECT_SPHERE);
+        assert_true(o[i].shape.sphere.radius > 0.0f);
+    }
+    assert_string_equal(o[0].name, "cube");
+    /* a short buffer gets the first ones, the count stays the total */
+    assert_int_equal(start_objects(L, *state, o, 2), 6);
+}
+
+static void click_on_cube_pixel_toggles_cube_and_ends_ray_at_hit(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    const rp_sphere *cube = &object_by_id(o, 6, 0)->shape.sphere;
+    lesson_pick p;
+    assert_true(click_world_point(L, self, cube->center, &p));
+    assert_true(p.hit);
+    assert_int_equal(p.id, 0);
+    assert_string_equal(p.what, "cube");
+    assert_string_equal(p.method, "d3d9");
+    /* the hit lies on the bounding sphere, on the camera's side */
+    assert_float_equal(vec3_dist(p.point, cube->center), cube->radius, 1e-3f);
+    const lesson_field *toggled = lesson_pick_field(&p, "toggled");
+    assert_non_null(toggled);
+    assert_int_equal(toggled->count, 1);
+    assert_int_equal(toggled->value.ints[0], 0);
+    assert_true(lesson_pick_field(&p, "agree")->value.b);
+    assert_int_equal(rotating_count(self), 1);
+
+    /* the drawn ray runs from the ray origin to the hit point */
+    render_list list = {0};
+    draw_once(L, self, &list);
+    bool found = false;
+    for (int i = 0; i < list.count; ++i)
+        if (list.cmds[i].kind == RENDER_CMD_LINE &&
+            vec3_dist(list.cmds[i].u.line.a, p.ray.origin) < 1e-5f &&
+            vec3_dist(list.cmds[i].u.line.b, p.point) < 1e-3f)
+            found = true;
+    assert_true(found);
+    assert_int_equal(count_cmds(&list, RENDER_CMD_SHAPE), 6);
+    render_list_free(&list);
+
+    /* a second click on it stops it again */
+    assert_true(click_world_point(L, self, cube->center, &p));
+    assert_int_equal(rotating_count(self), 0);
+}
+
+static void rotating_object_turns_when_updated(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    lesson_pick p;
+    assert_true(click_world_point(L, self, object_by_id(o, 6, 3)->shape.sphere.center, &p));
+    assert_int_equal(p.id, 3);
+    render_list before = {0}, after = {0};
+    draw_once(L, self, &before);
+    L->update(self, 0.5f);
+    draw_once(L, self, &after);
+    /* shapes are listed in object order: only the picked one turned */
+    int shape = 0;
+    for (int i = 0; i < before.count; ++i) {
+        if (before.cmds[i].kind != RENDER_CMD_SHAPE)
+            continue;
+        bool same = memcmp(before.cmds[i].u.shape.model, after.cmds[i].u.shape.model, sizeof(mat4)) == 0;
+        assert_true(shape == 3 ? !same : same);
+        ++shape;
+    }
+    render_list_free(&before);
+    render_list_free(&after);
+}
+
+static void nearest_only_or_all_on_the_ray(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    /* a ray from in front of the cube (id 0) through the tower (id 4) */
+    const float *cube = object_by_id(o, 6, 0)->shape.sphere.center;
+    const float *tower = object_by_id(o, 6, 4)->shape.sphere.center;
+    vec3 dir, origin;
+    glm_vec3_sub((float *)tower, (float *)cube, dir);
+    glm_vec3_copy((float *)cube, origin);
+    glm_vec3_muladds(dir, -2.0f, origin);
+    lesson_pick p;
+    click_ray(L, self, origin, dir, &p);
+    assert_int_equal(p.id, 0);
+    const lesson_field *f = lesson_pick_field(&p, "toggled");
+    assert_int_equal(f->count, 1);
+    assert_int_equal(f->value.ints[0], 0);
+
+    assert_true(L->key(self, 'n'));
+    click_ray(L, self, origin, dir, &p);
+    assert_int_equal(p.id, 0);     /* the reported hit is still the nearest */
+    f = lesson_pick_field(&p, "toggled");
+    assert_int_equal(f->count, 2);
+    assert_int_equal(f->value.ints[0], 0);
+    assert_int_equal(f->value.ints[1], 4);
+    assert_false(lesson_pick_field(&p, "nearest_only")->value.b);
+    /* cube: toggled twice (off), tower once (on) */
+    assert_int_equal(rotating_count(self), 1);
+}
+
+static void sky_click_is_a_miss_and_toggles_nothing(void **state)
+{
+    void *self = *state;
+    lesson_pick p;
+    lesson_click c;
+    assert_true(make_click(L, self, TEST_W * 0.5f, 2.0f, &c));
+    L->click(self, &c, &p);
+    assert_false(p.hit);
+    assert_int_equal(p.id, -1);
+    assert_string_equal(p.what, "miss");
+    assert_int_equal(lesson_pick_field(&p, "toggled")->count, 0);
+    assert_int_equal(rotating_count(self), 0);
+}
+
+static void method_key_switches_to_unproject_and_both_agree(void **state)
+{
+    void *self = *state;
+    assert_int_equal(L->method(self), LESSON_PICK_D3D9);
+    assert_true(L->key(self, 'm'));
+    assert_int_equal(L->method(self), LESSON_PICK_UNPROJECT);
+    assert_false(L->key(self, 'q'));
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    lesson_pick p;
+    assert_true(click_world_point(L, self, object_by_id(o, 6, 2)->shape.sphere.center, &p));
+    assert_int_equal(p.id, 2);
+    assert_string_equal(p.method, "unproject");
+    assert_true(lesson_pick_field(&p, "agree")->value.b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(objects_are_six_bounding_spheres, setup, teardown),
+        cmocka_unit_test_setup_teardown(click_on_cube_pixel_toggles_cube_and_ends_ray_at_hit, setup, teardown),
+        cmocka_unit_test_setup_teardown(rotating_object_turns_when_updated, setup, teardown),
+        cmocka_unit_test_setup_teardown(nearest_only_or_all_on_the_ray, setup, teardown),
+        cmocka_unit_test_setup_teardown(sky_click_is_a_miss_and_toggles_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(method_key_switches_to_unproject_and_both_agree, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("lesson1", tests, NULL, NULL);
+}
