@@ -1,0 +1,496 @@
+/* mesh.c: triangle meshes: creation (validated, copied) and ray queries
+   over the BVH (mesh_bvh.c) with the watertight triangle test
+   (triangle_internal.h). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "raypick/mesh.h"
+#include "internal.h"
+#include "mesh_internal.h"
+#include "triangle_internal.h"
+
+/* ---- creation ---------------------------------------------------------- */
+
+static const float *vertex_at(const float *positions, size_t stride_floats, size_t i)
+{
+    return positions + i * stride_floats;
+}
+
+static void triangle_vertices(const uint32_t *indices, size_t t, size_t v[3])
+{
+    for (int k = 0; k < 3; k++)
+        v[k] = indices ? indices[3 * t + (size_t)k] : 3 * t + (size_t)k;
+}
+
+rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stride_bytes,
+                        const uint32_t *indices, size_t triangle_count)
+{
+    if (positions == NULL || triangle_count == 0 || triangle_count > (size_t)INT32_MAX)
+        return NULL;
+    if (stride_bytes == 0)
+        stride_bytes = 3 * sizeof(float);
+    if (stride_bytes < 3 * sizeof(float) || stride_bytes % sizeof(float) != 0)
+        return NULL;
+    /* no array of that many vertices can exist: the counts are wrong */
+    if (vertex_count > SIZE_MAX / stride_bytes || triangle_count > SIZE_MAX / 3)
+        return NULL;
+    if (indices == NULL && triangle_count > vertex_count / 3)
+        return NULL;
+    size_t stride = stride_bytes / sizeof(float);
+
+    /* Pass 1, before any allocation: every index in range, every used
+       vertex finite; the bounds; how many triangles are not degenerate. */
+    rp_aabb box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    size_t prims = 0;
+    for (size_t t = 0; t < triangle_count; t++) {
+        size_t v[3];
+        triangle_vertices(indices, t, v);
+        const float *p[3];
+        for (int k = 0; k < 3; k++) {
+            if (v[k] >= vertex_count)
+                return NULL;
+            p[k] = vertex_at(positions, stride, v[k]);
+            if (!rp_vec3_finite(p[k]))
+                return NULL;
+            for (int a = 0; a < 3; a++) {
+                box.min[a] = fminf(box.min[a], p[k][a]);
+                box.max[a] = fmaxf(box.max[a], p[k][a]);
+            }
+        }
+        prims += !rp_tri_is_degenerate(p[0], p[1], p[2]);
+    }
+
+    rp_mesh *m = calloc(1, sizeof *m);
+    float *tris = prims ? malloc(prims * 9 * sizeof *tris) : NULL;
+    uint32_t *index = prims ? malloc(prims * sizeof *index) : NULL;
+    if (!m || (prims && (!tris || !index))) {
+        free(m);
+        free(tris);
+        free(index);
+        return NULL;
+    }
+    /* Pass 2: copy the triangles that can be hit. */
+    size_t n = 0;
+    for (size_t t = 0; t < triangle_count; t++) {
+        size_t v[3];
+        triangle_vertices(indices, t, v);
+        const float *p0 = vertex_at(positions, stride, v[0]);
+        const float *p1 = vertex_at(positions, stride, v[1]);
+        const float *p2 = vertex_at(positions, stride, v[2]);
+        if (rp_tri_is_degenerate(p0, p1, p2))
+            continue;
+        memcpy(tris + 9 * n, p0, 3 * sizeof *tris);
+        memcpy(tris + 9 * n + 3, p1, 3 * sizeof *tris);
+        memcpy(tris + 9 * n + 6, p2, 3 * sizeof *tris);
+        index[n++] = (uint32_t)t;
+    }
+    m->triangle_count = triangle_count;
+    m->bounds = box;
+    m->max_abs = 0.0f;
+    for (int a = 0; a < 3; a++)
+        m->max_abs = fmaxf(m->max_abs, fmaxf(fabsf(box.min[a]), fabsf(box.max[a])));
+    if (!rp_bvh_build(m, tris, index, (uint32_t)prims)) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void rp_mesh_destroy(rp_mesh *m)
+{
+    if (m == NULL)
+        return;
+    free(m->nodes);
+    free(m->tris);
+    free(m->prim_index);
+    free(m);
+}
+
+size_t rp_mesh_triangle_count(const rp_mesh *m)
+{
+    return m ? m->triangle_count : 0;
+}
+
+bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
+{
+    if (m == NULL)
+        return false;
+    if (out)
+        *out = m->bounds;
+    return true;
+}
+
+/* ---- traversal --------------------------------------------------------- */
+
+/*
+ * The box test is conservative: it never rejects a box holding a triangle
+ * that rp_tri_intersect would report. Three things could make a plain slab
+ * test reject one:
+ * 1. Rounding in the slab test itself: Ize, "Robust BVH Ray Traversal"
+ *    (JCGT 2013), scales the far distance by 1 + 2 gamma(3).
+ * 2. The triangle test decides on sheared coordinates that carry a few
+ *    ulps of error (of the larger of |vertex - origin| along kx/ky and kz),
+ *    so it may report a hit a hair outside the triangle's true outline.
+ *    Every box is widened by pad = 16 eps (max |origin| + max |vertex|),
+ *    more than that error, by shifting the origin per slab (so the cost is
+ *    the same as the plain test).
+ * 3. A zero (or sub-1/FLT_MAX) dir component makes 1/d infinite: then
+ *    (bound - origin) * inf is +-inf, the right answer, or NaN when the
+ *    difference is exactly 0; the min/max below are written so a NaN
+ *    leaves the interval as it was (a missing constraint can only widen
+ *    it). Such a tiny component moves the ray at most |d| FLT_MAX along
+ *    its axis for any t <= FLT_MAX; that is added to the pad.
+ */
+typedef struct trav_ray {
+    rp_tri_ray tri;
+    float      o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
+    float      inv[3];
+    int        neg[3];                /* 1 when dir[a] is negative: near bound = max */
+} trav_ray;
+
+/* 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps), eps = 2^-24 */
+#define RP_SLAB_PAD (1.0f + 2.0f * (3.0f * 0x1p-24f) / (1.0f - 3.0f * 0x1p-24f))
+
+static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
+{
+    rp_tri_ray_setup(ray, &r->tri);
+    float omax = fmaxf(fabsf(ray->origin[0]), fmaxf(fabsf(ray->origin[1]), fabsf(ray->origin[2])));
+    float pad = fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
+    for (int a = 0; a < 3; a++) {
+        float d = ray->dir[a], p = pad;
+        r->neg[a] = signbit(d) ? 1 : 0;
+        if (fabsf(d) < 1.0f / FLT_MAX) {
+            r->inv[a] = copysignf(INFINITY, d);
+            p += fabsf(d) * FLT_MAX;
+        } else {
+            r->inv[a] = 1.0f / d;
+        }
+        /* near plane of the widened box: min - pad (positive d) or
+           max + pad (negative d); (bound -+ pad - o) = (bound - (o +- pad)) */
+        float s = r->neg[a] ? -p : p;
+        r->o_near[a] = ray->origin[a] + s;
+        r->o_far[a] = ray->origin[a] - s;
+    }
+}
+
+/* The entry distance of the ray into the node's (widened) box when the
+   ray meets it within [0, t_max]; -1 when it does not. */
+static inline float box_enter(const rp_bvh_node *n, const trav_ray *r, float t_max)
+{
+    float t_near = 0.0f, t_far = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        float t0 = (n->b[r->neg[a]][a] - r->o_near[a]) * r->inv[a];
+        float t1 = (n->b[1 - r->neg[a]][a] - r->o_far[a]) * r->inv[a];
+        /* a NaN compares false: the interval keeps its old end */
+        t_near = t0 > t_near ? t0 : t_near;
+        t_far = t1 < t_far ? t1 : t_far;
+    }
+    t_far *= RP_SLAB_PAD;
+    t_far = t_max < t_far ? t_max : t_far;
+    return t_near <= t_far ? t_near : -1.0f;
+}
+
+typedef struct stack_entry {
+    uint32_t node;
+    float    t_enter;
+} stack_entry;
+
+/* The triangle test of prim i of the mesh, exactly as
+   rp_intersect_ray_triangle makes it, including its refusal of a hit
+   whose point cannot be represented. */
+static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t i,
+                            rp_tri_result *res)
+{
+    const float *p = m->tris + 9 * (size_t)i;
+    if (!rp_tri_intersect(&r->tri, p, p + 3, p + 6, res))
+        return false;
+    vec3 point;
+    rp_ray_at(ray, res->t, point);
+    return rp_vec3_finite(point);
+}
+
+typedef struct nearest {
+    float         t;
+    uint32_t      prim;
+    uint32_t      tri;   /* original index: the tie-breaker */
+    rp_tri_result res;
+} nearest;
+
+/* Nearest hit with t <= t_max (ties: lowest original index); any = stop
+   at the first hit. */
+static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any, nearest *best)
+{
+    if (m->node_count == 0)
+        return false;
+    trav_ray r;
+    trav_setup(ray, m->max_abs, &r);
+    bool found = false;
+    best->t = t_max;
+    stack_entry stack[RP_BVH_STACK];
+    int sp = 0;
+    if (box_enter(&m->nodes[0], &r, t_max) < 0.0f)
+        return false;
+    uint32_t node = 0;
+    for (;;) {
+        const rp_bvh_node *n = &m->nodes[node];
+        if (n->count > 0) {
+            for (uint32_t i = n->first; i < n->first + n->count; i++) {
+                rp_tri_result res;
+                if (!prim_hit(m, ray, &r, i, &res) || res.t > best->t)
+                    continue;
+                uint32_t tri = m->prim_index[i];
+                if (found && res.t == best->t && tri > best->tri)
+                    continue;
+                found = true;
+                best->t = res.t;
+                best->prim = i;
+                best->tri = tri;
+                best->res = res;
+                if (any)
+                    return true;
+            }
+        } else {
+            /* both children; the nearer first, the other on the stack */
+            uint32_t c = n->first;
+            float t0 = box_enter(&m->nodes[c], &r, best->t);
+            float t1 = box_enter(&m->nodes[c + 1], &r, best->t);
+            if (t0 >= 0.0f && t1 >= 0.0f) {
+                if (t1 < t0) {
+                    stack[sp++] = (stack_entry){c, t0};
+                    node = c + 1;
+                } else {
+                    stack[sp++] = (stack_entry){c + 1, t1};
+                    node = c;
+                }
+                continue;
+            }
+            if (t0 >= 0.0f) {
+                node = c;
+                continue;
+            }
+            if (t1 >= 0.0f) {
+                node = c + 1;
+                continue;
+            }
+        }
+        /* pop, skipping boxes entered after the best hit so far */
+        for (;;) {
+            if (sp == 0)
+                return found;
+            stack_entry e = stack[--sp];
+            if (e.t_enter <= best->t) {
+                node = e.node;
+                break;
+            }
+        }
+    }
+}
+
+static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit *out,
+                   rp_triangle_hit *tri)
+{
+    const float *p = m->tris + 9 * (size_t)b->prim;
+    rp_hit hit;
+    /* cannot fail: prim_hit checked the point, the triangle is not degenerate */
+    rp_tri_make_hit(ray, p, p + 3, p + 6, &b->res, &hit);
+    if (out)
+        *out = hit;
+    if (tri) {
+        tri->triangle = b->tri;
+        tri->u = b->res.u;
+        tri->v = b->res.v;
+    }
+}
+
+bool rp_intersect_ray_mesh(const rp_mesh *m, const rp_ray *ray, rp_hit *out,
+                           rp_triangle_hit *tri)
+{
+    if (m == NULL || !rp_ray_is_valid(ray))
+        return false;
+    nearest best;
+    if (!traverse(m, ray, INFINITY, false, &best))
+        return false;
+    report(m, ray, &best, out, tri);
+    return true;
+}
+
+bool rp_test_ray_mesh(const rp_mesh *m, const rp_ray *ray, float t_max)
+{
+    if (m == NULL || !rp_ray_is_valid(ray) || !(t_max >= 0.0f))
+        return false;
+    nearest best;
+    return traverse(m, ray, t_max, true, &best);
+}
+
+/* ---- all hits ------------------------------------------------------------ */
+
+typedef struct any_hit {
+    float         t;
+    uint32_t      tri, prim;
+    rp_tri_result res;
+} any_hit;
+
+static int cmp_hits(const void *a, const void *b)
+{
+    const any_hit *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->tri > y->tri) - (x->tri < y->tri);
+}
+
+/* Every hit goes into a buffer that starts on the stack and doubles on
+   the heap (never more than the mesh's triangle count, since each
+   triangle is hit once at most); it is freed before returning. On out of
+   memory the query fails (returns 0). */
+#define LOCAL_HITS 64
+
+size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hits,
+                                 rp_triangle_hit *tris, size_t max_hits)
+{
+    if (m == NULL || !rp_ray_is_valid(ray) || m->node_count == 0)
+        return 0;
+    trav_ray r;
+    trav_setup(ray, m->max_abs, &r);
+    any_hit local[LOCAL_HITS];
+    any_hit *buf = local;
+    size_t count = 0, cap = LOCAL_HITS;
+    uint32_t stack[RP_BVH_STACK];
+    int sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+        const rp_bvh_node *n = &m->nodes[stack[--sp]];
+        if (box_enter(n, &r, INFINITY) < 0.0f)
+            continue;
+        if (n->count == 0) {
+            stack[sp++] = n->first + 1;
+            stack[sp++] = n->first;
+            continue;
+        }
+        for (uint32_t i = n->first; i < n->first + n->count; i++) {
+            rp_tri_result res;
+            if (!prim_hit(m, ray, &r, i, &res))
+                continue;
+            if (count == cap) {
+                size_t grown = cap * 2;
+                any_hit *nb = malloc(grown * sizeof *nb);
+                if (nb == NULL) {
+                    if (buf != local)
+                        free(buf);
+                    return 0;
+                }
+                memcpy(nb, buf, count * sizeof *nb);
+                if (buf != local)
+                    free(buf);
+                buf = nb;
+                cap = grown;
+            }
+            buf[count++] = (any_hit){res.t, m->prim_index[i], i, res};
+        }
+    }
+    qsort(buf, count, sizeof *buf, cmp_hits);
+    for (size_t k = 0; k < count && k < max_hits; k++) {
+        const float *p = m->tris + 9 * (size_t)buf[k].prim;
+        if (hits)
+            rp_tri_make_hit(ray, p, p + 3, p + 6, &buf[k].res, &hits[k]);
+        if (tris) {
+            tris[k].triangle = buf[k].tri;
+            tris[k].u = buf[k].res.u;
+            tris[k].v = buf[k].res.v;
+        }
+    }
+    if (buf != local)
+        free(buf);
+    return count;
+}
+
+/* ---- instances ----------------------------------------------------------- */
+
+/* The inverse of an affine matrix's 3x3 part, in double; false when the
+   matrix is not affine (last row 0 0 0 1), not finite or singular. */
+static bool affine_inverse(mat4 m, double inv[3][3])
+{
+    if (!rp_mat4_finite(m) || m[0][3] != 0.0f || m[1][3] != 0.0f || m[2][3] != 0.0f ||
+        m[3][3] != 1.0f)
+        return false;
+    /* a[r][c]: row r, column c of the linear part (cglm: m[column][row]) */
+    double a[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            a[r][c] = m[c][r];
+    double c00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+    double c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+    double c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+    double det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02;
+    if (det == 0.0 || !isfinite(det))
+        return false;
+    double id = 1.0 / det;
+    inv[0][0] = c00 * id;
+    inv[1][0] = c01 * id;
+    inv[2][0] = c02 * id;
+    inv[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) * id;
+    inv[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) * id;
+    inv[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) * id;
+    inv[0][2] = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) * id;
+    inv[1][2] = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) * id;
+    inv[2][2] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) * id;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            if (!isfinite(inv[r][c]))
+                return false;
+    return true;
+}
+
+bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *ray,
+                                    rp_hit *out, rp_triangle_hit *tri)
+{
+    double inv[3][3];
+    if (m == NULL || model == NULL || !rp_ray_is_valid(ray) || !affine_inverse(model, inv))
+        return false;
+    /* the ray in model space: o' = A^-1 (o - b), d' = A^-1 d; t is the
+       same number in both spaces (an affine map keeps the parameter) */
+    double o[3], d[3];
+    for (int i = 0; i < 3; i++) {
+        o[i] = (double)ray->origin[i] - model[3][i];
+        d[i] = ray->dir[i];
+    }
+    rp_ray local;
+    for (int r = 0; r < 3; r++) {
+        local.origin[r] = (float)(inv[r][0] * o[0] + inv[r][1] * o[1] + inv[r][2] * o[2]);
+        local.dir[r] = (float)(inv[r][0] * d[0] + inv[r][1] * d[1] + inv[r][2] * d[2]);
+    }
+    if (!rp_ray_is_valid(&local))
+        return false;
+    nearest best;
+    if (!traverse(m, &local, INFINITY, false, &best))
+        return false;
+    rp_hit lh;
+    const float *p = m->tris + 9 * (size_t)best.prim;
+    rp_tri_make_hit(&local, p, p + 3, p + 6, &best.res, &lh);
+
+    rp_hit hit;
+    hit.t = hit.t_enter = hit.t_exit = best.t;
+    rp_ray_at(ray, best.t, hit.point);
+    /* normals go by the inverse transpose: n_world = A^-T n_model. The
+       model normal faces the ray there, and n_world . d_world =
+       n_model . d_model, so it faces the ray here too. */
+    double n[3], len = 0.0;
+    for (int c = 0; c < 3; c++) {
+        n[c] = inv[0][c] * lh.normal[0] + inv[1][c] * lh.normal[1] + inv[2][c] * lh.normal[2];
+        len += n[c] * n[c];
+    }
+    len = sqrt(len);
+    if (!rp_vec3_finite(hit.point) || !(len > 0.0) || !isfinite(len))
+        return false;
+    for (int c = 0; c < 3; c++)
+        hit.normal[c] = (float)(n[c] / len);
+    hit.inside = lh.inside;   /* the mesh's own faces decide, mirrored or not */
+    if (out)
+        *out = hit;
+    if (tri) {
+        tri->triangle = best.tri;
+        tri->u = best.res.u;
+        tri->v = best.res.v;
+    }
+    return true;
+}

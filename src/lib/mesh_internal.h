@@ -1,0 +1,46 @@
+/* mesh_internal.h: the mesh's storage and its BVH; not installed. */
+#ifndef RAYPICK_MESH_INTERNAL_H
+#define RAYPICK_MESH_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "raypick/mesh.h"
+
+/* Deepest leaf the builder makes (see rp_bvh_build's proof), and the
+   traversal stack that therefore always suffices: a depth-first walk holds
+   at most one pending sibling per level above the current node. */
+#define RP_BVH_MAX_DEPTH 63
+#define RP_BVH_STACK 64
+/* Binned SAH chooses splits down to this depth; below it every split is a
+   median split that halves the node (that is what bounds the depth). */
+#define RP_BVH_SAH_DEPTH 32
+#define RP_BVH_BINS 16
+#define RP_BVH_MAX_LEAF 8
+
+/* 32 bytes: b[0] = min corner, b[1] = max corner. count == 0: an inner
+   node whose children are nodes first and first + 1; count > 0: a leaf of
+   triangles first .. first + count - 1 (in BVH order). */
+typedef struct rp_bvh_node {
+    float    b[2][3];
+    uint32_t first;
+    uint32_t count;
+} rp_bvh_node;
+
+struct rp_mesh {
+    size_t       triangle_count;   /* as given to rp_mesh_create */
+    rp_aabb      bounds;           /* of the vertices the triangles use */
+    float        max_abs;          /* largest |coordinate| in bounds */
+    uint32_t     prim_count;       /* non-degenerate triangles: those in the BVH */
+    uint32_t     node_count;
+    rp_bvh_node *nodes;
+    float       *tris;             /* 9 floats (v0, v1, v2) per prim, BVH order */
+    uint32_t    *prim_index;       /* the original triangle index of each prim */
+};
+
+/* Builds m->nodes, m->tris and m->prim_index from `tris` (9 floats per
+   triangle) and `index` (their original indices), both prim_count long,
+   in original order; takes ownership of both arrays (frees or keeps them).
+   false on out of memory (then nothing is left allocated). */
+bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count);
+
+#endif /* RAYPICK_MESH_INTERNAL_H */

@@ -1,0 +1,183 @@
+/* triangle_internal.h: the watertight ray-triangle test shared by
+   rp_intersect_ray_triangle and the mesh BVH's leaves; not installed.
+
+   Both call the same inline code on the same floats, so a mesh query gives
+   bit for bit the answer of a loop over rp_intersect_ray_triangle.
+
+   The test is Woop, Benthin & Wald, "Watertight Ray/Triangle Intersection"
+   (JCGT 2013): the vertices are moved so the ray starts at the origin,
+   the axes permuted so the ray's largest component is z, and sheared so
+   the ray becomes the +z axis. The hit question is then 2D: is (0, 0)
+   inside the sheared triangle? Each edge function is a 2x2 determinant of
+   two sheared vertices, and an edge shared by two triangles gives the
+   same two products in both (only the subtraction's order differs), so the
+   two signs are exact opposites: no ray slips between them. Float products
+   round monotonically, so a computed edge function never has the opposite
+   sign of the exact one on the sheared coordinates; it can only collapse
+   to 0, and then the three are recomputed in double, where the products of
+   two floats are exact. */
+#ifndef RAYPICK_TRIANGLE_INTERNAL_H
+#define RAYPICK_TRIANGLE_INTERNAL_H
+
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "raypick/mesh.h"
+
+/* The per-ray part of the test: computed once per ray, used for every
+   triangle. */
+typedef struct rp_tri_ray {
+    float ox, oy, oz;   /* the origin, permuted: (org[kx], org[ky], org[kz]) */
+    float sx, sy, sz;   /* shear constants: dir[kx]/dir[kz], dir[ky]/dir[kz], 1/dir[kz] */
+    int   kx, ky, kz;
+} rp_tri_ray;
+
+/* What one triangle test finds: t, D3DX barycentrics, and which face. */
+typedef struct rp_tri_result {
+    float t, u, v;
+    bool  back;   /* the ray hit the back face (the one away from (v1-v0)x(v2-v0)) */
+} rp_tri_result;
+
+/* dir must be finite and non-zero (a valid ray). */
+static inline void rp_tri_ray_setup(const rp_ray *ray, rp_tri_ray *r)
+{
+    const float *d = ray->dir;
+    float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
+    int kz = (ax >= ay && ax >= az) ? 0 : (ay >= az ? 1 : 2);
+    int kx = (kz + 1) % 3, ky = (kx + 1) % 3;
+    /* looking down -kz mirrors the 2D plane: swapping kx and ky mirrors it
+       back, so a front face keeps the same sign of the determinant */
+    if (d[kz] < 0.0f) {
+        int s = kx;
+        kx = ky;
+        ky = s;
+    }
+    r->kx = kx;
+    r->ky = ky;
+    r->kz = kz;
+    r->sx = d[kx] / d[kz];
+    r->sy = d[ky] / d[kz];
+    r->sz = 1.0f / d[kz];
+    r->ox = ray->origin[kx];
+    r->oy = ray->origin[ky];
+    r->oz = ray->origin[kz];
+}
+
+/* Zero-area triangles never hit. Decided on the exact-ish double cross
+   product of the float edges (the differences and products of floats of
+   similar size are exact in double), once per triangle. */
+static inline bool rp_tri_is_degenerate(const float *p0, const float *p1, const float *p2)
+{
+    double e1[3], e2[3];
+    for (int i = 0; i < 3; i++) {
+        e1[i] = (double)p1[i] - (double)p0[i];
+        e2[i] = (double)p2[i] - (double)p0[i];
+    }
+    double nx = e1[1] * e2[2] - e1[2] * e2[1];
+    double ny = e1[2] * e2[0] - e1[0] * e2[2];
+    double nz = e1[0] * e2[1] - e1[1] * e2[0];
+    return nx == 0.0 && ny == 0.0 && nz == 0.0;
+}
+
+/* A T this close to 0 (either side) is a ray that starts on the triangle,
+   with T rounded away from zero: it counts as a hit at exactly t = 0.
+   The slack is about twice a first-order bound of T's rounding error:
+   each sheared coordinate is off by a few eps of its bound |vertex -
+   origin| + |shear (vertex - origin)_z| (xb, yb below), which moves each
+   edge function by eps (xb |y| + |x| yb) per product, and T by that times
+   |z|; plus the rounding of the products and sums themselves. */
+#define RP_TRI_T0_TOLERANCE (8.0 * FLT_EPSILON)
+
+static inline double rp_tri_pair_err(const double xb[3], const double yb[3], const double x[3],
+                                     const double y[3], int j, int k)
+{
+    return xb[j] * fabs(y[k]) + fabs(x[j]) * yb[k] + xb[k] * fabs(y[j]) + fabs(x[k]) * yb[j];
+}
+
+/* s[i] = the sheared (x, y, z) of vertex i as the test computed them;
+   U, V, W its edge functions. */
+static inline double rp_tri_t_slack(const rp_tri_ray *r, const float *p0, const float *p1,
+                                    const float *p2, const double s[3][3], double U, double V,
+                                    double W)
+{
+    const float *p[3] = {p0, p1, p2};
+    double xb[3], yb[3], x[3], y[3];
+    for (int i = 0; i < 3; i++) {
+        double c = fabs((double)p[i][r->kz] - r->oz);
+        xb[i] = fabs((double)p[i][r->kx] - r->ox) + fabs((double)r->sx) * c;
+        yb[i] = fabs((double)p[i][r->ky] - r->oy) + fabs((double)r->sy) * c;
+        x[i] = s[i][0];
+        y[i] = s[i][1];
+    }
+    double e = fabs(s[0][2]) * rp_tri_pair_err(xb, yb, x, y, 1, 2) +
+               fabs(s[1][2]) * rp_tri_pair_err(xb, yb, x, y, 0, 2) +
+               fabs(s[2][2]) * rp_tri_pair_err(xb, yb, x, y, 0, 1) + fabs(U * s[0][2]) +
+               fabs(V * s[1][2]) + fabs(W * s[2][2]);
+    return RP_TRI_T0_TOLERANCE * e;
+}
+
+/* The slow path (triangle.c): the edge functions collapsed to zero or
+   something overflowed in float. Recomputes U, V, W from the float sheared
+   coordinates in double (exact products: the sign of a shared edge stays
+   the exact opposite of its neighbour's), and det and T in double; when
+   the float shear itself overflowed, it shears again in double. */
+bool rp_tri_slow(const rp_tri_ray *r, const float *p0, const float *p1, const float *p2,
+                 rp_tri_result *res);
+
+/* The test. Returns true for a hit at t >= 0 (either face; edges and
+   vertices included). The caller has rejected degenerate triangles. */
+static inline bool rp_tri_intersect(const rp_tri_ray *r, const float *p0, const float *p1,
+                                    const float *p2, rp_tri_result *res)
+{
+    const int kx = r->kx, ky = r->ky, kz = r->kz;
+    const float az = p0[kz] - r->oz, bz = p1[kz] - r->oz, cz = p2[kz] - r->oz;
+    const float ax = (p0[kx] - r->ox) - r->sx * az, ay = (p0[ky] - r->oy) - r->sy * az;
+    const float bx = (p1[kx] - r->ox) - r->sx * bz, by = (p1[ky] - r->oy) - r->sy * bz;
+    const float cx = (p2[kx] - r->ox) - r->sx * cz, cy = (p2[ky] - r->oy) - r->sy * cz;
+
+    const float U = cx * by - cy * bx;
+    const float V = ax * cy - ay * cx;
+    const float W = bx * ay - by * ax;
+    /* a zero (or an overflow) goes to the exact path; mixed signs miss */
+    if (!(U != 0.0f && V != 0.0f && W != 0.0f && fabsf(U) <= FLT_MAX &&
+          fabsf(V) <= FLT_MAX && fabsf(W) <= FLT_MAX)) {
+        if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f))
+            return false;
+        return rp_tri_slow(r, p0, p1, p2, res);
+    }
+    if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f))
+        return false;
+
+    const float det = U + V + W;
+    const float sz = r->sz;
+    const float tz0 = sz * az, tz1 = sz * bz, tz2 = sz * cz;
+    const float T = U * tz0 + V * tz1 + W * tz2;
+    if (!(fabsf(det) <= FLT_MAX && fabsf(T) <= FLT_MAX))
+        return rp_tri_slow(r, p0, p1, p2, res);
+    /* all three edge functions share det's sign here, so det != 0 */
+    float t = T / det;
+    /* within T's rounding error of 0: the ray starts on the triangle */
+    /* (computed only for a hit candidate: the edge tests passed) */
+    const double sh[3][3] = {{ax, ay, tz0}, {bx, by, tz1}, {cx, cy, tz2}};
+    if (fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2, sh, U, V, W))
+        t = 0.0f;
+    else if (t < 0.0f)
+        return false;
+    if (!(t <= FLT_MAX))
+        return false;
+    const float inv = 1.0f / det;
+    res->t = t;
+    res->u = V * inv;
+    res->v = W * inv;
+    res->back = det < 0.0f;
+    return true;
+}
+
+/* The rp_hit of a triangle hit: point on the ray, unit geometric normal
+   facing the ray's side. false when the point or normal cannot be
+   represented (overflow), so no caller ever reports a non-finite hit. */
+bool rp_tri_make_hit(const rp_ray *ray, const float *p0, const float *p1, const float *p2,
+                     const rp_tri_result *res, rp_hit *out);
+
+#endif /* RAYPICK_TRIANGLE_INTERNAL_H */
