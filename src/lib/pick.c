@@ -152,13 +152,16 @@ static bool viewport_to_ndc(float x, float y, const rp_viewport *vp,
 /* The D3D9 formula reads _11 and _22 and assumes clip w = +-view z: true of
    a symmetric perspective projection (D3DXMatrixPerspectiveFovLH,
    glm_perspective) and of nothing else. Every entry it ignores in the x, y
-   and w rows must be zero, and the sign of _34 (proj[2][3]) tells which way
-   the camera looks: +1 for D3D (+z forward), -1 for GL (-z forward). */
-static bool is_symmetric_perspective(mat4 p, rp_convention conv)
+   and w rows must be zero. The sign of _34 (proj[2][3]) tells which way
+   the camera looks: + for a left-handed projection (+z forward: D3DX's,
+   glm_perspective_lh_*), - for a right-handed one (-z forward: GL's,
+   glm_perspective_rh_*). The depth range (the convention) does not enter:
+   it only changes _33 and _43, which the formula never reads. */
+static bool is_symmetric_perspective(mat4 p)
 {
     float w_z = p[2][3];
-    if (conv == RP_D3D ? !(w_z > 0.0f) : !(w_z < 0.0f))
-        return false;               /* orthographic (0) or wrong handedness */
+    if (w_z == 0.0f)
+        return false;               /* orthographic: w = 1, no eye point */
     if (p[0][0] == 0.0f || p[1][1] == 0.0f)
         return false;
 
@@ -197,7 +200,7 @@ bool rp_pick_ray_perspective(float x, float y, const rp_viewport *vp,
         return false;
     if (proj == NULL || view == NULL || !rp_mat4_finite(proj) || !rp_mat4_finite(view))
         return false;
-    if (!is_symmetric_perspective(proj, conv))
+    if (!is_symmetric_perspective(proj))
         return false;
 
     /* The D3D9 method never inverts the projection, but a singular one
@@ -212,7 +215,8 @@ bool rp_pick_ray_perspective(float x, float y, const rp_viewport *vp,
         return false;
 
     /* CalculateRay: the view-space point under the pixel where clip w = 1:
-       z = 1 / _34, the tutorial's +1 for D3D and -1 for GL. Clip space is
+       z = 1 / _34, the tutorial's +1 for a left-handed projection and -1
+       for a right-handed one, whatever the depth range. Clip space is
        homogeneous, so a projection scaled by k > 0 is the same camera; its
        _34 = +-k keeps the direction right where a hard-coded 1 would not. */
     rp_ray view_ray = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}};
@@ -291,5 +295,77 @@ bool rp_pick_ray_unproject(float x, float y, const rp_viewport *vp,
 
     if (out)
         *out = r;
+    return true;
+}
+
+/* ---- projecting points: D3DXVec3Unproject / D3DXVec3Project ---------------
+ *
+ * The viewport transform of D3D9 with MinZ = 0, MaxZ = 1 (and GL's
+ * glDepthRange(0, 1)): pixel x = vp.x + (ndc x + 1) / 2 * width, pixel y
+ * (down) = vp.y + (1 - ndc y) / 2 * height, depth = ndc z for RP_D3D and
+ * (ndc z + 1) / 2 for RP_GL. Both directions run in double. */
+
+/* proj * view in double, refused when either is missing, not finite, or
+   the product is singular relative to its scale. */
+static bool view_projection(mat4 proj, mat4 view, double pv[16])
+{
+    if (proj == NULL || view == NULL || !rp_mat4_finite(proj) || !rp_mat4_finite(view))
+        return false;
+    double dp[16], dv[16], unused[16];
+    dmat4_from(proj, dp);
+    dmat4_from(view, dv);
+    dmat4_mul(dp, dv, pv);
+    return dmat4_invert(pv, unused);
+}
+
+bool rp_unproject_point(float x, float y, float depth, const rp_viewport *vp,
+                        mat4 proj, mat4 view, rp_convention conv, vec3 out)
+{
+    double ndc_x, ndc_y, pv[16], inv[16];
+    if (!viewport_to_ndc(x, y, vp, &ndc_x, &ndc_y) || !convention_is_valid(conv) ||
+        !isfinite(depth) || !view_projection(proj, view, pv) || !dmat4_invert(pv, inv))
+        return false;
+    /* any finite depth: outside [0, 1] extrapolates, as D3DXVec3Unproject */
+    const double ndc_z = conv == RP_D3D ? (double)depth : 2.0 * depth - 1.0;
+    double world[3];
+    vec3 result;
+    if (!unproject_ndc(inv, ndc_x, ndc_y, ndc_z, world))
+        return false;
+    for (int i = 0; i < 3; ++i)
+        if (!to_float(world[i], &result[i]))
+            return false;
+    if (out)
+        glm_vec3_copy(result, out);
+    return true;
+}
+
+bool rp_project_point(const vec3 p, const rp_viewport *vp, mat4 proj, mat4 view,
+                      rp_convention conv, vec3 out)
+{
+    double unused_x, unused_y, pv[16];
+    if (p == NULL || !rp_vec3_finite(p) || !viewport_to_ndc(0.0f, 0.0f, vp, &unused_x, &unused_y) ||
+        !convention_is_valid(conv) || !view_projection(proj, view, pv))
+        return false;
+    double clip[4];
+    for (int r = 0; r < 4; ++r)
+        clip[r] = pv[0 * 4 + r] * p[0] + pv[1 * 4 + r] * p[1] + pv[2 * 4 + r] * p[2] +
+                  pv[3 * 4 + r];
+    /* w <= 0: at or behind the camera's plane, where the divide would fold
+       the point onto the screen mirrored (D3DXVec3Project does not check) */
+    if (!(clip[3] > 0.0))
+        return false;
+    const double ndc_x = clip[0] / clip[3], ndc_y = clip[1] / clip[3];
+    const double ndc_z = clip[2] / clip[3];
+    const double win[3] = {
+        vp->x + (ndc_x + 1.0) * 0.5 * vp->width,
+        vp->y + (1.0 - ndc_y) * 0.5 * vp->height,
+        conv == RP_D3D ? ndc_z : (ndc_z + 1.0) * 0.5,
+    };
+    vec3 result;
+    for (int i = 0; i < 3; ++i)
+        if (!to_float(win[i], &result[i]))
+            return false;
+    if (out)
+        glm_vec3_copy(result, out);
     return true;
 }
