@@ -17,7 +17,7 @@ typedef struct app_script_event {
 } app_script_event;
 
 typedef struct app_options {
-    int  lesson;            /* 1..4 */
+    int  lesson;            /* 1..5 */
     int  width, height;     /* window size */
     app_script_event events[APP_MAX_EVENTS];
     int  event_count;

@@ -191,3 +191,39 @@ void render_model_highlight(renderer *r, const render_model *m, mat4 model, cons
     glDepthFunc(GL_LESS);
     glEnable(GL_CULL_FACE);
 }
+
+/* ------------------------------------------------------------ cache */
+
+static bool same_mesh(const render_mesh_data *a, const render_mesh_data *b)
+{
+    return a->vertices == b->vertices && a->vertex_count == b->vertex_count && a->stride == b->stride &&
+           a->indices == b->indices && a->triangle_count == b->triangle_count;
+}
+
+struct render_model *render_cached_model(renderer *r, const render_mesh_data *d)
+{
+    if (!d)
+        return NULL;
+    for (int i = 0; i < RENDER_MODEL_CACHE; ++i)
+        if (r->models[i].model && r->models[i].key == d && same_mesh(&r->models[i].data, d))
+            return r->models[i].model;
+    char err[256];
+    render_model *m = render_model_create(r, d->vertices, d->vertex_count, d->stride, d->indices,
+                                          d->triangle_count, err, sizeof err);
+    if (!m)
+        return NULL;
+    render_model_slot *slot = &r->models[r->next_model];
+    r->next_model = (r->next_model + 1) % RENDER_MODEL_CACHE;
+    render_model_destroy(slot->model);
+    slot->key = d;
+    slot->data = *d;
+    slot->model = m;
+    return m;
+}
+
+void render_models_free(renderer *r)
+{
+    for (int i = 0; i < RENDER_MODEL_CACHE; ++i)
+        render_model_destroy(r->models[i].model);
+    memset(r->models, 0, sizeof r->models);
+}

@@ -169,6 +169,22 @@ void render_pick_model(render_pick *p, const render_model *m, mat4 model, uint32
     glDrawElements(GL_TRIANGLES, corners, GL_UNSIGNED_INT, NULL);
 }
 
+void render_pick_list(render_pick *p, const render_list *list)
+{
+    if (!p || !p->active || !list)
+        return;
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->pick_id < 0)
+            continue;
+        if (c->kind == RENDER_CMD_SHAPE)
+            render_pick_shape(p, c->u.shape.shape, (vec4 *)c->u.shape.model, (uint32_t)c->pick_id);
+        else if (c->kind == RENDER_CMD_MESH)
+            render_pick_model(p, render_cached_model(p->r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
+                              (uint32_t)c->pick_id);
+    }
+}
+
 static void fill_result(render_pick_result *out, GLuint stored, float depth, int x, int row_down)
 {
     memset(out, 0, sizeof *out);

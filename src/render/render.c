@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "geometry.h"
+#include "render_model.h"
 #include "shaders.h"
 
 static const vec3 LIGHT_DIR = {0.45f, 0.80f, 0.40f};   /* normalised in render_create */
@@ -304,6 +305,7 @@ void render_destroy(renderer *r)
             delete_mesh(&r->shapes[i]);
         for (int i = 0; i < RENDER_TERRAIN_CACHE; ++i)
             terrain_destroy(r->terrains[i].mesh);
+        render_models_free(r);
     }
     glDeleteProgram(r->bg_program);
     glDeleteProgram(r->flat_program);
@@ -712,6 +714,15 @@ static void submit_cmd(renderer *r, const render_cmd *c)
         break;
     case RENDER_CMD_GLASS:
         draw_glass_sphere(r, c->u.glass.center, c->u.glass.radius, c->u.glass.color);
+        break;
+    case RENDER_CMD_MESH:
+        render_model_draw(r, render_cached_model(r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
+                          c->u.mesh.color, c->u.mesh.checks);
+        break;
+    case RENDER_CMD_MESH_HIGHLIGHT:
+        render_model_highlight(r, render_cached_model(r, c->u.highlight.mesh), (vec4 *)c->u.highlight.model,
+                               c->u.highlight.triangles, (size_t)c->u.highlight.count, c->u.highlight.fill,
+                               c->u.highlight.edge);
         break;
     }
 }

@@ -40,6 +40,16 @@ typedef struct render_terrain_slot {
     render_terrain *mesh;
 } render_terrain_slot;
 
+/* Meshes of render_list_mesh, uploaded once and kept while the data's key
+   (the render_mesh_data's address and contents) stays the same. */
+#define RENDER_MODEL_CACHE 4
+struct render_model;
+typedef struct render_model_slot {
+    const render_mesh_data *key;
+    render_mesh_data data;
+    struct render_model *model;
+} render_model_slot;
+
 struct renderer {
     GLuint bg_program, flat_program, lit_program, line_program, shield_program, terrain_program, text_program;
     render_mesh shapes[RENDER_SHAPE_COUNT];
@@ -52,6 +62,8 @@ struct renderer {
     bool background_drawn;  /* this frame */
     render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
     int next_terrain;       /* the slot to reuse when all are taken */
+    render_model_slot models[RENDER_MODEL_CACHE];
+    int next_model;
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;
@@ -62,6 +74,9 @@ GLint render_uniform(GLuint prog, const char *name);
 /* compile and link a program (model.c and pick.c build their own); 0 and a
    message on failure */
 GLuint render_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size);
+/* the GPU copy of a listed mesh (made on first use), NULL on failure */
+struct render_model *render_cached_model(renderer *r, const render_mesh_data *d);
+void render_models_free(renderer *r);
 void render_text_init(renderer *r);
 void render_text_free(renderer *r);
 void render_text_flush(renderer *r);

@@ -8,7 +8,8 @@
  * world point with rp_unproject_point.
  *
  *     render_pick_begin(p, &view, px, py);     // only that pixel is drawn
- *     render_pick_shape(p, RENDER_CUBE, model, 7);
+ *     render_pick_list(p, &list);              // what render_list_pick_id marked
+ *     render_pick_shape(p, RENDER_CUBE, model, 7);   // or one by one
  *     render_pick_model(p, mesh, model, 0);    // triangle i writes 0 + i
  *     render_pick_result res;
  *     render_pick_read(p, &res);               // glReadPixels: waits
@@ -67,6 +68,8 @@ bool render_pick_begin(render_pick *p, const render_view *v, float px, float py)
 void render_pick_shape(render_pick *p, render_shape_kind kind, mat4 model, uint32_t id);
 /* A model: triangle i's pixels get base + i. */
 void render_pick_model(render_pick *p, const render_model *m, mat4 model, uint32_t base);
+/* Every shape and mesh of a frame's list that has a pick id (render_list_pick_id). */
+void render_pick_list(render_pick *p, const render_list *list);
 /* Reads the pixel now (synchronous: waits for the GPU). false on a GL error. */
 bool render_pick_read(render_pick *p, render_pick_result *out);
 /* Starts reading the pixel into pixel buffer objects and sets a fence;
