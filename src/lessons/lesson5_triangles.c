@@ -108,8 +108,9 @@ static void *create(const lesson_env *env)
         destroy(self);
         return NULL;
     }
+    /* the knot is closed and wound outward; a user's model may be neither */
     self->draw_mesh = (render_mesh_data){self->mesh.vertices, self->mesh.vertex_count, sizeof(mesh_vertex),
-                                         self->mesh.indices, self->mesh.triangle_count};
+                                         self->mesh.indices, self->mesh.triangle_count, !self->knot};
     glm_vec3_copy((vec3){0.0f, 1.7f, 0.0f}, self->position);
     self->angle = 0.35f;
     self->tilt = -0.25f;

@@ -136,7 +136,8 @@ static void normal_matrix(mat4 model, mat3 out)
     glm_mat4_pick3(inv, out);
 }
 
-void render_model_draw(renderer *r, const render_model *m, mat4 model, const vec4 color, float checks)
+void render_model_draw(renderer *r, const render_model *m, mat4 model, const vec4 color, float checks,
+                       bool two_sided)
 {
     if (!m)
         return;
@@ -152,9 +153,10 @@ void render_model_draw(renderer *r, const render_model *m, mat4 model, const vec
     glUniform4fv(render_uniform(p, "u_color"), 1, color);
     glUniform1f(render_uniform(p, "u_checks"), checks);
     glDisable(GL_BLEND);
-    /* both sides: a picked back face (all hits) is drawn too, and a model
-       from a file may be open or wound either way */
-    glDisable(GL_CULL_FACE);
+    /* a model from a file may be open or wound either way: both sides;
+       a closed mesh wound outward: its back faces never show */
+    if (two_sided)
+        glDisable(GL_CULL_FACE);
     glBindVertexArray(m->vao);
     glDrawElements(GL_TRIANGLES, (GLsizei)(3 * m->triangle_count), GL_UNSIGNED_INT, NULL);
     glEnable(GL_CULL_FACE);

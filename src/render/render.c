@@ -717,7 +717,7 @@ static void submit_cmd(renderer *r, const render_cmd *c)
         break;
     case RENDER_CMD_MESH:
         render_model_draw(r, render_cached_model(r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
-                          c->u.mesh.color, c->u.mesh.checks);
+                          c->u.mesh.color, c->u.mesh.checks, c->u.mesh.two_sided);
         break;
     case RENDER_CMD_MESH_HIGHLIGHT:
         render_model_highlight(r, render_cached_model(r, c->u.highlight.mesh), (vec4 *)c->u.highlight.model,

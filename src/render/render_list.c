@@ -161,6 +161,7 @@ void render_list_mesh(render_list *list, const render_mesh_data *mesh, mat4 mode
     glm_mat4_copy(model, c->u.mesh.model);
     glm_vec4_copy((float *)color, c->u.mesh.color);
     c->u.mesh.checks = checks;
+    c->u.mesh.two_sided = mesh->two_sided;
 }
 
 void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh, mat4 model,

@@ -75,6 +75,9 @@ typedef struct render_mesh_data {
     size_t          vertex_count, stride;
     const uint32_t *indices;
     size_t          triangle_count;
+    bool            two_sided;  /* draw back faces too (an open mesh, a
+                                   model of unknown winding); false: cull
+                                   them, half the rasterising of a closed one */
 } render_mesh_data;
 
 /* Most triangles one highlight command draws (the Pick sample's
@@ -103,7 +106,7 @@ typedef struct render_cmd {
             float time, lifetime, ripple_speed;
         } shield;
         struct { vec3 center; float radius; vec4 color; } glass;
-        struct { const render_mesh_data *mesh; mat4 model; vec4 color; float checks; } mesh;
+        struct { const render_mesh_data *mesh; mat4 model; vec4 color; float checks; bool two_sided; } mesh;
         struct {
             const render_mesh_data *mesh; mat4 model;
             uint32_t triangles[RENDER_HIGHLIGHT_MAX]; int count;

@@ -27,9 +27,9 @@ void render_model_destroy(render_model *m);
 size_t render_model_triangle_count(const render_model *m);
 
 /* The model, lit, with a checker of `checks` squares per unit of tu/tv
-   (0: plain colour). */
+   (0: plain colour); back faces culled unless two_sided. */
 void render_model_draw(renderer *r, const render_model *m, mat4 model, const vec4 color,
-                       float checks);
+                       float checks, bool two_sided);
 
 /* Triangles drawn again in a flat colour over the model (depth-tested,
    pulled slightly towards the eye), with their edges; indices >= the
