@@ -47,6 +47,7 @@ struct app {
     /* GPU picking beside the ray (key G) */
     render_pick *gpu;
     bool gpu_on;
+    bool gpu_unsupported;           /* the current lesson lists no pick ids */
     bool has_gpu;                   /* the last pick has a GPU answer */
     report_gpu gpu_last;
     bool async_pending;             /* a PBO read started at the last GPU pick */
@@ -90,7 +91,11 @@ static bool gpu_pick(app *a, const render_view *v, const lesson_click *c, render
 {
     render_list_reset(&a->scene, v);
     a->lessons[a->current]->draw(a->states[a->current], &a->scene);
-    if (!render_pick_begin(a->gpu, v, c->px, c->py))
+    int pickable = 0;
+    for (int i = 0; i < a->scene.count; ++i)
+        pickable += a->scene.cmds[i].pick_id >= 0;
+    a->gpu_unsupported = pickable == 0;     /* the lesson marks nothing: no ID buffer to ask */
+    if (a->gpu_unsupported || !render_pick_begin(a->gpu, v, c->px, c->py))
         return false;
     render_pick_list(a->gpu, &a->scene);
     bool ok = render_pick_read(a->gpu, out);
@@ -264,16 +269,19 @@ static void draw_hud(app *a, const render_view *v)
         char id[32] = "nothing";
         if (g->hit)
             snprintf(id, sizeof id, "id %d", g->id);
-        snprintf(pick + used, sizeof pick - used, "\nGPU (G): %s  depth %.5f  %s  %s%.1e apart   read %.2f ms%s",
-                 id, (double)g->depth, g->agree ? "AGREES" : "DIFFERS",
-                 g->distance >= 0.0f ? "points " : "", g->distance >= 0.0f ? (double)g->distance : 0.0,
-                 g->read_ms, a->has_async ? "" : "");
+        char apart[48] = "";
+        if (g->distance >= 0.0f)
+            snprintf(apart, sizeof apart, "  points %.1e apart", (double)g->distance);
+        snprintf(pick + used, sizeof pick - used, "\nGPU (G): %s  depth %.5f  %s%s   read %.2f ms", id,
+                 (double)g->depth, g->agree ? "AGREES" : "DIFFERS", apart, g->read_ms);
         used = strlen(pick);
         if (a->has_async)
             snprintf(pick + used, sizeof pick - used, "\nGPU one frame later (PBO + fence): waited %.2f ms, map %.3f ms",
                      a->async_last.wait_ms, a->async_last.read_ms);
     } else if (a->gpu_on) {
-        snprintf(pick + used, sizeof pick - used, "\nGPU picking on (G): click to compare");
+        snprintf(pick + used, sizeof pick - used, a->gpu_unsupported && a->has_pick
+                 ? "\nGPU picking (G): this lesson draws nothing with pick ids (lessons 1 and 5 do)"
+                 : "\nGPU picking on (G): click to compare");
     }
     float title_scale = 1.5f * s;
     float w = glm_max(render_text_width(l->title, title_scale),
