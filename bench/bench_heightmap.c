@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include <raypick/raypick.h>
-#include "../src/lib/heightmap_internal.h"
+#include "heightmap_internal.h"   /* raypick_internal_dep */
 
 #define CAMERA_RAYS 2000
 #define GRAZING_RAYS 200

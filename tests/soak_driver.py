@@ -1,30 +1,35 @@
 #!/usr/bin/env python3
-"""Soak run of the raypick demo: many frames in script mode, a left click
-about every frame in every lesson, resident memory sampled from outside.
+"""Soak run of the raypick demo: a fixed number of left clicks, spread over
+every lesson, resident memory sampled from outside.
 
 The program's script events (--key/--click) are capped, so the clicks come
 from outside: real X input events through the XTEST extension (libXtst,
-loaded with ctypes), aimed at the program's window. Pacing is closed-loop:
-the program prints (and flushes) one --report line per pick with its frame
-number; the driver sends the next click as soon as the frame counter moves
-past the last one it clicked in, so every frame gets about one click.
+loaded with ctypes), aimed at the program's window. Pacing is closed-loop
+and counts clicks, not frames or seconds: the program prints (and flushes)
+one --report line per pick; the driver sends the next click when the last
+one has been answered, so one click is in flight at a time (a click that
+got no answer within RESEND_S is sent again, and counted). The run ends
+once CLICKS picks are reported: the driver closes the program with SIGTERM
+(SDL turns it into a quit event; the program shuts down as usual and must
+exit 0). So a run does the same work on a quiet and on a loaded machine,
+only at a different speed: nothing here fails because the machine is slow.
 
 Lessons are switched with --key at fixed frames: all four lessons and all
 their toggles are visited in the first 1,000 frames, so everything a lesson
 allocates on first use is in the baseline; afterwards the lessons keep
-cycling every 1,000 frames.
+cycling every 1,000 frames (up to the program's 64 script events).
 
-VmRSS (/proc/PID/status) is sampled every 50 ms with the frame number seen
-last. RSS swings by a megabyte or two both ways as the allocator and the GL
-driver take and return memory, so a level is the median of a window: the
-baseline is the median of the samples in frames 1,000-1,999, the end the
-median of those in the last 1,000 frames (stopping 20 frames before the
-shutdown). The run fails when the end exceeds the baseline by more than the
-allowance (1 MiB), when the program exits non-zero or by a signal, or when
-fewer than 90% of the frames got a click. The least-squares trend over the
-run is reported too.
+VmRSS (/proc/PID/status) is sampled every 50 ms with the number of picks
+seen so far. RSS swings by a megabyte or two both ways as the allocator and
+the GL driver take and return memory, so a level is the median of a window:
+the baseline is the median of the samples while picks 1,000-1,999 were
+answered (after frame 1,000), the end the median of those in the last
+1,000 picks. The run fails when the end exceeds the baseline by more than
+the allowance (1 MiB), when the program exits non-zero or by a signal, or
+when it stops answering (no pick for HANG_S seconds: a hang, not a slow
+machine). The least-squares trend over the run is reported too.
 
-    soak_driver.py EXE FRAMES OUTDIR     (needs $DISPLAY)
+    soak_driver.py EXE CLICKS OUTDIR     (needs $DISPLAY)
 """
 import ctypes
 import ctypes.util
@@ -36,9 +41,13 @@ import sys
 import time
 
 ALLOWANCE_KIB = 1024
-BASELINE_FRAME = 1000
-WINDOW = 1000            # frames whose samples make a level
+BASELINE_FRAME = 1000    # the lesson tour is over by then
+BASELINE_PICK = 1000
+WINDOW = 1000            # picks whose samples make a level
 SIZE = (320, 240)
+MAX_FRAMES = 1000000     # the program's limit; the driver ends the run first
+RESEND_S = 2.0           # a click unanswered this long is sent again
+HANG_S = 300.0           # no answer at all for this long: the program hangs
 
 
 def x11():
@@ -99,7 +108,7 @@ def rss_kib(pid):
 
 def script_keys(frames):
     """--key events: every lesson and toggle before the baseline, then the
-    lessons in turn every 1,000 frames."""
+    lessons in turn every 1,000 frames (64 events at most)."""
     keys = [("2", 150), ("m", 200), ("m", 210), ("3", 300), ("m", 350), ("m", 360),
             ("m", 370), ("s", 380), ("s", 390), ("b", 400), ("b", 410),
             ("4", 450), ("m", 500), ("m", 510), ("t", 520), ("t", 530),
@@ -116,18 +125,18 @@ def script_keys(frames):
 
 
 def main():
-    exe, frames, outdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    exe, target, outdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     os.makedirs(outdir, exist_ok=True)
     X, T, dpy = x11()
     report_path = os.path.join(outdir, "soak-report.jsonl")
     err_path = os.path.join(outdir, "soak-stderr.txt")
-    args = [exe, "--size", "%dx%d" % SIZE, "--frames", str(frames), "--report",
-            "--seed", "7"] + script_keys(frames)
+    args = [exe, "--size", "%dx%d" % SIZE, "--frames", str(MAX_FRAMES), "--report",
+            "--seed", "7"] + script_keys(MAX_FRAMES)
     report = open(report_path, "w")
     err = open(err_path, "w")
     start = time.time()
     proc = subprocess.Popen(args, stdout=report, stderr=err)
-    origin = window_origin(proc.pid, time.time() + 60)
+    origin = window_origin(proc.pid, time.time() + HANG_S)
     if origin is None:
         proc.kill()
         proc.wait()
@@ -137,16 +146,25 @@ def main():
     w, h = SIZE
     grid = [(int(w * (i + 0.5) / 7), int(h * (j + 0.5) / 5)) for j in range(5) for i in range(7)]
 
+    def click():
+        x, y = grid[clicks % len(grid)]
+        T.XTestFakeMotionEvent(dpy, -1, origin[0] + x, origin[1] + y, 0)
+        T.XTestFakeButtonEvent(dpy, 1, 1, 0)
+        T.XTestFakeButtonEvent(dpy, 1, 0, 0)
+        X.XFlush(dpy)
+
     reader = open(report_path)
-    last_frame = -1          # highest frame the program reported a pick in
-    clicked_at = -2          # last_frame when the last click was sent
-    click_time = 0.0
-    clicks = 0
-    picked_frames = set()
-    samples = []             # (seconds, frame, rss KiB)
+    picks = 0                # pick reports read so far
+    last_frame = -1
+    answered = 0             # picks when the last click was sent
+    click_time = time.time()
+    last_news = click_time
+    clicks = resends = 0
+    samples = []             # (seconds, frame, picks, rss KiB)
     next_sample = 0.0
     pending = ""
-    while proc.poll() is None:
+    hung = False
+    while proc.poll() is None and picks < target:
         now = time.time()
         chunk = reader.read()
         if chunk:
@@ -155,95 +173,103 @@ def main():
             for line in lines:
                 m = re.match(r'\{"lesson":\d+,"frame":(\d+)', line)
                 if m:
-                    f = int(m.group(1))
-                    picked_frames.add(f)
-                    last_frame = max(last_frame, f)
-        # Next click once the last one was picked, or after 50 ms without
-        # news (a click that landed while the window was busy elsewhere).
-        if last_frame > clicked_at or now - click_time > 0.05:
-            x, y = grid[clicks % len(grid)]
-            T.XTestFakeMotionEvent(dpy, -1, origin[0] + x, origin[1] + y, 0)
-            T.XTestFakeButtonEvent(dpy, 1, 1, 0)
-            T.XTestFakeButtonEvent(dpy, 1, 0, 0)
-            X.XFlush(dpy)
+                    picks += 1
+                    last_frame = max(last_frame, int(m.group(1)))
+                    last_news = now
+        if now - last_news > HANG_S:
+            hung = True
+            break
+        # One click in flight: the next once the last was answered; the
+        # same again if it went unanswered (landed while the window was
+        # being resized or switched), counted as a resend.
+        if clicks == 0 or picks > answered:
+            click()
             clicks += 1
-            clicked_at = last_frame
+            answered = picks
+            click_time = now
+        elif now - click_time > RESEND_S:
+            click()
+            resends += 1
             click_time = now
         if now >= next_sample:
             r = rss_kib(proc.pid)
             if r is not None:
-                samples.append((now - start, last_frame, r))
+                samples.append((now - start, last_frame, picks, r))
             next_sample = now + 0.05
         time.sleep(0.0002)
+    if proc.poll() is None:
+        proc.terminate()     # SDL: a quit event; the program shuts down as usual
+        try:
+            proc.wait(timeout=HANG_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            hung = True
     rc = proc.returncode
     elapsed = time.time() - start
     report.close()
-    chunk = reader.read()
-    for line in (pending + chunk).split("\n"):
-        m = re.match(r'\{"lesson":\d+,"frame":(\d+)', line)
-        if m:
-            picked_frames.add(int(m.group(1)))
 
     problems = []
     if rc != 0:
         problems.append("the program exited with %d (stderr: %s)" % (rc, err_path))
+    if hung:
+        problems.append("the program stopped answering for %.0f s" % HANG_S)
+    if picks < target:
+        problems.append("only %d of %d picks answered" % (picks, target))
     # A level is the median of a window of samples: RSS moves by a megabyte
     # or two either way as the allocator and the GL driver take and give back
     # memory, and one sample at a high or a low point says nothing about a
     # leak. A leak moves the whole window, so its median moves with it.
-    first = [s[2] for s in samples if BASELINE_FRAME <= s[1] < BASELINE_FRAME + WINDOW]
-    last = [s[2] for s in samples if frames - WINDOW <= s[1] <= frames - 20]
-    peak = max((s[2] for s in samples), default=0)
-    coverage = len(picked_frames) / frames
+    first = [s[3] for s in samples
+             if BASELINE_PICK <= s[2] < BASELINE_PICK + WINDOW and s[1] >= BASELINE_FRAME]
+    last = [s[3] for s in samples if target - WINDOW <= s[2] < target]
+    peak = max((s[3] for s in samples), default=0)
     base = median(first)
     end = median(last)
     if base is None or end is None:
-        problems.append("too few RSS samples in frames %d..%d or in the last %d frames"
-                        % (BASELINE_FRAME, BASELINE_FRAME + WINDOW, WINDOW))
+        problems.append("too few RSS samples in picks %d..%d or in the last %d picks"
+                        % (BASELINE_PICK, BASELINE_PICK + WINDOW, WINDOW))
         growth = None
     else:
         growth = end - base
         if growth > ALLOWANCE_KIB:
             problems.append("resident memory grew by %d KiB (allowed %d)" % (growth, ALLOWANCE_KIB))
-    # For the record: the least-squares trend over the whole run after the
-    # baseline, in KiB per 1,000 frames.
-    run = [(s[1], s[2]) for s in samples if s[1] >= BASELINE_FRAME]
+    # For the record: the least-squares trend over the run after the
+    # baseline, in KiB per 1,000 picks.
+    run = [(s[2], s[3]) for s in samples if s[2] >= BASELINE_PICK]
     slope = None
     if len(run) > 2:
-        mf = sum(f for f, _ in run) / len(run)
+        mp = sum(p for p, _ in run) / len(run)
         mr = sum(r for _, r in run) / len(run)
-        den = sum((f - mf) ** 2 for f, _ in run)
+        den = sum((p - mp) ** 2 for p, _ in run)
         if den > 0:
-            slope = 1000.0 * sum((f - mf) * (r - mr) for f, r in run) / den
-    if coverage < 0.9:
-        problems.append("only %.1f%% of the frames got a click" % (100 * coverage))
+            slope = 1000.0 * sum((p - mp) * (r - mr) for p, r in run) / den
 
     result = {
-        "frames": frames, "seconds": round(elapsed, 1), "exit": rc,
-        "clicks_sent": clicks, "picks_reported": sum(1 for _ in open(report_path)),
-        "frames_with_a_pick": len(picked_frames), "coverage": round(coverage, 4),
+        "picks_target": target, "picks": picks, "clicks_sent": clicks, "resends": resends,
+        "frames": last_frame + 1, "seconds": round(elapsed, 1), "exit": rc,
         "rss_baseline_kib": base, "rss_baseline_samples": len(first),
         "rss_end_kib": end, "rss_end_samples": len(last),
         "rss_growth_kib": growth, "rss_peak_kib": peak, "allowance_kib": ALLOWANCE_KIB,
-        "rss_trend_kib_per_1000_frames": round(slope, 2) if slope is not None else None,
+        "rss_trend_kib_per_1000_picks": round(slope, 2) if slope is not None else None,
         "rss_min_after_baseline_kib": min((r for _, r in run), default=None),
         "rss_max_after_baseline_kib": max((r for _, r in run), default=None),
         "samples": len(samples),
     }
     with open(os.path.join(outdir, "soak-rss.tsv"), "w") as f:
-        f.write("seconds\tframe\trss_kib\n")
+        f.write("seconds\tframe\tpicks\trss_kib\n")
         for s in samples:
-            f.write("%.3f\t%d\t%d\n" % s)
+            f.write("%.3f\t%d\t%d\t%d\n" % s)
     with open(os.path.join(outdir, "soak-result.json"), "w") as f:
         json.dump(result, f, indent=1)
-    print("soak: %d frames in %.1f s, %d clicks sent, a pick in %d frames (%.1f%%)"
-          % (frames, elapsed, clicks, len(picked_frames), 100 * coverage))
+    print("soak: %d picks in %d frames, %.1f s; %d clicks sent, %d of them resent"
+          % (picks, last_frame + 1, elapsed, clicks + resends, resends))
     if growth is not None:
-        print("soak: VmRSS median %d KiB in frames %d-%d, %d KiB in frames %d-%d: growth "
+        print("soak: VmRSS median %d KiB in picks %d-%d, %d KiB in picks %d-%d: growth "
               "%+d KiB (allowed %d); range after the baseline %d-%d KiB, peak %d KiB, "
-              "trend %+.1f KiB per 1,000 frames"
-              % (base, BASELINE_FRAME, BASELINE_FRAME + WINDOW - 1, end, frames - WINDOW,
-                 frames - 20, growth, ALLOWANCE_KIB, result["rss_min_after_baseline_kib"],
+              "trend %+.1f KiB per 1,000 picks"
+              % (base, BASELINE_PICK, BASELINE_PICK + WINDOW - 1, end, target - WINDOW,
+                 target - 1, growth, ALLOWANCE_KIB, result["rss_min_after_baseline_kib"],
                  result["rss_max_after_baseline_kib"], peak, slope or 0.0))
     for p in problems:
         print("soak: FAIL: " + p)

@@ -49,6 +49,8 @@ static void assert_both_miss(const rp_heightmap *hm, const rp_ray *ray)
     assert_untouched_hit(&hit);
     assert_false(rp_heightmap_pick_search(hm, ray, 300, 0.01f, p));
     assert_true(p[0] == SENTINEL && p[1] == SENTINEL && p[2] == SENTINEL);
+    assert_false(rp_heightmap_pick_search_hit(hm, ray, 300, 0.01f, NULL, &hit));
+    assert_untouched_hit(&hit);
 }
 
 /* ---- create ------------------------------------------------------------ */
@@ -323,6 +325,20 @@ static void both_find(const rp_heightmap *hm, const rp_ray *ray, rp_hit *hit)
     assert_on_surface(hm, p, 2e-4f);
     assert_float_equal(p[0], hit->point[0], 0.01f);
     assert_float_equal(p[2], hit->point[2], 0.01f);
+    /* the search's hit record: its point, t along the ray, the side it
+       came from as the exact method sees it */
+    rp_hit sh;
+    assert_true(rp_heightmap_pick_search_hit(hm, ray, 300, 1e-4f, NULL, &sh));
+    assert_memory_equal(sh.point, p, sizeof(vec3));
+    assert_true(sh.t >= 0.0f && sh.t == sh.t_enter && sh.t == sh.t_exit);
+    vec3 at;
+    rp_ray_at(ray, sh.t, at);
+    for (int i = 0; i < 3; i++)
+        assert_float_equal(at[i], p[i], 1e-4f * (1.0f + fabsf(p[i])));
+    assert_float_equal(sh.t, hit->t, 0.01f * (1.0f + hit->t));
+    assert_true(sh.inside == hit->inside);
+    assert_float_equal(glm_vec3_norm(sh.normal), 1.0f, 1e-5f);
+    assert_true(glm_vec3_dot(sh.normal, hit->normal) > 0.0f);
 }
 
 static void level_rays(void **state)
@@ -608,6 +624,59 @@ static void accuracy_controls_the_search(void **state)
     rp_heightmap_destroy(hm);
 }
 
+static void search_hit_gives_t_and_the_surface(void **state)
+{
+    (void)state;
+    /* the sloped plane y = 0.5 x again: normal (-0.5, 1, 0) / |.| */
+    float h[81];
+    for (int r = 0; r < 9; r++)
+        for (int c = 0; c < 9; c++)
+            h[r * 9 + c] = 0.5f * c;
+    rp_heightmap *hm = rp_heightmap_create(9, 9, 1.0f, (vec3){0, 0, 0}, h);
+    assert_non_null(hm);
+    float n = sqrtf(1.25f);
+    /* straight down at (3, 5), dir of length 2: the surface is at y = 1.5,
+       8.5 below, so t = 4.25 in units of dir */
+    rp_ray down = {{3, 10, 5}, {0, -2, 0}};
+    rp_hit hit = sentinel_hit();
+    assert_true(rp_heightmap_pick_search_hit(hm, &down, 300, 1e-4f, NULL, &hit));
+    assert_float_equal(hit.t, 4.25f, 1e-4f);
+    assert_float_equal(hit.point[1], 1.5f, 1e-4f);
+    assert_float_equal(hit.normal[0], -0.5f / n, 1e-6f);
+    assert_float_equal(hit.normal[1], 1.0f / n, 1e-6f);
+    assert_float_equal(hit.normal[2], 0.0f, 1e-6f);
+    assert_false(hit.inside);
+    /* from below, going up: the normal faces down, inside */
+    rp_ray up = {{3, -4, 5}, {0, 1, 0}};
+    assert_true(rp_heightmap_pick_search_hit(hm, &up, 300, 1e-4f, NULL, &hit));
+    assert_float_equal(hit.t, 5.5f, 1e-4f);
+    assert_float_equal(hit.normal[0], 0.5f / n, 1e-6f);
+    assert_float_equal(hit.normal[1], -1.0f / n, 1e-6f);
+    assert_true(hit.inside);
+    /* NULL out is fine; the trace is the traced search's, point for point */
+    assert_true(rp_heightmap_pick_search_hit(hm, &down, 300, 1e-4f, NULL, NULL));
+    vec3 lin_a[400], lin_b[400], bin_a[80], bin_b[80], p;
+    rp_search_trace ta = {.linear = lin_a, .linear_cap = 400, .binary = bin_a, .binary_cap = 80};
+    rp_search_trace tb = {.linear = lin_b, .linear_cap = 400, .binary = bin_b, .binary_cap = 80};
+    rp_ray slant = {{-2, 9, 1}, {1, -1, 0.5f}};
+    assert_true(rp_heightmap_pick_search_hit(hm, &slant, 7, 1e-4f, &ta, &hit));
+    assert_true(rp_heightmap_pick_search_traced(hm, &slant, 7, 1e-4f, &tb, p));
+    assert_memory_equal(hit.point, p, sizeof p);
+    assert_int_equal(ta.linear_count, tb.linear_count);
+    assert_int_equal(ta.binary_count, tb.binary_count);
+    assert_true(ta.binary_count > 0);
+    assert_memory_equal(lin_a, lin_b, sizeof(vec3) * (size_t)ta.linear_count);
+    assert_memory_equal(bin_a, bin_b, sizeof(vec3) * (size_t)ta.binary_count);
+    /* invalid input: false, out untouched */
+    rp_hit untouched = sentinel_hit();
+    assert_false(rp_heightmap_pick_search_hit(NULL, &down, 300, 1e-4f, NULL, &untouched));
+    assert_false(rp_heightmap_pick_search_hit(hm, NULL, 300, 1e-4f, NULL, &untouched));
+    assert_false(rp_heightmap_pick_search_hit(hm, &down, 0, 1e-4f, NULL, &untouched));
+    assert_false(rp_heightmap_pick_search_hit(hm, &down, 300, NAN, NULL, &untouched));
+    assert_untouched_hit(&untouched);
+    rp_heightmap_destroy(hm);
+}
+
 static void trace_records_the_search(void **state)
 {
     (void)state;
@@ -731,6 +800,7 @@ int main(void)
         cmocka_unit_test(extreme_directions_end),
         cmocka_unit_test(invalid_rays_and_arguments),
         cmocka_unit_test(accuracy_controls_the_search),
+        cmocka_unit_test(search_hit_gives_t_and_the_surface),
         cmocka_unit_test(trace_records_the_search),
         cmocka_unit_test(generator_is_deterministic_and_scaled),
     };

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
-#include "../src/lib/heightmap_internal.h"
+#include "heightmap_internal.h"   /* raypick_internal_dep */
 
 /* ---- a deterministic random source (splitmix64) ------------------------ */
 

@@ -161,12 +161,80 @@ static const char *write_png16(const char *name, int w, int h, const uint16_t *p
 
 #endif /* RP_TEST_HAVE_STB */
 
+/* ---- every load twice: from the file and from its bytes in memory ------ */
+
+/* The file's bytes (malloc'ed, *n set), or NULL when it cannot be read. */
+static unsigned char *read_bytes(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    unsigned char *data = NULL;
+    size_t cap = 0, len = 0, got;
+    do {
+        if (len == cap) {
+            cap = cap ? 2 * cap : 4096;
+            unsigned char *grown = realloc(data, cap);
+            assert_non_null(grown);
+            data = grown;
+        }
+        got = fread(data + len, 1, cap - len, f);
+        len += got;
+    } while (got > 0);
+    fclose(f);
+    *n = len;
+    return data;
+}
+
+/* The message with the file's name where the memory loader says "(memory)". */
+static void as_memory_message(const char *msg, const char *path, char *out, size_t size)
+{
+    const char *at = strstr(msg, path);
+    if (at == NULL) {
+        snprintf(out, size, "%s", msg);
+        return;
+    }
+    snprintf(out, size, "%.*s(memory)%s", (int)(at - msg), msg, at + strlen(path));
+}
+
+/* rp_heightmap_load, checked against rp_heightmap_load_memory on the same
+   bytes: the same map (every height bit for bit) or the same error. */
+static rp_heightmap *load_checked(const char *path, float spacing, float height_scale,
+                                  const vec3 origin, char *err, size_t err_size)
+{
+    char file_err[512] = "", mem_err[512] = "", want[600];
+    rp_heightmap *hm = rp_heightmap_load(path, spacing, height_scale, origin, file_err,
+                                         sizeof file_err);
+    size_t n = 0;
+    unsigned char *data = read_bytes(path, &n);
+    if (data != NULL) {
+        rp_heightmap *mem = rp_heightmap_load_memory(data, n, spacing, height_scale, origin,
+                                                     mem_err, sizeof mem_err);
+        free(data);
+        assert_true((hm == NULL) == (mem == NULL));
+        if (hm != NULL) {
+            int cols = rp_heightmap_cols(hm), rows = rp_heightmap_rows(hm);
+            assert_int_equal(rp_heightmap_cols(mem), cols);
+            assert_int_equal(rp_heightmap_rows(mem), rows);
+            assert_memory_equal(rp_heightmap_heights(mem), rp_heightmap_heights(hm),
+                                (size_t)cols * (size_t)rows * sizeof(float));
+        } else {
+            as_memory_message(file_err, path, want, sizeof want);
+            assert_string_equal(mem_err, want);
+        }
+        rp_heightmap_destroy(mem);
+    }
+    if (err != NULL && err_size > 0)
+        snprintf(err, err_size, "%s", file_err);
+    return hm;
+}
+
 /* ---- helpers ----------------------------------------------------------- */
 
 static void assert_fails_with(const char *path, const char *what)
 {
     char err[512] = "untouched";
-    rp_heightmap *hm = rp_heightmap_load(path, 1.0f, 1.0f, (vec3){0, 0, 0}, err, sizeof err);
+    rp_heightmap *hm = load_checked(path, 1.0f, 1.0f, (vec3){0, 0, 0}, err, sizeof err);
     if (hm != NULL || strstr(err, what) == NULL)
         print_error("loading %s: expected '%s', got '%s'\n", path, what, err);
     assert_null(hm);
@@ -190,7 +258,7 @@ static void loads_8bit_pgm(void **state)
     const uint8_t pgm[] = "P5\n# a comment\n3 2\n255\n\x00\x33\xff\x80\x01\x10";
     const char *p = write_file("gray8.pgm", pgm, sizeof pgm - 1);
     char err[256] = "";
-    rp_heightmap *hm = rp_heightmap_load(p, 2.0f, 51.0f, (vec3){1, 2, 3}, err, sizeof err);
+    rp_heightmap *hm = load_checked(p, 2.0f, 51.0f, (vec3){1, 2, 3}, err, sizeof err);
     assert_non_null(hm);
     assert_int_equal(rp_heightmap_cols(hm), 3);
     assert_int_equal(rp_heightmap_rows(hm), 2);
@@ -227,7 +295,7 @@ static void loads_16bit_pgm(void **state)
     }
     const char *p = write_file("gray16.pgm", pgm, (size_t)n);
     char err[256] = "";
-    rp_heightmap *hm = rp_heightmap_load(p, 1.0f, 100.0f, (vec3){0, 0, 0}, err, sizeof err);
+    rp_heightmap *hm = load_checked(p, 1.0f, 100.0f, (vec3){0, 0, 0}, err, sizeof err);
     assert_non_null(hm);
     assert_heights(hm, want, 6, 1e-4f);
     rp_heightmap_destroy(hm);
@@ -239,7 +307,7 @@ static void loads_colour_ppm_by_luminance(void **state)
     /* red, green, blue, white; maxval 100 scales to height_scale */
     const uint8_t ppm[] = "P6 2 2 100\n\x64\0\0\0\x64\0\0\0\x64\x64\x64\x64";
     const char *p = write_file("colour.ppm", ppm, sizeof ppm - 1);
-    rp_heightmap *hm = rp_heightmap_load(p, 1.0f, 1.0f, (vec3){0, 0, 0}, NULL, 0);
+    rp_heightmap *hm = load_checked(p, 1.0f, 1.0f, (vec3){0, 0, 0}, NULL, 0);
     assert_non_null(hm);
     const float want[4] = {0.2126f, 0.7152f, 0.0722f, 1.0f};
     assert_heights(hm, want, 4, 1e-5f);
@@ -280,7 +348,7 @@ static void loads_16bit_png(void **state)
     sixteen_bit_values(want, px);
     const char *png = write_png16("gray16.png", 3, 2, px);
     char err[256] = "";
-    rp_heightmap *hm = rp_heightmap_load(png, 1.0f, 100.0f, (vec3){0, 0, 0}, err, sizeof err);
+    rp_heightmap *hm = load_checked(png, 1.0f, 100.0f, (vec3){0, 0, 0}, err, sizeof err);
     if (hm == NULL)
         print_error("%s\n", err);
     assert_non_null(hm);
@@ -296,7 +364,7 @@ static void loads_8bit_png(void **state)
         px[i] = (uint8_t)(i * 20);
     const char *p = path_of("gray8.png");
     assert_true(stbi_write_png(p, 4, 3, 1, px, 4));
-    rp_heightmap *hm = rp_heightmap_load(p, 1.0f, 255.0f, (vec3){0, 0, 0}, NULL, 0);
+    rp_heightmap *hm = load_checked(p, 1.0f, 255.0f, (vec3){0, 0, 0}, NULL, 0);
     assert_non_null(hm);
     float want[12];
     for (int i = 0; i < 12; i++)
@@ -313,7 +381,7 @@ static void colour_by_luminance(void **state)
                                255, 255, 255, 0,  0, 0, 0, 255,  128, 128, 128, 255};
     const char *p = path_of("colour.png");
     assert_true(stbi_write_png(p, 3, 2, 4, px, 3 * 4));
-    rp_heightmap *hm = rp_heightmap_load(p, 1.0f, 1.0f, (vec3){0, 0, 0}, NULL, 0);
+    rp_heightmap *hm = load_checked(p, 1.0f, 1.0f, (vec3){0, 0, 0}, NULL, 0);
     assert_non_null(hm);
     /* Rec. 709 luma */
     const float want[6] = {0.2126f, 0.7152f, 0.0722f, 1.0f, 0.0f, 128 / 255.0f};
@@ -391,6 +459,47 @@ static void invalid_arguments(void **state)
     assert_int_equal(strlen(tiny), sizeof tiny - 1);
 }
 
+static void memory_invalid_arguments(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    vec3 o = {0, 0, 0};
+    const uint8_t pgm[] = "P5 2 2 255\n\x00\x40\x80\xff";
+    assert_null(rp_heightmap_load_memory(NULL, 10, 1.0f, 1.0f, o, err, sizeof err));
+    assert_non_null(strstr(err, "(memory)"));
+    assert_null(rp_heightmap_load_memory(pgm, 0, 1.0f, 1.0f, o, err, sizeof err));
+    assert_non_null(strstr(err, "(memory): not an image"));
+    assert_null(rp_heightmap_load_memory(pgm, sizeof pgm - 1, 0.0f, 1.0f, o, err, sizeof err));
+    assert_non_null(strstr(err, "invalid spacing"));
+    assert_null(rp_heightmap_load_memory(pgm, sizeof pgm - 1, 1.0f, INFINITY, o, err, sizeof err));
+    assert_null(rp_heightmap_load_memory(pgm, sizeof pgm - 1, 1.0f, 1.0f, NULL, err, sizeof err));
+    /* cut anywhere, the bytes are refused with a message, never over-read
+       (the sanitizer build checks the reads) */
+    for (size_t n = 1; n < sizeof pgm - 1; n++) {
+        unsigned char *cut = malloc(n);
+        assert_non_null(cut);
+        memcpy(cut, pgm, n);
+        err[0] = '\0';
+        assert_null(rp_heightmap_load_memory(cut, n, 1.0f, 1.0f, o, err, sizeof err));
+        assert_true(err[0] != '\0');
+        free(cut);
+    }
+    /* no room for a message: nothing written */
+    char tiny[4] = "abc";
+    assert_null(rp_heightmap_load_memory(pgm, 3, 1.0f, 1.0f, o, tiny, 0));
+    assert_string_equal(tiny, "abc");
+    /* the whole buffer loads, and the buffer is not kept */
+    unsigned char *copy = malloc(sizeof pgm - 1);
+    assert_non_null(copy);
+    memcpy(copy, pgm, sizeof pgm - 1);
+    rp_heightmap *hm = rp_heightmap_load_memory(copy, sizeof pgm - 1, 1.0f, 255.0f, o, NULL, 0);
+    free(copy);
+    assert_non_null(hm);
+    const float want[4] = {0.0f, 64.0f, 128.0f, 255.0f};
+    assert_heights(hm, want, 4, 1e-4f);
+    rp_heightmap_destroy(hm);
+}
+
 #ifndef RP_TEST_HAVE_STB
 static void built_without_stb(void **state)
 {
@@ -398,7 +507,7 @@ static void built_without_stb(void **state)
     char err[256] = "";
     const char png[] = "\x89PNG\r\n\x1a\nnot really";
     const char *p = write_file("map.png", png, sizeof png - 1);
-    assert_null(rp_heightmap_load(p, 1.0f, 1.0f, (vec3){0, 0, 0}, err, sizeof err));
+    assert_null(load_checked(p, 1.0f, 1.0f, (vec3){0, 0, 0}, err, sizeof err));
     assert_non_null(strstr(err, "built without stb_image"));
 }
 #endif
@@ -423,6 +532,7 @@ int main(void)
         cmocka_unit_test(built_without_stb),
 #endif
         cmocka_unit_test(invalid_arguments),
+        cmocka_unit_test(memory_invalid_arguments),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

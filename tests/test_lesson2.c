@@ -101,11 +101,12 @@ static void beam_ends_at_the_cruisers_entry_point(void **state)
             shield = &list.cmds[i];
     assert_non_null(shield);
     int impacts = 0;
+    const vec4 *slots = render_list_impacts(&list, shield);
     for (int i = 0; i < shield->u.shield.impact_count; ++i)
-        if (shield->u.shield.impacts[i][3] >= 0.0f) {
+        if (slots[i][3] >= 0.0f) {
             ++impacts;
-            assert_true(vec3_dist(shield->u.shield.impacts[i], p.point) < 1e-5f);
-            assert_float_equal(shield->u.shield.impacts[i][3], 0.25f, 1e-6f);
+            assert_true(vec3_dist(slots[i], p.point) < 1e-5f);
+            assert_float_equal(slots[i][3], 0.25f, 1e-6f);
         }
     assert_int_equal(impacts, 1);
     assert_int_equal(count_cmds(&list, RENDER_CMD_SHIELD), 3);

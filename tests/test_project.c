@@ -344,7 +344,8 @@ static void invalid_input_is_refused(void **state)
         assert_unproject_rejected(500.0f, 300.0f, bad[b], &VP, cam.proj, cam.view, RP_GL);
         for (int f = 0; f < 4; f++) {
             rp_viewport vp = VP;
-            (&vp.x)[f] = bad[b];
+            float *field[4] = {&vp.x, &vp.y, &vp.width, &vp.height};
+            *field[f] = bad[b];
             assert_project_rejected(p, &vp, cam.proj, cam.view, RP_GL);
             assert_unproject_rejected(500.0f, 300.0f, 0.5f, &vp, cam.proj, cam.view, RP_GL);
         }

@@ -20,6 +20,17 @@ static void ray_at_scales_with_dir(void **state)
     assert_float_equal(p[2], 0.0f, 0.0f);
 }
 
+static void ray_at_null_rule(void **state)
+{
+    (void)state;
+    rp_ray r = {{1, 2, 3}, {0, 0, -2}};
+    vec3 p = {7, 8, 9};
+    rp_ray_at(&r, 1.0f, NULL);          /* no output: nothing to write */
+    rp_ray_at(NULL, 1.0f, p);           /* no ray: p untouched */
+    assert_true(p[0] == 7.0f && p[1] == 8.0f && p[2] == 9.0f);
+    rp_ray_at(NULL, 1.0f, NULL);
+}
+
 static void ray_validity(void **state)
 {
     (void)state;
@@ -77,6 +88,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ray_at_scales_with_dir),
+        cmocka_unit_test(ray_at_null_rule),
         cmocka_unit_test(ray_validity),
         cmocka_unit_test(transform_moves_origin_not_direction),
         cmocka_unit_test(transform_rotates_direction),

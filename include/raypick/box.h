@@ -136,7 +136,8 @@ RP_API bool rp_aabb_from_points(const float *xyz, size_t count, size_t stride_by
  * point has |p - c| <= r, evaluated in double. The radius is within 1e-4
  * relative of the minimal one, plus the centre's float rounding (half an
  * ulp of |c| per axis: only visible for a tiny cloud far from the origin).
- * Works on a temporary copy of the points (24 bytes per point).
+ * Works on a temporary, reordered copy of the points in double (up to
+ * 32 bytes per point while it is made).
  *
  * @param[in]  xyz          the first point's x (same layout as for
  *                          rp_aabb_from_points)

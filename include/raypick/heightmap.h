@@ -177,6 +177,23 @@ RP_API rp_heightmap *rp_heightmap_generate(int cols, int rows, float spacing, fl
 RP_API rp_heightmap *rp_heightmap_load(const char *path, float spacing, float height_scale,
                                 const vec3 origin, char *err, size_t err_size);
 
+/*!
+ * @brief rp_heightmap_load on bytes already in memory (an image embedded
+ *        in the program, read from an archive, or fetched): the same
+ *        formats, options, limits and results; messages name "(memory)"
+ *        instead of a file.
+ *
+ * @param[in]  data         the image file's bytes; not kept
+ * @param[in]  size         bytes at data (at most 2 GiB - 1)
+ * @param[in]  spacing, height_scale, origin as rp_heightmap_load
+ * @param[out] err, err_size as rp_heightmap_load; may be NULL
+ * @returns the map, or NULL on error (NULL data included; size 0 is "not
+ *          an image")
+ */
+RP_API rp_heightmap *rp_heightmap_load_memory(const void *data, size_t size, float spacing,
+                                              float height_scale, const vec3 origin,
+                                              char *err, size_t err_size);
+
 /* ---- reading maps (for renderers) -------------------------------------- */
 
 /* Sizes and placement as given to create (0 / NULL for a NULL map). */
@@ -215,6 +232,27 @@ typedef struct rp_search_trace {
 RP_API bool rp_heightmap_pick_search_traced(const rp_heightmap *hm, const rp_ray *ray,
                                      int linear_steps, float accuracy,
                                      rp_search_trace *trace, vec3 out_point);
+
+/*!
+ * @brief rp_heightmap_pick_search with the whole answer: the t of the point
+ *        found along the ray, and the surface there. Same search, same
+ *        point, same false cases; trace as in rp_heightmap_pick_search_traced
+ *        (may be NULL).
+ *
+ * @param[in]  hm, ray, linear_steps, accuracy as rp_heightmap_pick_search
+ * @param[out] trace what the search did; may be NULL
+ * @param[out] out   may be NULL. t = t_enter = t_exit = the point's t along
+ *                   ray (in units of ray->dir), point = origin + t * dir
+ *                   (rp_heightmap_pick_search's point; within accuracy of
+ *                   the surface, not on it), normal = unit normal of the
+ *                   triangle under the point, facing the side the clipped
+ *                   ray started on, inside = it started below the surface
+ * @returns false (out untouched) as rp_heightmap_pick_search, and when t
+ *          does not fit in a float
+ */
+RP_API bool rp_heightmap_pick_search_hit(const rp_heightmap *hm, const rp_ray *ray,
+                                         int linear_steps, float accuracy,
+                                         rp_search_trace *trace, rp_hit *out);
 
 #ifdef __cplusplus
 }

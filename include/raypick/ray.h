@@ -39,7 +39,8 @@ typedef struct rp_hit {
  *
  * @param[in]  ray  the ray
  * @param[in]  t    ray parameter, in units of ray->dir
- * @param[out] dest the point
+ * @param[out] dest the point; may be NULL (nothing is written)
+ * @returns nothing; a NULL ray leaves dest untouched
  */
 RP_API void rp_ray_at(const rp_ray *ray, float t, vec3 dest);
 

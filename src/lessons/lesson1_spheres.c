@@ -350,7 +350,6 @@ static void draw(const void *self_, render_list *list)
     if (self->show_bounds && self->volume > 1)
         for (int i = 0; i < OBJECT_COUNT; ++i)
             list_box(self, i, list);
-    render_list_flush(list);
     if (self->show_bounds && self->volume <= 1) {
         for (int i = 0; i < OBJECT_COUNT; ++i) {
             const object *o = &self->objects[i];

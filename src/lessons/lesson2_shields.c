@@ -250,7 +250,6 @@ static void draw(const void *self_, render_list *list)
     const lesson2 *self = self_;
     draw_ships(self, list);
     render_list_grid(list, 0.0f);
-    render_list_flush(list);
     for (int i = 0; i < SHIELD_COUNT; ++i) {
         const shield *s = &self->shields[i];
         mat4 m;

@@ -298,7 +298,6 @@ static void draw(const void *self_, render_list *list)
     }
     render_list_grid(list, 0.0f);
     draw_links(self, list);
-    render_list_flush(list);
     if (!self->show_bounds)
         return;
     for (int i = 0; i < SHIP_COUNT; ++i) {

@@ -244,7 +244,6 @@ static void draw(const void *self_, render_list *list)
         if (self->has_exact_ghost)
             render_list_point(list, self->exact_ghost, 18.0f, (vec4){1.0f, 1.0f, 1.0f, 0.95f});
     }
-    render_list_flush(list);
 }
 
 static void status(const void *self_, char *buf, size_t size)

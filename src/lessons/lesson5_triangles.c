@@ -308,7 +308,6 @@ static void draw(const void *self_, render_list *list)
             render_list_point(list, self->sphere_point, 11.0f, self->false_positive
                               ? (vec4){1.0f, 0.25f, 0.2f, 1.0f} : (vec4){0.4f, 0.8f, 1.0f, 1.0f});
     }
-    render_list_flush(list);
     if (self->sphere_only) {
         rp_sphere s;
         world_sphere(self, &s);

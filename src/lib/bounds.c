@@ -10,7 +10,8 @@
  * recursion goes one level per support point, so it is at most 5 deep.
  * The points are visited in a fixed pseudo-random order (Welzl's expected
  * linear time needs a random order; a fixed seed keeps the result
- * reproducible). Everything runs in double; the float sphere is then
+ * reproducible), and each point that forces a new ball moves to the front
+ * (Gärtner's move-to-front), where the later scans meet it first. Everything runs in double; the float sphere is then
  * grown until it encloses every input point, checked in double. */
 #include "raypick/box.h"
 #include "internal.h"
@@ -103,7 +104,7 @@ bool rp_aabb_from_points(const float *xyz, size_t count, size_t stride_bytes, rp
 #define MB_OUTSIDE_REL 1e-13
 
 typedef struct miniball {
-    const double (*pts)[3];      /* the points, in visiting order */
+    double (*pts)[3];            /* the points, in visiting order (move-to-front) */
     int size;                    /* support points pushed */
     double q0[3];                /* the first support point */
     double v[MB_MAX_SUPPORT][3]; /* v[k]: the part of (q_k - q0) orthogonal to q1..q_{k-1} */
@@ -165,19 +166,33 @@ static bool mb_push(miniball *mb, const double p[3])
     return true;
 }
 
+/* Gärtner's move-to-front: a point that forced a new ball is likely to be
+   on the final one, so later scans meet it first. Shifting [0, i) by one
+   costs no more than the scan of [0, i) that the point just caused. */
+static void move_to_front(double (*pts)[3], size_t i)
+{
+    double p[3];
+    memcpy(p, pts[i], sizeof p);
+    memmove(pts + 1, pts, i * sizeof *pts);
+    memcpy(pts[0], p, sizeof p);
+}
+
 /* Welzl: makes the current ball the smallest one that encloses points
    [0, end) and has the current support on its surface. Each level adds
    one support point, and a full support (4 points) fixes the ball, so the
-   recursion is at most MB_MAX_SUPPORT + 1 deep. */
+   recursion is at most MB_MAX_SUPPORT + 1 deep. A deeper level only
+   reorders points below its own end, so the loop's i stays valid. */
 static void mb_solve(miniball *mb, size_t end)
 {
     if (mb->size == MB_MAX_SUPPORT)
         return;
     for (size_t i = 0; i < end; i++) {
-        const double *p = mb->pts[i];
+        double p[3];
+        memcpy(p, mb->pts[i], sizeof p);
         if (mb_outside(mb, p) && mb_push(mb, p)) {
             mb_solve(mb, i);
             mb->size--;   /* the support shrinks; the ball found stays */
+            move_to_front(mb->pts, i);
         }
     }
 }
@@ -191,29 +206,38 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* The points in double, shuffled (Fisher-Yates). NULL when out of memory. */
+/* The points in double, in a pseudo-random order: Fisher-Yates on an
+   index array (small and cache-friendly), then one gather. NULL when out
+   of memory. */
 static double (*shuffled_points(const point_array *pa))[3]
 {
-    if (pa->count > SIZE_MAX / sizeof(double[3]))
+    const size_t n = pa->count;
+    if (n > SIZE_MAX / sizeof(double[3]))
         return NULL;
-    double (*pts)[3] = malloc(pa->count * sizeof *pts);
-    if (pts == NULL)
+    double (*pts)[3] = malloc(n * sizeof *pts);
+    size_t *order = malloc(n * sizeof *order);
+    if (pts == NULL || order == NULL) {
+        free(pts);
+        free(order);
         return NULL;
-    for (size_t i = 0; i < pa->count; i++) {
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    uint64_t state = 0x5EED5EED5EED5EEDull;
+    for (size_t i = n - 1; i > 0; i--) {
+        const size_t j = (size_t)(next_random(&state) % ((uint64_t)i + 1));
+        const size_t tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+    for (size_t i = 0; i < n; i++) {
         float p[3];
-        point_at(pa, i, p);
+        point_at(pa, order[i], p);
         pts[i][0] = p[0];
         pts[i][1] = p[1];
         pts[i][2] = p[2];
     }
-    uint64_t state = 0x5EED5EED5EED5EEDull;
-    for (size_t i = pa->count - 1; i > 0; i--) {
-        const size_t j = (size_t)(next_random(&state) % ((uint64_t)i + 1));
-        double tmp[3];
-        memcpy(tmp, pts[i], sizeof tmp);
-        memcpy(pts[i], pts[j], sizeof tmp);
-        memcpy(pts[j], tmp, sizeof tmp);
-    }
+    free(order);
     return pts;
 }
 
@@ -264,7 +288,7 @@ bool rp_sphere_from_points(const float *xyz, size_t count, size_t stride_bytes,
         return false;
     miniball mb;
     memset(&mb, 0, sizeof mb);
-    mb.pts = (const double (*)[3])pts;
+    mb.pts = pts;
     mb.cur_r2 = -1.0;   /* the empty ball: every point is outside it */
     mb_solve(&mb, count);
     double centre[3];

@@ -137,6 +137,27 @@ double rp_hm_surface(const rp_heightmap *hm, double u, double v)
     return h00 + (h11 - h01) * fu + (h01 - h00) * fv;
 }
 
+void rp_hm_surface_normal(const rp_heightmap *hm, double u, double v, double n[3])
+{
+    double umax = hm->cols - 1, vmax = hm->rows - 1;
+    u = u < 0.0 ? 0.0 : (u > umax ? umax : u);
+    v = v < 0.0 ? 0.0 : (v > vmax ? vmax : v);
+    int c = (int)u, r = (int)v;       /* the cell rp_hm_surface picks */
+    if (c > hm->cols - 2)
+        c = hm->cols - 2;
+    if (r > hm->rows - 2)
+        r = hm->rows - 2;
+    double fu = u - c, fv = v - r;
+    const float *h = hm->heights + (size_t)r * (size_t)hm->cols + (size_t)c;
+    double h00 = h[0], h10 = h[1], h01 = h[hm->cols], h11 = h[hm->cols + 1];
+    /* The slopes of the triangle rp_hm_surface interpolates, per world unit. */
+    double du = fu >= fv ? h10 - h00 : h11 - h01;
+    double dv = fu >= fv ? h11 - h10 : h01 - h00;
+    n[0] = -du / hm->spacing;
+    n[1] = 1.0;
+    n[2] = -dv / hm->spacing;
+}
+
 bool rp_heightmap_height_at(const rp_heightmap *hm, float x, float z, float *out_y)
 {
     if (hm == NULL || !isfinite(x) || !isfinite(z))

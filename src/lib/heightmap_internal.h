@@ -50,6 +50,10 @@ struct rp_heightmap {
    callers check the map's extent themselves. */
 double rp_hm_surface(const rp_heightmap *hm, double u, double v);
 
+/* Upward (not unit) normal of the triangle rp_hm_surface uses at (u, v),
+   in world units: (-dh/dx, 1, -dh/dz). */
+void rp_hm_surface_normal(const rp_heightmap *hm, double u, double v, double n[3]);
+
 /* A ray in the map's frame: x and z in grid units ((x - x0) / spacing),
    y in world units relative to origin[1]; t keeps the caller's units. */
 typedef struct rp_hm_ray {

@@ -31,6 +31,44 @@ static void set_error(char *err, size_t err_size, const char *fmt, ...)
     va_end(ap);
 }
 
+/* ---- where the bytes come from: a file or a buffer ------------------ */
+
+/* One reader for both loaders, so a file and the same bytes in memory go
+   through exactly the same code (and the fuzzer tests what users run). */
+typedef struct source {
+    FILE *f;                    /* a file, or NULL for data/size    */
+    const unsigned char *data;
+    size_t size, pos;
+} source;
+
+static int src_getc(source *s)
+{
+    if (s->f)
+        return fgetc(s->f);
+    return s->pos < s->size ? s->data[s->pos++] : EOF;
+}
+
+static size_t src_read(source *s, void *buf, size_t n)
+{
+    if (s->f)
+        return fread(buf, 1, n, s->f);
+    size_t left = s->size - s->pos, got = n < left ? n : left;
+    if (got > 0)
+        memcpy(buf, s->data + s->pos, got);
+    s->pos += got;
+    return got;
+}
+
+#ifdef RP_HAVE_STB_IMAGE       /* only stb_image's formats read twice */
+static void src_rewind(source *s)
+{
+    if (s->f)
+        rewind(s->f);
+    else
+        s->pos = 0;
+}
+#endif
+
 /* The size limits every format shares; false (err set) when out of them. */
 static bool size_ok(const char *path, long long w, long long h, char *err, size_t err_size)
 {
@@ -52,16 +90,16 @@ static bool size_ok(const char *path, long long w, long long h, char *err, size_
 
 /* Next header number: skips whitespace and # comments; -1 when there is no
    number, values beyond 10^9 are clamped there (refused later as too large). */
-static long long pnm_number(FILE *f)
+static long long pnm_number(source *f)
 {
-    int c = fgetc(f);
+    int c = src_getc(f);
     for (;;) {
         while (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f')
-            c = fgetc(f);
+            c = src_getc(f);
         if (c != '#')
             break;
         while (c != '\n' && c != EOF)
-            c = fgetc(f);
+            c = src_getc(f);
     }
     if (c < '0' || c > '9')
         return -1;
@@ -69,13 +107,13 @@ static long long pnm_number(FILE *f)
     while (c >= '0' && c <= '9') {
         if (v < 1000000000LL)
             v = v * 10 + (c - '0');
-        c = fgetc(f);
+        c = src_getc(f);
     }
     /* exactly one whitespace character ends the number (consumed above) */
     return v;
 }
 
-static rp_heightmap *load_pnm(FILE *f, const char *path, int channels, float spacing,
+static rp_heightmap *load_pnm(source *f, const char *path, int channels, float spacing,
                               float height_scale, const vec3 origin, char *err, size_t err_size)
 {
     long long w = pnm_number(f), h = pnm_number(f), maxval = pnm_number(f);
@@ -97,7 +135,7 @@ static rp_heightmap *load_pnm(FILE *f, const char *path, int channels, float spa
     }
     double k = (double)height_scale / (double)maxval;
     for (long long r = 0; r < h; r++) {
-        size_t got = fread(row, 1, row_len, f);
+        size_t got = src_read(f, row, row_len);
         if (got != row_len) {
             free(heights);
             free(row);
@@ -186,12 +224,12 @@ static float *samples_to_heights(const stbi_us *px, int w, int h, int comp, floa
 
 /* A PNG's IHDR size, read before stb_image: stb refuses absurd sizes with a
    reason it then overwrites while trying the other formats. */
-static bool png_size_ok(FILE *f, const char *path, char *err, size_t err_size)
+static bool png_size_ok(source *f, const char *path, char *err, size_t err_size)
 {
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     unsigned char head[24];
-    size_t got = fread(head, 1, sizeof head, f);
-    rewind(f);
+    size_t got = src_read(f, head, sizeof head);
+    src_rewind(f);
     if (got < sizeof head || memcmp(head, sig, 8) != 0 || memcmp(head + 12, "IHDR", 4) != 0)
         return true;        /* not a PNG header: stb_image decides */
     unsigned long long w = ((unsigned long long)head[16] << 24) | ((unsigned)head[17] << 16) |
@@ -201,14 +239,40 @@ static bool png_size_ok(FILE *f, const char *path, char *err, size_t err_size)
     return size_ok(path, (long long)w, (long long)h, err, err_size);
 }
 
-static rp_heightmap *load_file(FILE *f, const char *path, float spacing, float height_scale,
+/* stb_image reads through these, from a file or from memory alike. */
+static int stb_read(void *user, char *data, int size)
+{
+    return (int)src_read(user, data, (size_t)size);
+}
+
+static void stb_skip(void *user, int n)
+{
+    source *s = user;
+    if (s->f) {
+        fseek(s->f, n, SEEK_CUR);
+    } else if (n < 0) {
+        s->pos = (size_t)-n > s->pos ? 0 : s->pos - (size_t)-n;
+    } else {
+        s->pos = (size_t)n > s->size - s->pos ? s->size : s->pos + (size_t)n;
+    }
+}
+
+static int stb_eof(void *user)
+{
+    source *s = user;
+    return s->f ? feof(s->f) : s->pos >= s->size;
+}
+
+static const stbi_io_callbacks stb_io = {stb_read, stb_skip, stb_eof};
+
+static rp_heightmap *load_image(source *f, const char *path, float spacing, float height_scale,
                                const vec3 origin, char *err, size_t err_size)
 {
     int w, h, comp;
     /* The header first: refuse absurd sizes before decoding anything. */
     if (!png_size_ok(f, path, err, err_size))
         return NULL;
-    if (!stbi_info_from_file(f, &w, &h, &comp)) {
+    if (!stbi_info_from_callbacks(&stb_io, f, &w, &h, &comp)) {
         set_error(err, err_size, "%s: not an image in a supported format (%s)",
                   path, stbi_failure_reason());
         return NULL;
@@ -216,7 +280,8 @@ static rp_heightmap *load_file(FILE *f, const char *path, float spacing, float h
     if (!size_ok(path, w, h, err, err_size))
         return NULL;
     int w2, h2, comp2;
-    stbi_us *px = stbi_load_from_file_16(f, &w2, &h2, &comp2, 0);
+    src_rewind(f);
+    stbi_us *px = stbi_load_16_from_callbacks(&stb_io, f, &w2, &h2, &comp2, 0);
     if (px == NULL) {
         set_error(err, err_size, "%s: cannot decode the image, truncated or corrupt (%s)",
                   path, stbi_failure_reason());
@@ -242,6 +307,36 @@ static rp_heightmap *load_file(FILE *f, const char *path, float spacing, float h
 
 #endif /* RP_HAVE_STB_IMAGE */
 
+static bool options_ok(const char *name, float spacing, float height_scale,
+                       const vec3 origin, char *err, size_t err_size)
+{
+    if (!(spacing > 0.0f) || !isfinite(spacing) || !isfinite(height_scale) ||
+        origin == NULL || !rp_vec3_finite(origin)) {
+        set_error(err, err_size, "%s: invalid spacing, height scale or origin", name);
+        return false;
+    }
+    return true;
+}
+
+/* PGM/PPM by their magic number, anything else through stb_image. */
+static rp_heightmap *load_source(source *src, const char *name, float spacing,
+                                 float height_scale, const vec3 origin, char *err,
+                                 size_t err_size)
+{
+    int c0 = src_getc(src), c1 = src_getc(src);
+    if (c0 == 'P' && (c1 == '5' || c1 == '6'))
+        return load_pnm(src, name, c1 == '5' ? 1 : 3, spacing, height_scale, origin, err,
+                        err_size);
+#ifdef RP_HAVE_STB_IMAGE
+    src_rewind(src);
+    return load_image(src, name, spacing, height_scale, origin, err, err_size);
+#else
+    set_error(err, err_size, "%s: cannot load: not a PGM/PPM, and raypick was built "
+              "without stb_image (PNG, BMP, JPEG)", name);
+    return NULL;
+#endif
+}
+
 rp_heightmap *rp_heightmap_load(const char *path, float spacing, float height_scale,
                                 const vec3 origin, char *err, size_t err_size)
 {
@@ -249,30 +344,35 @@ rp_heightmap *rp_heightmap_load(const char *path, float spacing, float height_sc
         set_error(err, err_size, "(null): no file name given");
         return NULL;
     }
-    if (!(spacing > 0.0f) || !isfinite(spacing) || !isfinite(height_scale) ||
-        origin == NULL || !rp_vec3_finite(origin)) {
-        set_error(err, err_size, "%s: invalid spacing, height scale or origin", path);
+    if (!options_ok(path, spacing, height_scale, origin, err, err_size))
         return NULL;
-    }
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    rp_heightmap *hm;
-    int c0 = fgetc(f), c1 = fgetc(f);
-    if (c0 == 'P' && (c1 == '5' || c1 == '6')) {
-        hm = load_pnm(f, path, c1 == '5' ? 1 : 3, spacing, height_scale, origin, err, err_size);
-    } else {
-#ifdef RP_HAVE_STB_IMAGE
-        rewind(f);
-        hm = load_file(f, path, spacing, height_scale, origin, err, err_size);
-#else
-        set_error(err, err_size, "%s: cannot load: not a PGM/PPM, and raypick was built "
-                  "without stb_image (PNG, BMP, JPEG)", path);
-        hm = NULL;
-#endif
-    }
+    source src = {.f = f};
+    rp_heightmap *hm = load_source(&src, path, spacing, height_scale, origin, err, err_size);
     fclose(f);
     return hm;
+}
+
+rp_heightmap *rp_heightmap_load_memory(const void *data, size_t size, float spacing,
+                                       float height_scale, const vec3 origin, char *err,
+                                       size_t err_size)
+{
+    const char *name = "(memory)";
+    if (data == NULL) {
+        set_error(err, err_size, "%s: no data given", name);
+        return NULL;
+    }
+    if (!options_ok(name, spacing, height_scale, origin, err, err_size))
+        return NULL;
+    /* stb_image counts in int: a larger buffer is no image it could read */
+    if (size > (size_t)0x7fffffff) {
+        set_error(err, err_size, "%s: %zu bytes, too large (at most 2 GiB - 1)", name, size);
+        return NULL;
+    }
+    source src = {.data = data, .size = size};
+    return load_source(&src, name, spacing, height_scale, origin, err, err_size);
 }

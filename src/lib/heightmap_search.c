@@ -61,21 +61,16 @@ static void record_binary(const search *s, double t)
         record(s, s->trace->binary, s->trace->binary_cap, &s->trace->binary_count, t);
 }
 
-static bool found(const search *s, double t, vec3 out_point)
-{
-    vec3 p;
-    point_at(s, t, p);
-    if (!rp_vec3_finite(p))
-        return false;
-    if (out_point)
-        glm_vec3_copy(p, out_point);
-    return true;
-}
+/* Where the search stopped: t along the caller's ray, and the side of the
+   surface the clipped ray started on (+1 above, -1 below). */
+typedef struct search_result {
+    double t, side;
+} search_result;
 
 /* Halves [lo, hi] (lo on the starting side, hi across) until the height
-   error is below accuracy, or RP_HM_BINARY_CAP halvings. */
-static bool binary_search(const search *s, double lo, double hi, double side,
-                          double accuracy, vec3 out_point)
+   error is below accuracy, or RP_HM_BINARY_CAP halvings; the t found. */
+static double binary_search(const search *s, double lo, double hi, double side,
+                            double accuracy)
 {
     double best_t = hi, best_err = fabs(height_error(s, hi));
     for (int i = 0; i < RP_HM_BINARY_CAP; i++) {
@@ -97,12 +92,13 @@ static bool binary_search(const search *s, double lo, double hi, double side,
     }
     /* A sign change is bracketed: even when accuracy is finer than the
        floats can resolve, the crossing is there; return the closest. */
-    return found(s, best_t, out_point);
+    return best_t;
 }
 
-bool rp_heightmap_pick_search_traced(const rp_heightmap *hm, const rp_ray *ray,
-                                     int linear_steps, float accuracy,
-                                     rp_search_trace *trace, vec3 out_point)
+/* The clip, the linear steps and the binary search; false when nothing is
+   found or on invalid input. The trace (may be NULL) is reset first. */
+static bool run_search(const rp_heightmap *hm, const rp_ray *ray, int linear_steps,
+                       float accuracy, rp_search_trace *trace, search_result *res)
 {
     if (trace) {
         trace->clipped = false;
@@ -126,22 +122,79 @@ bool rp_heightmap_pick_search_traced(const rp_heightmap *hm, const rp_ray *ray,
 
     double err = height_error(&s, t0);
     record_linear(&s, t0);
+    res->side = err >= 0.0 ? 1.0 : -1.0;
+    res->t = t0;
     if (fabs(err) < accuracy)
-        return found(&s, t0, out_point);
-    double side = err > 0.0 ? 1.0 : -1.0;
+        return true;
     double prev = t0;
     for (int i = 1; i <= linear_steps; i++) {
         /* From t0 each time: no drift accumulates over the steps. */
         double t = i == linear_steps ? t1 : t0 + (t1 - t0) * ((double)i / linear_steps);
         err = height_error(&s, t);
         record_linear(&s, t);
+        res->t = t;
         if (fabs(err) < accuracy)
-            return found(&s, t, out_point);
-        if (err * side < 0.0)
-            return binary_search(&s, prev, t, side, accuracy, out_point);
+            return true;
+        if (err * res->side < 0.0) {
+            res->t = binary_search(&s, prev, t, res->side, accuracy);
+            return true;
+        }
         prev = t;
     }
     return false;
+}
+
+/* The hit record of a search result; false when t or the point is not a
+   finite float (a ray with an absurdly short dir). */
+static bool make_hit(const rp_heightmap *hm, const rp_ray *ray, const search_result *res,
+                     rp_hit *hit)
+{
+    search s = {.hm = hm, .ray = ray};
+    rp_hm_ray_make(hm, ray, &s.r);
+    point_at(&s, res->t, hit->point);
+    hit->t = hit->t_enter = hit->t_exit = (float)res->t;
+    if (!isfinite(hit->t) || !rp_vec3_finite(hit->point))
+        return false;
+    double n[3];
+    rp_hm_surface_normal(hm, s.r.ou + res->t * s.r.du, s.r.ov + res->t * s.r.dv, n);
+    /* facing the side the ray came from, as rp_intersect_ray_heightmap's */
+    double k = res->side / sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int i = 0; i < 3; i++)
+        hit->normal[i] = (float)(k * n[i]);
+    hit->inside = res->side < 0.0;
+    return true;
+}
+
+bool rp_heightmap_pick_search_hit(const rp_heightmap *hm, const rp_ray *ray,
+                                  int linear_steps, float accuracy,
+                                  rp_search_trace *trace, rp_hit *out)
+{
+    search_result res;
+    rp_hit hit;
+    if (!run_search(hm, ray, linear_steps, accuracy, trace, &res) ||
+        !make_hit(hm, ray, &res, &hit))
+        return false;
+    if (out)
+        *out = hit;
+    return true;
+}
+
+bool rp_heightmap_pick_search_traced(const rp_heightmap *hm, const rp_ray *ray,
+                                     int linear_steps, float accuracy,
+                                     rp_search_trace *trace, vec3 out_point)
+{
+    /* The point alone: a t beyond float range (a denormal dir) is fine here. */
+    search_result res;
+    vec3 p;
+    if (!run_search(hm, ray, linear_steps, accuracy, trace, &res))
+        return false;
+    search s = {.hm = hm, .ray = ray};
+    point_at(&s, res.t, p);
+    if (!rp_vec3_finite(p))
+        return false;
+    if (out_point)
+        glm_vec3_copy(p, out_point);
+    return true;
 }
 
 bool rp_heightmap_pick_search(const rp_heightmap *hm, const rp_ray *ray,

@@ -103,7 +103,6 @@ void rp_mesh_destroy(rp_mesh *m)
         return;
     free(m->nodes);
     free(m->tris);
-    free(m->prim_index);
     free(m);
 }
 
@@ -191,6 +190,20 @@ static inline float box_enter(const rp_bvh_node *n, const trav_ray *r, float t_m
     return t_near <= t_far ? t_near : -1.0f;
 }
 
+/* Start loading a leaf's triangles as soon as its box is hit: the near
+   and far children's misses then overlap. A hint only. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RP_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define RP_PREFETCH(p) ((void)(p))
+#endif
+
+static inline void prefetch_leaf(const rp_mesh *m, const rp_bvh_node *n)
+{
+    if (n->count > 0)
+        RP_PREFETCH(&m->tris[n->first]);
+}
+
 typedef struct stack_entry {
     uint32_t node;
     float    t_enter;
@@ -202,7 +215,7 @@ typedef struct stack_entry {
 static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t i,
                             rp_tri_result *res)
 {
-    const float *p = m->tris + 9 * (size_t)i;
+    const float *p = m->tris[i].v;
     if (!rp_tri_intersect(&r->tri, p, p + 3, p + 6, res))
         return false;
     vec3 point;
@@ -239,7 +252,7 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                 rp_tri_result res;
                 if (!prim_hit(m, ray, &r, i, &res) || res.t > best->t)
                     continue;
-                uint32_t tri = m->prim_index[i];
+                uint32_t tri = m->tris[i].index;
                 if (found && res.t == best->t && tri > best->tri)
                     continue;
                 found = true;
@@ -255,6 +268,10 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
             uint32_t c = n->first;
             float t0 = box_enter(&m->nodes[c], &r, best->t);
             float t1 = box_enter(&m->nodes[c + 1], &r, best->t);
+            if (t0 >= 0.0f)
+                prefetch_leaf(m, &m->nodes[c]);
+            if (t1 >= 0.0f)
+                prefetch_leaf(m, &m->nodes[c + 1]);
             if (t0 >= 0.0f && t1 >= 0.0f) {
                 if (t1 < t0) {
                     stack[sp++] = (stack_entry){c, t0};
@@ -290,7 +307,7 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
 static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit *out,
                    rp_triangle_hit *tri)
 {
-    const float *p = m->tris + 9 * (size_t)b->prim;
+    const float *p = m->tris[b->prim].v;
     rp_hit hit;
     /* cannot fail: prim_hit checked the point, the triangle is not degenerate */
     rp_tri_make_hit(ray, p, p + 3, p + 6, &b->res, &hit);
@@ -385,12 +402,12 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
                 buf = nb;
                 cap = grown;
             }
-            buf[count++] = (any_hit){res.t, m->prim_index[i], i, res};
+            buf[count++] = (any_hit){res.t, m->tris[i].index, i, res};
         }
     }
     qsort(buf, count, sizeof *buf, cmp_hits);
     for (size_t k = 0; k < count && k < max_hits; k++) {
-        const float *p = m->tris + 9 * (size_t)buf[k].prim;
+        const float *p = m->tris[buf[k].prim].v;
         if (hits)
             rp_tri_make_hit(ray, p, p + 3, p + 6, &buf[k].res, &hits[k]);
         if (tris) {
@@ -465,7 +482,7 @@ bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *
     if (!traverse(m, &local, INFINITY, false, &best))
         return false;
     rp_hit lh;
-    const float *p = m->tris + 9 * (size_t)best.prim;
+    const float *p = m->tris[best.prim].v;
     rp_tri_make_hit(&local, p, p + 3, p + 6, &best.res, &lh);
 
     rp_hit hit;

@@ -164,7 +164,6 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     m->node_count = 0;
     m->nodes = NULL;
     m->tris = NULL;
-    m->prim_index = NULL;
     if (prim_count == 0) {   /* only degenerate triangles: nothing to hit */
         free(tris);
         free(index);
@@ -219,7 +218,7 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
             /* SAH: a split costs one more box test (the node's area) plus
                its children's triangle tests; a leaf, n triangle tests */
             double leaf_cost = half_area(lo, hi) * n;
-            if (s.axis >= 0 && !(n <= RP_BVH_MAX_LEAF && leaf_cost <= s.cost + half_area(lo, hi)))
+            if (s.axis >= 0 && !(n <= RP_BVH_MAX_LEAF && leaf_cost <= s.cost + RP_BVH_NODE_COST * half_area(lo, hi)))
                 mid = partition(refs, task.begin, task.end, &s);
             else if (n <= RP_BVH_MAX_LEAF)
                 leaf = true;
@@ -243,11 +242,8 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     }
 
     /* Triangles in BVH order, so a leaf's are contiguous. */
-    float *sorted = malloc((size_t)prim_count * 9 * sizeof *sorted);
-    uint32_t *sorted_index = malloc((size_t)prim_count * sizeof *sorted_index);
-    if (!sorted || !sorted_index) {
-        free(sorted);
-        free(sorted_index);
+    rp_mesh_tri *sorted = malloc((size_t)prim_count * sizeof *sorted);
+    if (!sorted) {
         free(refs);
         free(nodes);
         free(tris);
@@ -255,8 +251,8 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
         return false;
     }
     for (uint32_t i = 0; i < prim_count; i++) {
-        memcpy(sorted + 9 * (size_t)i, tris + 9 * (size_t)refs[i].prim, 9 * sizeof *sorted);
-        sorted_index[i] = index[refs[i].prim];
+        memcpy(sorted[i].v, tris + 9 * (size_t)refs[i].prim, sizeof sorted[i].v);
+        sorted[i].index = index[refs[i].prim];
     }
     free(refs);
     free(tris);
@@ -265,6 +261,5 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     m->nodes = shrunk ? shrunk : nodes;
     m->node_count = used;
     m->tris = sorted;
-    m->prim_index = sorted_index;
     return true;
 }

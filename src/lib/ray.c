@@ -4,6 +4,8 @@
 
 void rp_ray_at(const rp_ray *ray, float t, vec3 dest)
 {
+    if (ray == NULL || dest == NULL)
+        return;                 /* outputs may be NULL; no ray, no point */
     dest[0] = ray->origin[0] + t * ray->dir[0];
     dest[1] = ray->origin[1] + t * ray->dir[1];
     dest[2] = ray->origin[2] + t * ray->dir[2];

@@ -41,16 +41,56 @@ bool rp_tri_slow(const rp_tri_ray *r, const float *p0, const float *p1, const fl
         return false;   /* the ray runs in the triangle's plane */
     double T = U * s[0][2] + V * s[1][2] + W * s[2][2];
     double t = T / det;
-    if (fabs(T) <= rp_tri_t_slack(r, p0, p1, p2, (const double (*)[3])s, U, V, W))
-        t = 0.0;   /* starts on the triangle */
-    else if (t < 0.0)
+    float tf;
+    if (fabs(T) <= rp_tri_t_slack(r, p0, p1, p2, (const double (*)[3])s, U, V, W)) {
+        if (!rp_tri_near_zero(r, p0, p1, p2, &tf))
+            return false;
+    } else if (t < 0.0) {
         return false;
-    if (!(t <= FLT_MAX))
-        return false;
-    res->t = (float)t;
+    } else {
+        t *= r->t_scale;
+        if (!(t <= FLT_MAX))
+            return false;
+        tf = (float)t;
+    }
+    res->t = tf;
     res->u = (float)(V / det);
     res->v = (float)(W / det);
     res->back = det < 0.0;
+    return true;
+}
+
+bool rp_tri_near_zero(const rp_tri_ray *r, const float *p0, const float *p1, const float *p2,
+                      float *t)
+{
+    double e1[3], e2[3], w[3], n[3];
+    double scale = 0.0;
+    for (int i = 0; i < 3; i++) {
+        e1[i] = (double)p1[i] - p0[i];
+        e2[i] = (double)p2[i] - p0[i];
+        w[i] = (double)r->org[i] - p0[i];
+        scale = fmax(scale, fmax(fabs((double)r->org[i]),
+                                 fmax(fabs((double)p0[i]), fmax(fabs((double)p1[i]),
+                                                                fabs((double)p2[i])))));
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double dist = n[0] * w[0] + n[1] * w[1] + n[2] * w[2];          /* |n| * distance */
+    double denom = n[0] * r->dir[0] + n[1] * r->dir[1] + n[2] * r->dir[2];
+    /* on the plane within a float rounding of the coordinates: the ray
+       starts on the triangle (its edge tests passed) */
+    if (fabs(dist) <= 2.0 * FLT_EPSILON * scale * len) {
+        *t = 0.0f;
+        return true;
+    }
+    if (denom == 0.0)
+        return false;
+    double td = -dist / denom;
+    if (!(td >= 0.0) || !(td <= FLT_MAX))
+        return false;
+    *t = (float)td;
     return true;
 }
 

@@ -29,8 +29,11 @@
    triangle. */
 typedef struct rp_tri_ray {
     float ox, oy, oz;   /* the origin, permuted: (org[kx], org[ky], org[kz]) */
-    float sx, sy, sz;   /* shear constants: dir[kx]/dir[kz], dir[ky]/dir[kz], 1/dir[kz] */
+    float sx, sy, sz;   /* shear constants: dir[kx]/dir[kz], dir[ky]/dir[kz], 1/dir[kz],
+                           of dir scaled by a power of two so |dir[kz]| is in [0.5, 1) */
+    double t_scale;     /* that power of two: t = t_scaled * t_scale, exactly */
     int   kx, ky, kz;
+    float org[3], dir[3];   /* the ray itself, for rp_tri_near_zero */
 } rp_tri_ray;
 
 /* What one triangle test finds: t, D3DX barycentrics, and which face. */
@@ -56,9 +59,19 @@ static inline void rp_tri_ray_setup(const rp_ray *ray, rp_tri_ray *r)
     r->kx = kx;
     r->ky = ky;
     r->kz = kz;
-    r->sx = d[kx] / d[kz];
-    r->sy = d[ky] / d[kz];
-    r->sz = 1.0f / d[kz];
+    /* 1/dir[kz] overflows for a tiny (subnormal) dir: work with dir * 2^-e
+       (an exact scaling; t comes back times 2^-e, also exact) */
+    int e;
+    frexpf(d[kz], &e);
+    r->t_scale = ldexp(1.0, -e);
+    float dz = (float)((double)d[kz] * r->t_scale);
+    r->sx = (float)((double)d[kx] * r->t_scale) / dz;
+    r->sy = (float)((double)d[ky] * r->t_scale) / dz;
+    r->sz = 1.0f / dz;
+    for (int i = 0; i < 3; i++) {
+        r->org[i] = ray->origin[i];
+        r->dir[i] = ray->dir[i];
+    }
     r->ox = ray->origin[kx];
     r->oy = ray->origin[ky];
     r->oz = ray->origin[kz];
@@ -80,9 +93,9 @@ static inline bool rp_tri_is_degenerate(const float *p0, const float *p1, const 
     return nx == 0.0 && ny == 0.0 && nz == 0.0;
 }
 
-/* A T this close to 0 (either side) is a ray that starts on the triangle,
-   with T rounded away from zero: it counts as a hit at exactly t = 0.
-   The slack is about twice a first-order bound of T's rounding error:
+/* A T this close to 0 (either side) may have the wrong sign: then
+   rp_tri_near_zero decides (an origin on the triangle hits at exactly
+   t = 0). The slack is about twice a first-order bound of T's rounding error:
    each sheared coordinate is off by a few eps of its bound |vertex -
    origin| + |shear (vertex - origin)_z| (xb, yb below), which moves each
    edge function by eps (xb |y| + |x| yb) per product, and T by that times
@@ -116,6 +129,15 @@ static inline double rp_tri_t_slack(const rp_tri_ray *r, const float *p0, const 
                fabs(V * s[1][2]) + fabs(W * s[2][2]);
     return RP_TRI_T0_TOLERANCE * e;
 }
+
+/* When |T| is within its rounding slack of 0, the sign of t is not
+   known from T (an origin on the triangle, or a far, edge-on triangle
+   whose small det makes T tiny). triangle.c decides from the plane in
+   double instead: t = -n.(o - v0) / n.d with n = (v1 - v0) x (v2 - v0),
+   well conditioned; an origin within a float rounding of the plane is
+   on the triangle (t = 0). Returns false when the plane is behind. */
+bool rp_tri_near_zero(const rp_tri_ray *r, const float *p0, const float *p1, const float *p2,
+                      float *t);
 
 /* The slow path (triangle.c): the edge functions collapsed to zero or
    something overflowed in float. Recomputes U, V, W from the float sheared
@@ -157,13 +179,17 @@ static inline bool rp_tri_intersect(const rp_tri_ray *r, const float *p0, const 
         return rp_tri_slow(r, p0, p1, p2, res);
     /* all three edge functions share det's sign here, so det != 0 */
     float t = T / det;
-    /* within T's rounding error of 0: the ray starts on the triangle */
-    /* (computed only for a hit candidate: the edge tests passed) */
+    /* within T's rounding error of 0: decided from the plane in double
+       (the slack is computed only for a hit candidate: edge tests passed) */
     const double sh[3][3] = {{ax, ay, tz0}, {bx, by, tz1}, {cx, cy, tz2}};
-    if (fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2, sh, U, V, W))
-        t = 0.0f;
-    else if (t < 0.0f)
+    if (fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2, sh, U, V, W)) {
+        if (!rp_tri_near_zero(r, p0, p1, p2, &t))
+            return false;
+    } else if (t < 0.0f) {
         return false;
+    } else {
+        t = (float)((double)t * r->t_scale);
+    }
     if (!(t <= FLT_MAX))
         return false;
     const float inv = 1.0f / det;

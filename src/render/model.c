@@ -48,8 +48,8 @@ render_model *render_model_create(renderer *r, const void *vertices, size_t vert
         snprintf(err, err_size, "model: out of memory");
         return NULL;
     }
-    m->lit_program = render_program(shader_model_vert, shader_model_frag, "model", err, err_size);
-    m->solid_program = m->lit_program ? render_program(shader_solid_vert, shader_solid_frag, "solid", err, err_size) : 0;
+    m->lit_program = render_link_program(shader_model_vert, shader_model_frag, "model", err, err_size);
+    m->solid_program = m->lit_program ? render_link_program(shader_solid_vert, shader_solid_frag, "solid", err, err_size) : 0;
     if (!m->solid_program) {
         render_model_destroy(m);
         return NULL;
@@ -145,13 +145,13 @@ void render_model_draw(renderer *r, const render_model *m, mat4 model, const vec
     mat3 nm;
     normal_matrix(model, nm);
     glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_model"), 1, GL_FALSE, model[0]);
-    glUniformMatrix3fv(render_uniform(p, "u_normal_matrix"), 1, GL_FALSE, nm[0]);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
-    glUniform3fv(render_uniform(p, "u_eye"), 1, r->view.eye);
-    glUniform3fv(render_uniform(p, "u_light_dir"), 1, r->light_dir);
-    glUniform4fv(render_uniform(p, "u_color"), 1, color);
-    glUniform1f(render_uniform(p, "u_checks"), checks);
+    glUniformMatrix4fv(glGetUniformLocation(p, "u_model"), 1, GL_FALSE, model[0]);
+    glUniformMatrix3fv(glGetUniformLocation(p, "u_normal_matrix"), 1, GL_FALSE, nm[0]);
+    glUniformMatrix4fv(glGetUniformLocation(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform3fv(glGetUniformLocation(p, "u_eye"), 1, r->view.eye);
+    glUniform3fv(glGetUniformLocation(p, "u_light_dir"), 1, r->light_dir);
+    glUniform4fv(glGetUniformLocation(p, "u_color"), 1, color);
+    glUniform1f(glGetUniformLocation(p, "u_checks"), checks);
     glDisable(GL_BLEND);
     /* a model from a file may be open or wound either way: both sides;
        a closed mesh wound outward: its back faces never show */
@@ -169,15 +169,15 @@ void render_model_highlight(renderer *r, const render_model *m, mat4 model, cons
         return;
     GLuint p = m->solid_program;
     glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_model"), 1, GL_FALSE, model[0]);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniformMatrix4fv(glGetUniformLocation(p, "u_model"), 1, GL_FALSE, model[0]);
+    glUniformMatrix4fv(glGetUniformLocation(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
     glBindVertexArray(m->vao);
     glDisable(GL_CULL_FACE);
     glDepthFunc(GL_LEQUAL);
     /* on top of the model's own pixels of the same triangle */
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(-1.0f, -2.0f);
-    glUniform4fv(render_uniform(p, "u_color"), 1, fill);
+    glUniform4fv(glGetUniformLocation(p, "u_color"), 1, fill);
     for (size_t i = 0; i < count; ++i)
         if (triangles[i] < m->triangle_count)
             glDrawElements(GL_TRIANGLES, 3, GL_UNSIGNED_INT, (void *)(3 * (size_t)triangles[i] * sizeof(uint32_t)));
@@ -185,7 +185,7 @@ void render_model_highlight(renderer *r, const render_model *m, mat4 model, cons
     /* the edges in front of everything, so a triangle hidden behind the
        model (all hits) still shows where it is */
     glDisable(GL_DEPTH_TEST);
-    glUniform4fv(render_uniform(p, "u_color"), 1, edge);
+    glUniform4fv(glGetUniformLocation(p, "u_color"), 1, edge);
     for (size_t i = 0; i < count; ++i)
         if (triangles[i] < m->triangle_count)
             glDrawElements(GL_LINE_LOOP, 3, GL_UNSIGNED_INT, (void *)(3 * (size_t)triangles[i] * sizeof(uint32_t)));

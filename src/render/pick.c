@@ -44,8 +44,8 @@ render_pick *render_pick_create(renderer *r, const render_pick_desc *desc, char 
     p->r = r;
     if (desc)
         p->desc = *desc;
-    p->program = render_program(shader_solid_vert, shader_pick_frag, "pick", err, err_size);
-    p->flat_program = p->program ? render_program(shader_pick_flat_vert, shader_pick_flat_frag, "pick_flat", err, err_size) : 0;
+    p->program = render_link_program(shader_solid_vert, shader_pick_frag, "pick", err, err_size);
+    p->flat_program = p->program ? render_link_program(shader_pick_flat_vert, shader_pick_flat_frag, "pick_flat", err, err_size) : 0;
     if (!p->flat_program) {
         render_pick_destroy(p);
         return NULL;
@@ -131,8 +131,8 @@ bool render_pick_begin(render_pick *p, const render_view *v, float px, float py)
 
 static void set_matrices(GLuint prog, const render_view *v, mat4 model)
 {
-    glUniformMatrix4fv(render_uniform(prog, "u_model"), 1, GL_FALSE, model[0]);
-    glUniformMatrix4fv(render_uniform(prog, "u_view_proj"), 1, GL_FALSE, (const float *)v->view_proj);
+    glUniformMatrix4fv(glGetUniformLocation(prog, "u_model"), 1, GL_FALSE, model[0]);
+    glUniformMatrix4fv(glGetUniformLocation(prog, "u_view_proj"), 1, GL_FALSE, (const float *)v->view_proj);
 }
 
 void render_pick_shape(render_pick *p, render_shape_kind kind, mat4 model, uint32_t id)
@@ -141,8 +141,8 @@ void render_pick_shape(render_pick *p, render_shape_kind kind, mat4 model, uint3
         return;
     glUseProgram(p->program);
     set_matrices(p->program, &p->view, model);
-    glUniform1ui(render_uniform(p->program, "u_id"), id);
-    glUniform1i(render_uniform(p->program, "u_per_triangle"), 0);
+    glUniform1ui(glGetUniformLocation(p->program, "u_id"), id);
+    glUniform1i(glGetUniformLocation(p->program, "u_per_triangle"), 0);
     const render_mesh *m = &p->r->shapes[kind];
     glBindVertexArray(m->vao);
     glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, NULL);
@@ -156,15 +156,15 @@ void render_pick_model(render_pick *p, const render_model *m, mat4 model, uint32
     if (p->desc.flat_triangle_ids && render_model_flat_ids((render_model *)m)) {
         glUseProgram(p->flat_program);
         set_matrices(p->flat_program, &p->view, model);
-        glUniform1ui(render_uniform(p->flat_program, "u_id"), base);
+        glUniform1ui(glGetUniformLocation(p->flat_program, "u_id"), base);
         glBindVertexArray(m->flat_vao);
         glDrawArrays(GL_TRIANGLES, 0, corners);
         return;
     }
     glUseProgram(p->program);
     set_matrices(p->program, &p->view, model);
-    glUniform1ui(render_uniform(p->program, "u_id"), base);
-    glUniform1i(render_uniform(p->program, "u_per_triangle"), 1);
+    glUniform1ui(glGetUniformLocation(p->program, "u_id"), base);
+    glUniform1i(glGetUniformLocation(p->program, "u_per_triangle"), 1);
     glBindVertexArray(m->vao);
     glDrawElements(GL_TRIANGLES, corners, GL_UNSIGNED_INT, NULL);
 }

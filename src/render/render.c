@@ -16,7 +16,6 @@ static const vec3 BG_TOP = {0.10f, 0.12f, 0.19f};
 static const vec3 BG_BOTTOM = {0.015f, 0.016f, 0.028f};
 
 static void terrain_destroy(render_terrain *t);
-static void flush_batches(renderer *r);
 
 /* ------------------------------------------------------------ programs */
 
@@ -63,9 +62,41 @@ static GLuint program(const char *vs, const char *fs, const char *name, char *er
     return p;
 }
 
-GLint render_uniform(GLuint prog, const char *name)
+static const char *const UNIFORM_NAMES[U_COUNT] = {
+    "u_beam",
+    "u_bottom",
+    "u_color",
+    "u_emissive",
+    "u_eye",
+    "u_fog_color",
+    "u_ground",
+    "u_ground_y",
+    "u_height_range",
+    "u_impact_count",
+    "u_impacts",
+    "u_inv_view_proj",
+    "u_lifetime",
+    "u_light_dir",
+    "u_model",
+    "u_normal_matrix",
+    "u_ripple_speed",
+    "u_round_points",
+    "u_screen",
+    "u_time",
+    "u_top",
+    "u_view_proj",
+};
+
+/* Links the program and looks up every uniform once. false with a message. */
+static bool build_program(render_program *out, const char *vs, const char *fs, const char *name,
+                          char *err, size_t n)
 {
-    return glGetUniformLocation(prog, name);
+    out->id = program(vs, fs, name, err, n);
+    if (!out->id)
+        return false;
+    for (int i = 0; i < U_COUNT; ++i)
+        out->loc[i] = glGetUniformLocation(out->id, UNIFORM_NAMES[i]);
+    return true;
 }
 
 /* ------------------------------------------------------------ meshes */
@@ -262,14 +293,14 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    r->bg_program = program(shader_background_vert, shader_background_frag, "background", err, err_size);
-    r->flat_program = r->bg_program ? program(shader_flat_vert, shader_flat_frag, "flat", err, err_size) : 0;
-    r->lit_program = r->flat_program ? program(shader_lit_vert, shader_lit_frag, "lit", err, err_size) : 0;
-    r->line_program = r->lit_program ? program(shader_line_vert, shader_line_frag, "line", err, err_size) : 0;
-    r->shield_program = r->line_program ? program(shader_shield_vert, shader_shield_frag, "shield", err, err_size) : 0;
-    r->terrain_program = r->shield_program ? program(shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) : 0;
-    r->text_program = r->terrain_program ? program(shader_text_vert, shader_text_frag, "text", err, err_size) : 0;
-    if (!r->text_program) {
+    bool ok = build_program(&r->bg_prog, shader_background_vert, shader_background_frag, "background", err, err_size) &&
+              build_program(&r->flat_prog, shader_flat_vert, shader_flat_frag, "flat", err, err_size) &&
+              build_program(&r->lit_prog, shader_lit_vert, shader_lit_frag, "lit", err, err_size) &&
+              build_program(&r->line_prog, shader_line_vert, shader_line_frag, "line", err, err_size) &&
+              build_program(&r->shield_prog, shader_shield_vert, shader_shield_frag, "shield", err, err_size) &&
+              build_program(&r->terrain_prog, shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) &&
+              build_program(&r->text_prog, shader_text_vert, shader_text_frag, "text", err, err_size);
+    if (!ok) {
         render_destroy(r);
         return NULL;
     }
@@ -293,7 +324,7 @@ void render_destroy(renderer *r)
 {
     if (!r)
         return;
-    if (r->text_program) {      /* fully built */
+    if (r->text_prog.id) {      /* fully built */
         render_text_free(r);
         batch_free(&r->grid);
         batch_free(&r->background);
@@ -307,13 +338,14 @@ void render_destroy(renderer *r)
             terrain_destroy(r->terrains[i].mesh);
         render_models_free(r);
     }
-    glDeleteProgram(r->bg_program);
-    glDeleteProgram(r->flat_program);
-    glDeleteProgram(r->lit_program);
-    glDeleteProgram(r->line_program);
-    glDeleteProgram(r->shield_program);
-    glDeleteProgram(r->terrain_program);
-    glDeleteProgram(r->text_program);
+    glDeleteProgram(r->bg_prog.id);
+    glDeleteProgram(r->flat_prog.id);
+    glDeleteProgram(r->lit_prog.id);
+    glDeleteProgram(r->line_prog.id);
+    glDeleteProgram(r->shield_prog.id);
+    glDeleteProgram(r->terrain_prog.id);
+    glDeleteProgram(r->text_prog.id);
+    free(r->surfaces);
     free(r);
 }
 
@@ -322,8 +354,6 @@ void render_destroy(renderer *r)
 void render_begin(renderer *r, const render_view *v)
 {
     r->view = *v;
-    r->background_drawn = false;
-    r->ground_drawn = false;
     glViewport(0, 0, v->width, v->height);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(BG_BOTTOM[0], BG_BOTTOM[1], BG_BOTTOM[2], 1.0f);
@@ -338,27 +368,25 @@ void render_begin(renderer *r, const render_view *v)
     glEnable(GL_PROGRAM_POINT_SIZE);
 }
 
-/* The gradient goes in after the opaque geometry, at the far plane, so a
-   software rasteriser shades only the pixels nothing else covers; before
+/* The gradient, and the ground plane under a grid when there is one. It
+   is drawn after the opaque geometry, at the far plane, so a software
+   rasteriser shades only the pixels nothing else covers; and before
    anything translucent, which blends over it. */
-static void draw_background(renderer *r)
+static void draw_background(renderer *r, bool ground, float ground_y)
 {
-    if (r->background_drawn)
-        return;
-    r->background_drawn = true;
     glDepthFunc(GL_LEQUAL);
     glDepthMask(GL_FALSE);
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
-    glUseProgram(r->bg_program);
-    glUniform3fv(render_uniform(r->bg_program, "u_top"), 1, BG_TOP);
-    glUniform3fv(render_uniform(r->bg_program, "u_bottom"), 1, BG_BOTTOM);
+    glUseProgram(r->bg_prog.id);
+    glUniform3fv(r->bg_prog.loc[U_TOP], 1, BG_TOP);
+    glUniform3fv(r->bg_prog.loc[U_BOTTOM], 1, BG_BOTTOM);
     mat4 inv;
     glm_mat4_inv(r->view.view_proj, inv);
-    glUniformMatrix4fv(render_uniform(r->bg_program, "u_inv_view_proj"), 1, GL_FALSE, inv[0]);
-    glUniform3fv(render_uniform(r->bg_program, "u_eye"), 1, r->view.eye);
-    glUniform1i(render_uniform(r->bg_program, "u_ground"), r->ground_drawn);
-    glUniform1f(render_uniform(r->bg_program, "u_ground_y"), r->ground_y);
+    glUniformMatrix4fv(r->bg_prog.loc[U_INV_VIEW_PROJ], 1, GL_FALSE, inv[0]);
+    glUniform3fv(r->bg_prog.loc[U_EYE], 1, r->view.eye);
+    glUniform1i(r->bg_prog.loc[U_GROUND], ground);
+    glUniform1f(r->bg_prog.loc[U_GROUND_Y], ground_y);
     glBindVertexArray(r->background.vao);
     glDrawArrays(GL_TRIANGLES, 0, r->background.count);
     glDepthFunc(GL_LESS);
@@ -368,9 +396,7 @@ static void draw_background(renderer *r)
 
 void render_end(renderer *r)
 {
-    flush_batches(r);
-    draw_background(r);
-    render_text_flush(r);
+    render_text_flush(r);     /* the overlay phase: the HUD over everything */
     glBindVertexArray(0);
     glUseProgram(0);
 }
@@ -391,17 +417,17 @@ void render_finish(renderer *r)
 
 /* ------------------------------------------------------------ shapes */
 
-static void set_model_uniforms(GLuint prog, const render_view *v, mat4 model)
+static void set_model_uniforms(const render_program *prog, const render_view *v, mat4 model)
 {
     mat3 normal;
     mat4 inv;
     glm_mat4_inv(model, inv);
     glm_mat4_transpose(inv);
     glm_mat4_pick3(inv, normal);
-    glUniformMatrix4fv(render_uniform(prog, "u_model"), 1, GL_FALSE, model[0]);
-    glUniformMatrix3fv(render_uniform(prog, "u_normal_matrix"), 1, GL_FALSE, normal[0]);
-    glUniformMatrix4fv(render_uniform(prog, "u_view_proj"), 1, GL_FALSE, (const float *)v->view_proj);
-    glUniform3fv(render_uniform(prog, "u_eye"), 1, v->eye);
+    glUniformMatrix4fv(prog->loc[U_MODEL], 1, GL_FALSE, model[0]);
+    glUniformMatrix3fv(prog->loc[U_NORMAL_MATRIX], 1, GL_FALSE, normal[0]);
+    glUniformMatrix4fv(prog->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)v->view_proj);
+    glUniform3fv(prog->loc[U_EYE], 1, v->eye);
 }
 
 static void draw_mesh(const render_mesh *m)
@@ -414,37 +440,62 @@ static void draw_shape(renderer *r, render_shape_kind kind, mat4 model, const ve
 {
     if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT)
         return;
-    glUseProgram(r->lit_program);
-    set_model_uniforms(r->lit_program, &r->view, model);
-    glUniform4fv(render_uniform(r->lit_program, "u_color"), 1, color);
+    glUseProgram(r->lit_prog.id);
+    set_model_uniforms(&r->lit_prog, &r->view, model);
+    glUniform4fv(r->lit_prog.loc[U_COLOR], 1, color);
     vec3 none = {0, 0, 0};
-    glUniform3fv(render_uniform(r->lit_program, "u_emissive"), 1, emissive ? emissive : none);
-    glUniform3fv(render_uniform(r->lit_program, "u_light_dir"), 1, r->light_dir);
+    glUniform3fv(r->lit_prog.loc[U_EMISSIVE], 1, emissive ? emissive : none);
+    glUniform3fv(r->lit_prog.loc[U_LIGHT_DIR], 1, r->light_dir);
     glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
     draw_mesh(&r->shapes[kind]);
 }
 
-static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
+/* The shield shader's impact array (MAX_IMPACTS in shaders/shield.frag):
+   how many ripples one shield shows at once. */
+#define SHADER_IMPACTS 8
+
+/* The live impacts (started, not yet faded) in their order; when more are
+   live than the shader takes, the newest. Returns how many went to slots. */
+static int live_impacts(const vec4 *impacts, int count, float time, float lifetime,
+                        vec4 slots[SHADER_IMPACTS])
+{
+    int live = 0;
+    for (int i = 0; impacts && i < count; ++i) {
+        float age = time - impacts[i][3];
+        if (impacts[i][3] < 0.0f || age < 0.0f || age > lifetime)
+            continue;
+        if (live == SHADER_IMPACTS) {
+            /* full: drop the oldest, keep the order of the rest */
+            int oldest = 0;
+            for (int k = 1; k < live; ++k)
+                if (slots[k][3] < slots[oldest][3])
+                    oldest = k;
+            if (slots[oldest][3] > impacts[i][3])
+                continue;
+            for (int k = oldest; k + 1 < live; ++k)
+                glm_vec4_copy(slots[k + 1], slots[k]);
+            --live;
+        }
+        glm_vec4_copy((float *)impacts[i], slots[live++]);
+    }
+    return live;
+}
+
+static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *live, int live_count,
                         float time, float lifetime, float ripple_speed, bool two_sided)
 {
-    draw_background(r);
-    GLuint p = r->shield_program;
-    glUseProgram(p);
+    const render_program *p = &r->shield_prog;
+    glUseProgram(p->id);
     set_model_uniforms(p, &r->view, model);
-    glUniform4fv(render_uniform(p, "u_color"), 1, color);
-    glUniform1f(render_uniform(p, "u_time"), time);
-    glUniform1f(render_uniform(p, "u_lifetime"), lifetime);
-    glUniform1f(render_uniform(p, "u_ripple_speed"), ripple_speed);
+    glUniform4fv(p->loc[U_COLOR], 1, color);
+    glUniform1f(p->loc[U_TIME], time);
+    glUniform1f(p->loc[U_LIFETIME], lifetime);
+    glUniform1f(p->loc[U_RIPPLE_SPEED], ripple_speed);
     /* only the live impacts go to the shader: its loop runs over these */
-    vec4 slots[RENDER_SHIELD_IMPACTS];
-    int live = 0;
-    for (int i = 0; impacts && i < impact_count && i < RENDER_SHIELD_IMPACTS; ++i)
-        if (impacts[i][3] >= 0.0f && time - impacts[i][3] >= 0.0f && time - impacts[i][3] <= lifetime)
-            glm_vec4_copy((float *)impacts[i], slots[live++]);
-    if (live)
-        glUniform4fv(render_uniform(p, "u_impacts"), live, slots[0]);
-    glUniform1i(render_uniform(p, "u_impact_count"), live);
+    if (live_count)
+        glUniform4fv(p->loc[U_IMPACTS], live_count, live[0]);
+    glUniform1i(p->loc[U_IMPACT_COUNT], live_count);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
@@ -460,20 +511,21 @@ static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *i
 }
 
 static void draw_shield(renderer *r, mat4 model, const vec4 color, const vec4 *impacts, int impact_count,
-                   float time, float lifetime, float ripple_speed)
+                        float time, float lifetime, float ripple_speed)
 {
+    vec4 live[SHADER_IMPACTS];
+    int live_count = live_impacts(impacts, impact_count, time, lifetime, live);
     /* The far side only matters while a live impact lies on it (it shows
        through the near side): skipping it halves the fill otherwise. */
     vec3 center = {model[3][0], model[3][1], model[3][2]}, to_eye;
     glm_vec3_sub(r->view.eye, center, to_eye);
     bool far_side_lit = false;
-    for (int i = 0; impacts && i < impact_count && i < RENDER_SHIELD_IMPACTS; ++i) {
-        float age = time - impacts[i][3];
+    for (int i = 0; i < live_count; ++i) {
         vec3 out;
-        glm_vec3_sub((float *)impacts[i], center, out);
-        far_side_lit |= impacts[i][3] >= 0.0f && age >= 0.0f && age <= lifetime && glm_vec3_dot(out, to_eye) < 0.0f;
+        glm_vec3_sub(live[i], center, out);
+        far_side_lit |= glm_vec3_dot(out, to_eye) < 0.0f;
     }
-    shield_pass(r, model, color, impacts, impact_count, time, lifetime, ripple_speed, far_side_lit);
+    shield_pass(r, model, color, (const vec4 *)live, live_count, time, lifetime, ripple_speed, far_side_lit);
 }
 
 static void draw_glass_sphere(renderer *r, const vec3 center, float radius, const vec4 color)
@@ -488,15 +540,11 @@ static void draw_glass_sphere(renderer *r, const vec3 center, float radius, cons
 
 static void draw_grid(renderer *r, float y)
 {
-    /* the background shades the ground plane under the grid */
-    r->ground_drawn = !r->background_drawn;
-    r->ground_y = y;
-    draw_background(r);
     mat4 m, vp;
     glm_translate_make(m, (vec3){0.0f, y, 0.0f});
     glm_mat4_mul(r->view.view_proj, m, vp);
-    glUseProgram(r->flat_program);
-    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE, vp[0]);
+    glUseProgram(r->flat_prog.id);
+    glUniformMatrix4fv(r->flat_prog.loc[U_VIEW_PROJ], 1, GL_FALSE, vp[0]);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDepthMask(GL_FALSE);
@@ -573,38 +621,62 @@ static void batch_shadow(renderer *r, const vec3 center, float radius, float gro
     }
 }
 
-static void flush_batches(renderer *r)
+/* Shadows (ground decals: no depth writes), then lines (they write depth,
+   so translucent surfaces drawn later stay behind the ones in front). */
+static void draw_shadows_and_lines(renderer *r)
 {
-    draw_background(r);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDisable(GL_CULL_FACE);
-
-    /* shadows and lines: the plain program */
-    glUseProgram(r->flat_program);
-    glUniformMatrix4fv(render_uniform(r->flat_program, "u_view_proj"), 1, GL_FALSE,
+    glUseProgram(r->flat_prog.id);
+    glUniformMatrix4fv(r->flat_prog.loc[U_VIEW_PROJ], 1, GL_FALSE,
                        (const float *)r->view.view_proj);
     glDepthMask(GL_FALSE);
     batch_draw(&r->shadows, GL_TRIANGLES);
     glDepthMask(GL_TRUE);
     batch_draw(&r->lines, GL_LINES);
+    glEnable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+}
 
-    /* round points: the size rides in the extra attribute */
-    GLuint p = r->line_program;
-    glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
-    glUniform1i(render_uniform(p, "u_round_points"), 1);
-    glUniform1i(render_uniform(p, "u_beam"), 0);
+/* Round points: markers, mostly of points ON a shield or a bounding sphere
+   (the hit), so they go after those surfaces: drawn before, a marker would
+   write depth and hide half of the surface's glow around it. The size
+   rides in the extra attribute. */
+static void draw_points(renderer *r)
+{
+    if (r->points.count == 0)
+        return;
+    const render_program *p = &r->line_prog;
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform1i(p->loc[U_ROUND_POINTS], 1);
+    glUniform1i(p->loc[U_BEAM], 0);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDisable(GL_CULL_FACE);
     batch_draw(&r->points, GL_POINTS);
+    glEnable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+}
 
-    /* beams glow: additive, and they do not hide each other */
-    glUniform1i(render_uniform(p, "u_round_points"), 0);
-    glUniform1i(render_uniform(p, "u_beam"), 1);
+/* Beams glow: additive, no depth writes, so their order does not matter
+   and they light up whatever translucent surface lies behind them. */
+static void draw_beams(renderer *r)
+{
+    if (r->beams.count == 0)
+        return;
+    const render_program *p = &r->line_prog;
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform1i(p->loc[U_ROUND_POINTS], 0);
+    glUniform1i(p->loc[U_BEAM], 1);
+    glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE);
     glDepthMask(GL_FALSE);
+    glDisable(GL_CULL_FACE);
     batch_draw(&r->beams, GL_TRIANGLES);
     glDepthMask(GL_TRUE);
-
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
 }
@@ -634,13 +706,13 @@ static void draw_terrain(renderer *r, const render_terrain *t)
 {
     if (!t)
         return;
-    GLuint p = r->terrain_program;
-    glUseProgram(p);
-    glUniformMatrix4fv(render_uniform(p, "u_view_proj"), 1, GL_FALSE, (const float *)r->view.view_proj);
-    glUniform2f(render_uniform(p, "u_height_range"), t->min_y, t->max_y);
-    glUniform3fv(render_uniform(p, "u_eye"), 1, r->view.eye);
-    glUniform3fv(render_uniform(p, "u_light_dir"), 1, r->light_dir);
-    glUniform3fv(render_uniform(p, "u_fog_color"), 1, BG_TOP);
+    const render_program *p = &r->terrain_prog;
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform2f(p->loc[U_HEIGHT_RANGE], t->min_y, t->max_y);
+    glUniform3fv(p->loc[U_EYE], 1, r->view.eye);
+    glUniform3fv(p->loc[U_LIGHT_DIR], 1, r->light_dir);
+    glUniform3fv(p->loc[U_FOG_COLOR], 1, BG_TOP);
     glDisable(GL_BLEND);
     draw_mesh(&t->mesh);
 }
@@ -680,57 +752,130 @@ static render_terrain *cached_terrain(renderer *r, const render_terrain_data *d)
 
 /* ------------------------------------------------------------ submit */
 
-static void submit_cmd(renderer *r, const render_cmd *c)
+/* A frame's scene goes in fixed phases, whatever order the list has:
+     1. opaque      shapes, terrain and meshes (depth written), in list
+                    order; then highlighted mesh triangles over them
+     2. background  the gradient at the far plane, only where nothing opaque
+                    is (cheap on a software rasteriser); it shades a ground
+                    plane when the list has a grid
+     3. translucent grid, shadows, lines; shields and glass spheres back
+                    to front; round points (markers on those surfaces);
+                    then additive beams
+     4. overlay     the HUD (render_text / render_panel), in render_end
+   so the picture depends on what the list holds, not on the order a lesson
+   happened to add it in. (Within one kind of line, point, shadow or beam,
+   list order is kept: overlapping ones blend in that order.) */
+static void submit_opaque(renderer *r, const render_list *list)
 {
-    switch (c->kind) {
-    case RENDER_CMD_SHAPE:
-        draw_shape(r, c->u.shape.shape, (vec4 *)c->u.shape.model, c->u.shape.color, c->u.shape.emissive);
-        break;
-    case RENDER_CMD_TERRAIN:
-        draw_terrain(r, cached_terrain(r, &c->u.terrain));
-        break;
-    case RENDER_CMD_GRID:
-        draw_grid(r, c->u.grid.y);
-        break;
-    case RENDER_CMD_SHADOW:
-        batch_shadow(r, c->u.shadow.center, c->u.shadow.radius, c->u.shadow.ground, c->u.shadow.strength);
-        break;
-    case RENDER_CMD_LINE:
-        batch_line(r, c->u.line.a, c->u.line.b, c->u.line.color);
-        break;
-    case RENDER_CMD_POINT:
-        batch_point(r, c->u.point.p, c->u.point.size_px, c->u.point.color);
-        break;
-    case RENDER_CMD_BEAM:
-        batch_beam(r, c->u.beam.a, c->u.beam.b, c->u.beam.width, c->u.beam.color);
-        break;
-    case RENDER_CMD_FLUSH:
-        flush_batches(r);
-        break;
-    case RENDER_CMD_SHIELD:
-        draw_shield(r, (vec4 *)c->u.shield.model, c->u.shield.color, (const vec4 *)c->u.shield.impacts,
-                    c->u.shield.impact_count, c->u.shield.time, c->u.shield.lifetime,
-                    c->u.shield.ripple_speed);
-        break;
-    case RENDER_CMD_GLASS:
-        draw_glass_sphere(r, c->u.glass.center, c->u.glass.radius, c->u.glass.color);
-        break;
-    case RENDER_CMD_MESH:
-        render_model_draw(r, render_cached_model(r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
-                          c->u.mesh.color, c->u.mesh.checks, c->u.mesh.two_sided);
-        break;
-    case RENDER_CMD_MESH_HIGHLIGHT:
-        render_model_highlight(r, render_cached_model(r, c->u.highlight.mesh), (vec4 *)c->u.highlight.model,
-                               c->u.highlight.triangles, (size_t)c->u.highlight.count, c->u.highlight.fill,
-                               c->u.highlight.edge);
-        break;
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind == RENDER_CMD_SHAPE)
+            draw_shape(r, c->u.shape.shape, (vec4 *)c->u.shape.model, c->u.shape.color, c->u.shape.emissive);
+        else if (c->kind == RENDER_CMD_TERRAIN)
+            draw_terrain(r, cached_terrain(r, &c->u.terrain));
+        else if (c->kind == RENDER_CMD_MESH)
+            render_model_draw(r, render_cached_model(r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
+                              c->u.mesh.color, c->u.mesh.checks, c->u.mesh.two_sided);
     }
+    /* highlighted triangles over their meshes (depth-tested against them) */
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind == RENDER_CMD_MESH_HIGHLIGHT)
+            render_model_highlight(r, render_cached_model(r, c->u.highlight.mesh), (vec4 *)c->u.highlight.model,
+                                   c->u.highlight.triangles, (size_t)c->u.highlight.count, c->u.highlight.fill,
+                                   c->u.highlight.edge);
+    }
+}
+
+/* The ground plane's height: the list's first grid, if any. */
+static bool list_ground(const render_list *list, float *y)
+{
+    for (int i = 0; i < list->count; ++i)
+        if (list->cmds[i].kind == RENDER_CMD_GRID) {
+            *y = list->cmds[i].u.grid.y;
+            return true;
+        }
+    return false;
+}
+
+/* Squared distance from the eye to a shield's or glass sphere's centre. */
+static float surface_depth(const renderer *r, const render_cmd *c)
+{
+    vec3 center;
+    if (c->kind == RENDER_CMD_SHIELD)
+        glm_vec3_copy((float *)c->u.shield.model[3], center);
+    else
+        glm_vec3_copy((float *)c->u.glass.center, center);
+    return glm_vec3_distance2(center, (float *)r->view.eye);
+}
+
+/* The list's shields and glass spheres into r->surfaces, farthest centre
+   first (blending needs back to front; equal distances keep list order).
+   Returns how many: 0, so none is drawn, when the index array cannot grow. */
+static int sort_surfaces(renderer *r, const render_list *list)
+{
+    if (list->count > r->surface_cap) {
+        int *grown = realloc(r->surfaces, (size_t)list->count * sizeof *grown);
+        if (!grown)
+            return 0;
+        r->surfaces = grown;
+        r->surface_cap = list->count;
+    }
+    int n = 0;
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind != RENDER_CMD_SHIELD && c->kind != RENDER_CMD_GLASS)
+            continue;
+        /* insertion sort: a handful of surfaces per frame */
+        float d = surface_depth(r, c);
+        int k = n++;
+        while (k > 0 && surface_depth(r, &list->cmds[r->surfaces[k - 1]]) < d) {
+            r->surfaces[k] = r->surfaces[k - 1];
+            --k;
+        }
+        r->surfaces[k] = i;
+    }
+    return n;
+}
+
+static void submit_translucent(renderer *r, const render_list *list)
+{
+    for (int i = 0; i < list->count; ++i)
+        if (list->cmds[i].kind == RENDER_CMD_GRID)
+            draw_grid(r, list->cmds[i].u.grid.y);
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind == RENDER_CMD_SHADOW)
+            batch_shadow(r, c->u.shadow.center, c->u.shadow.radius, c->u.shadow.ground, c->u.shadow.strength);
+        else if (c->kind == RENDER_CMD_LINE)
+            batch_line(r, c->u.line.a, c->u.line.b, c->u.line.color);
+        else if (c->kind == RENDER_CMD_POINT)
+            batch_point(r, c->u.point.p, c->u.point.size_px, c->u.point.color);
+        else if (c->kind == RENDER_CMD_BEAM)
+            batch_beam(r, c->u.beam.a, c->u.beam.b, c->u.beam.width, c->u.beam.color);
+    }
+    draw_shadows_and_lines(r);
+    int n = sort_surfaces(r, list);
+    for (int k = 0; k < n; ++k) {
+        const render_cmd *c = &list->cmds[r->surfaces[k]];
+        if (c->kind == RENDER_CMD_SHIELD)
+            draw_shield(r, (vec4 *)c->u.shield.model, c->u.shield.color, render_list_impacts(list, c),
+                        c->u.shield.impact_count, c->u.shield.time, c->u.shield.lifetime,
+                        c->u.shield.ripple_speed);
+        else
+            draw_glass_sphere(r, c->u.glass.center, c->u.glass.radius, c->u.glass.color);
+    }
+    draw_points(r);
+    draw_beams(r);
 }
 
 void render_submit(renderer *r, const render_list *list)
 {
-    for (int i = 0; i < list->count; ++i)
-        submit_cmd(r, &list->cmds[i]);
+    submit_opaque(r, list);
+    float ground_y = 0.0f;
+    bool ground = list_ground(list, &ground_y);
+    draw_background(r, ground, ground_y);
+    submit_translucent(r, list);
 }
 
 /* ------------------------------------------------------------ read back */
@@ -760,7 +905,7 @@ bool render_read_pixels(renderer *r, int width, int height, uint8_t *rgb)
 
 /* ------------------------------------------------------------ for modules */
 
-GLuint render_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size)
+GLuint render_link_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size)
 {
     return program(vs, fs, name, err, err_size);
 }

@@ -10,8 +10,13 @@
  *     render_text(r, 10, 10, 2, color, "hello");
  *     render_end(r);                   // the HUD last
  *
- * The background is drawn just before the first translucent thing, behind
- * the opaque ones, so a software rasteriser only shades what shows of it.
+ * render_submit draws the list in fixed phases: opaque (shapes, terrain),
+ * background (the gradient, only where nothing opaque is: a software
+ * rasteriser shades only what shows of it), translucent (grid, shadows,
+ * lines, shields and glass, markers, beams); render_end adds the overlay
+ * (the HUD). The order of the commands in the list does not change the
+ * picture (shields and glass spheres are sorted back to front; lines,
+ * points, shadows and beams of one kind keep their list order).
  */
 #ifndef RAYPICK_RENDER_H
 #define RAYPICK_RENDER_H
@@ -39,7 +44,7 @@ bool render_driver_is_software(render_loader load);
 void render_begin(renderer *r, const render_view *v);
 void render_end(renderer *r);
 
-/* Draws a frame's scene: the commands in the list, in their order.
+/* Draws a frame's scene: the list's commands, phase by phase (above).
    Terrain meshes are built on first sight and kept until render_destroy. */
 void render_submit(renderer *r, const render_list *list);
 

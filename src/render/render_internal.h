@@ -5,6 +5,40 @@
 #include <glad/gl.h>
 #include "render.h"
 
+/* Every uniform any program uses. A program's locations are resolved once,
+   when it is linked (-1 where the program has no such uniform: GL ignores
+   those writes). */
+typedef enum render_uniform_id {
+    U_BEAM,
+    U_BOTTOM,
+    U_COLOR,
+    U_EMISSIVE,
+    U_EYE,
+    U_FOG_COLOR,
+    U_GROUND,
+    U_GROUND_Y,
+    U_HEIGHT_RANGE,
+    U_IMPACT_COUNT,
+    U_IMPACTS,
+    U_INV_VIEW_PROJ,
+    U_LIFETIME,
+    U_LIGHT_DIR,
+    U_MODEL,
+    U_NORMAL_MATRIX,
+    U_RIPPLE_SPEED,
+    U_ROUND_POINTS,
+    U_SCREEN,
+    U_TIME,
+    U_TOP,
+    U_VIEW_PROJ,
+    U_COUNT
+} render_uniform_id;
+
+typedef struct render_program {
+    GLuint id;
+    GLint loc[U_COUNT];
+} render_program;
+
 typedef struct render_mesh {
     GLuint vao, vbo, ibo;
     int index_count;
@@ -51,29 +85,28 @@ typedef struct render_model_slot {
 } render_model_slot;
 
 struct renderer {
-    GLuint bg_program, flat_program, lit_program, line_program, shield_program, terrain_program, text_program;
+    render_program bg_prog, flat_prog, lit_prog, line_prog, shield_prog, terrain_prog, text_prog;
     render_mesh shapes[RENDER_SHAPE_COUNT];
     render_batch grid, shadows, lines, points, beams;
     render_batch background; /* screen grid in NDC (its own 2-float layout) */
-    bool ground_drawn;      /* the background shows a ground plane at ground_y */
-    float ground_y;
     render_view view;
     vec3 light_dir;
-    bool background_drawn;  /* this frame */
     render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
     int next_terrain;       /* the slot to reuse when all are taken */
     render_model_slot models[RENDER_MODEL_CACHE];
     int next_model;
+    /* the frame's translucent surfaces, back to front (list indices) */
+    int *surfaces;
+    int surface_cap;
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;
     int text_count, text_cap;
 };
 
-GLint render_uniform(GLuint prog, const char *name);
-/* compile and link a program (model.c and pick.c build their own); 0 and a
-   message on failure */
-GLuint render_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size);
+/* Compile and link a program of modules with their own uniforms (model.c,
+   pick.c): 0 and a message on failure. */
+GLuint render_link_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size);
 /* the GPU copy of a listed mesh (made on first use), NULL on failure */
 struct render_model *render_cached_model(renderer *r, const render_mesh_data *d);
 void render_models_free(renderer *r);

@@ -8,6 +8,7 @@ void render_list_reset(render_list *list, const render_view *view)
 {
     list->view = *view;
     list->count = 0;
+    list->impact_count = 0;
     list->out_of_memory = false;
     list->pick_id = -1;
 }
@@ -15,8 +16,11 @@ void render_list_reset(render_list *list, const render_view *view)
 void render_list_free(render_list *list)
 {
     free(list->cmds);
+    free(list->impacts);
     list->cmds = NULL;
+    list->impacts = NULL;
     list->count = list->cap = 0;
+    list->impact_count = list->impact_cap = 0;
 }
 
 /* A zeroed command of `kind` at the end of the list, NULL when out of memory. */
@@ -37,6 +41,34 @@ static render_cmd *push(render_list *list, render_cmd_kind kind)
     c->kind = kind;
     c->pick_id = list->pick_id;
     return c;
+}
+
+/* Room for n impacts at the end of the list's impacts, NULL when out of
+   memory (or n is 0). */
+static vec4 *push_impacts(render_list *list, int n)
+{
+    if (n <= 0)
+        return NULL;
+    if (list->impact_count + n > list->impact_cap) {
+        int cap = list->impact_cap ? list->impact_cap : 64;
+        while (cap < list->impact_count + n)
+            cap *= 2;
+        vec4 *impacts = realloc(list->impacts, (size_t)cap * sizeof *impacts);
+        if (!impacts) {
+            list->out_of_memory = true;
+            return NULL;
+        }
+        list->impacts = impacts;
+        list->impact_cap = cap;
+    }
+    vec4 *out = list->impacts + list->impact_count;
+    list->impact_count += n;
+    return out;
+}
+
+const vec4 *render_list_impacts(const render_list *list, const render_cmd *shield)
+{
+    return shield->u.shield.impact_count ? (const vec4 *)(list->impacts + shield->u.shield.impact_first) : NULL;
 }
 
 void render_list_shape(render_list *list, render_shape_kind kind, mat4 model,
@@ -111,25 +143,20 @@ void render_list_beam(render_list *list, const vec3 a, const vec3 b, float width
     glm_vec4_copy((float *)color, c->u.beam.color);
 }
 
-void render_list_flush(render_list *list)
-{
-    push(list, RENDER_CMD_FLUSH);
-}
-
 void render_list_shield(render_list *list, mat4 model, const vec4 color,
                         const vec4 *impacts, int impact_count, float time,
                         float lifetime, float ripple_speed)
 {
-    render_cmd *c = push(list, RENDER_CMD_SHIELD);
+    int n = impacts && impact_count > 0 ? impact_count : 0;
+    vec4 *copy = push_impacts(list, n);
+    render_cmd *c = n == 0 || copy ? push(list, RENDER_CMD_SHIELD) : NULL;
     if (!c)
         return;
     glm_mat4_copy(model, c->u.shield.model);
     glm_vec4_copy((float *)color, c->u.shield.color);
-    int n = impacts && impact_count > 0 ? impact_count : 0;
-    if (n > RENDER_SHIELD_IMPACTS)
-        n = RENDER_SHIELD_IMPACTS;
-    for (int i = 0; i < n; ++i)
-        glm_vec4_copy((float *)impacts[i], c->u.shield.impacts[i]);
+    if (n)
+        memcpy(copy, impacts, (size_t)n * sizeof *copy);
+    c->u.shield.impact_first = n ? (int)(copy - list->impacts) : 0;
     c->u.shield.impact_count = n;
     c->u.shield.time = time;
     c->u.shield.lifetime = lifetime;
@@ -144,6 +171,22 @@ void render_list_glass_sphere(render_list *list, const vec3 center, float radius
     glm_vec3_copy((float *)center, c->u.glass.center);
     c->u.glass.radius = radius;
     glm_vec4_copy((float *)color, c->u.glass.color);
+}
+
+void render_list_append(render_list *list, const render_list *from, int index)
+{
+    if (index < 0 || index >= from->count)
+        return;
+    const render_cmd *c = &from->cmds[index];
+    if (c->kind == RENDER_CMD_SHIELD) {
+        render_list_shield(list, (vec4 *)c->u.shield.model, c->u.shield.color, render_list_impacts(from, c),
+                           c->u.shield.impact_count, c->u.shield.time, c->u.shield.lifetime,
+                           c->u.shield.ripple_speed);
+        return;
+    }
+    render_cmd *copy = push(list, c->kind);
+    if (copy)
+        *copy = *c;
 }
 
 void render_list_pick_id(render_list *list, int id)

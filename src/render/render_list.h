@@ -10,8 +10,15 @@
  *     render_list_line(list, a, b, color);
  *     render_submit(r, list);              // render.h: the GL side
  *
+ * The order of the calls does not decide the picture: the renderer draws
+ * the list in fixed phases (opaque, background, translucent; render.c
+ * says which command goes where) and sorts shields and glass spheres back
+ * to front. Lines, points, shadows and beams keep their list order within
+ * their kind (overlapping ones blend in that order).
+ *
  * Every command is copied into the list (a shield's impacts too), so the
- * list stays valid whatever its producer does afterwards.
+ * list stays valid whatever its producer does afterwards; only a terrain's
+ * heights are referenced (see render_terrain_data).
  */
 #ifndef RAYPICK_RENDER_LIST_H
 #define RAYPICK_RENDER_LIST_H
@@ -57,7 +64,6 @@ typedef enum render_cmd_kind {
     RENDER_CMD_LINE,
     RENDER_CMD_POINT,
     RENDER_CMD_BEAM,        /* glowing camera-facing quad */
-    RENDER_CMD_FLUSH,       /* draw the lines, points, beams and shadows so far */
     RENDER_CMD_SHIELD,      /* translucent shield with impact ripples */
     RENDER_CMD_GLASS,       /* translucent bounding sphere */
     RENDER_CMD_MESH,        /* opaque lit triangle mesh (lesson 5) */
@@ -84,10 +90,6 @@ typedef struct render_mesh_data {
    MAX_INTERSECTIONS). */
 #define RENDER_HIGHLIGHT_MAX 16
 
-/* A shield's impacts: world point xyz, start time w (< 0: unused slot). The
-   shield shader takes at most RENDER_SHIELD_IMPACTS live ones at a time. */
-#define RENDER_SHIELD_IMPACTS 8
-
 typedef struct render_cmd {
     render_cmd_kind kind;
     int pick_id;            /* GPU picking: the id this shape or mesh writes
@@ -102,7 +104,7 @@ typedef struct render_cmd {
         struct { vec3 a, b; float width; vec4 color; } beam;
         struct {
             mat4 model; vec4 color;
-            vec4 impacts[RENDER_SHIELD_IMPACTS]; int impact_count;
+            int impact_first, impact_count;     /* in the list's impacts */
             float time, lifetime, ripple_speed;
         } shield;
         struct { vec3 center; float radius; vec4 color; } glass;
@@ -119,6 +121,8 @@ typedef struct render_list {
     render_view view;
     render_cmd *cmds;
     int count, cap;
+    vec4 *impacts;          /* the shields' impacts, each shield a run */
+    int impact_count, impact_cap;
     bool out_of_memory;     /* a command was dropped this frame */
     int pick_id;            /* given to the shapes and meshes listed next */
 } render_list;
@@ -139,23 +143,23 @@ void render_list_shadow(render_list *list, const vec3 center, float radius, floa
 void render_list_line(render_list *list, const vec3 a, const vec3 b, const vec4 color);
 void render_list_point(render_list *list, const vec3 p, float size_px, const vec4 color);
 void render_list_beam(render_list *list, const vec3 a, const vec3 b, float width, const vec4 color);
-/* draw the lines, points, beams and shadows listed so far before what follows */
-void render_list_flush(render_list *list);
-/* a translucent shield: a unit sphere transformed by model (scale: an
-   ellipsoid). impacts[i] = xyz + start time; the first
-   RENDER_SHIELD_IMPACTS are kept. */
+/* A translucent shield: a unit sphere transformed by model (scale: an
+   ellipsoid). impacts[i] = world point xyz + start time w (w < 0: an
+   unused slot), as many as the lesson keeps; each lights a spot and an
+   expanding ring while time - w is in [0, lifetime]. (The renderer shows
+   the newest ones it has room for when too many are live at once.) */
 void render_list_shield(render_list *list, mat4 model, const vec4 color,
                         const vec4 *impacts, int impact_count, float time,
                         float lifetime, float ripple_speed);
 /* a bounding volume shown as glass: near side only, no impacts */
 void render_list_glass_sphere(render_list *list, const vec3 center, float radius, const vec4 color);
-
 /* GPU picking: the shapes and meshes listed after this call write `id`
    into the ID buffer (a mesh writes id + its triangle index); -1 (what
    render_list_reset sets) makes them not pickable. */
 void render_list_pick_id(render_list *list, int id);
 /* A mesh, lit, with a checker of `checks` squares per unit of tu/tv (0:
-   plain); mesh must outlive the frame (see render_mesh_data). */
+   plain); drawn with the opaque shapes; mesh must outlive the frame (see
+   render_mesh_data). */
 void render_list_mesh(render_list *list, const render_mesh_data *mesh, mat4 model,
                       const vec4 color, float checks);
 /* Triangles of a mesh drawn over it in a flat colour with their edges (the
@@ -163,5 +167,9 @@ void render_list_mesh(render_list *list, const render_mesh_data *mesh, mat4 mode
 void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh, mat4 model,
                                 const uint32_t *triangles, size_t count, const vec4 fill,
                                 const vec4 edge);
+/* appends a copy of from's command number index (a shield with its impacts) */
+void render_list_append(render_list *list, const render_list *from, int index);
+/* a shield command's impacts (u.shield.impact_count of them) */
+const vec4 *render_list_impacts(const render_list *list, const render_cmd *shield);
 
 #endif /* RAYPICK_RENDER_LIST_H */

@@ -118,8 +118,8 @@ void render_text_flush(renderer *r)
     glDisable(GL_CULL_FACE);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glUseProgram(r->text_program);
-    glUniform2f(render_uniform(r->text_program, "u_screen"), (float)r->view.width, (float)r->view.height);
+    glUseProgram(r->text_prog.id);
+    glUniform2f(r->text_prog.loc[U_SCREEN], (float)r->view.width, (float)r->view.height);
     glBindVertexArray(r->text_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->text_count * sizeof(text_vertex)), r->text,

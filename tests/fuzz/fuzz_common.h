@@ -7,6 +7,11 @@
 #ifndef RAYPICK_FUZZ_COMMON_H
 #define RAYPICK_FUZZ_COMMON_H
 
+/* timer_create, sigaction: POSIX, which tests/fuzz/meson.build asks for
+   (-D_POSIX_C_SOURCE=200809L) before any system header. */
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +21,56 @@
 #include <string.h>
 
 #include <raypick/raypick.h>
+
+/* ---- the hang detector: CPU time, not wall-clock time ----------------- */
+
+/* libFuzzer's -timeout counts wall-clock seconds, so on a loaded machine a
+   slow but finite input (a 64M-sample image: about 7 s of CPU under ASan)
+   takes 30 s and more and is reported as a hang. This counts the CPU time
+   the process spends on one input instead, which the load does not change:
+   fuzz_watchdog(), first thing in every LLVMFuzzerTestOneInput, re-arms a
+   FUZZ_CPU_LIMIT_S timer on the process's CPU clock; if it fires, the input
+   is a hang, and abort() makes libFuzzer save it like any crash. */
+#ifndef FUZZ_CPU_LIMIT_S
+#define FUZZ_CPU_LIMIT_S 60
+#endif
+
+#define FUZZ_STR_(x) #x
+#define FUZZ_STR(x) FUZZ_STR_(x)
+
+static void fuzz_on_cpu_limit(int sig)
+{
+    static const char msg[] = "FUZZ CHECK FAILED: one input used more than "
+                              FUZZ_STR(FUZZ_CPU_LIMIT_S) " s of CPU time: a hang\n";
+    (void)sig;
+    (void)!write(2, msg, sizeof msg - 1);
+    abort();
+}
+
+static inline void fuzz_watchdog(void)
+{
+    static timer_t timer;
+    static int ready;
+    if (!ready) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = fuzz_on_cpu_limit;
+        sigaction(SIGXCPU, &sa, NULL);
+        struct sigevent ev;
+        memset(&ev, 0, sizeof ev);
+        ev.sigev_notify = SIGEV_SIGNAL;
+        ev.sigev_signo = SIGXCPU;
+        if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) != 0) {
+            perror("fuzz_watchdog: timer_create");
+            abort();
+        }
+        ready = 1;
+    }
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    its.it_value.tv_sec = FUZZ_CPU_LIMIT_S;
+    timer_settime(timer, 0, &its, NULL);    /* relative: from now */
+}
 
 /* ---- reading the input ------------------------------------------------ */
 

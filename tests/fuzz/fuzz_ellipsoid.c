@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_watchdog();
     fuzz_input in = {data, size, 0};
     int mode = fuzz_u8(&in) % 3;
     int orient = fuzz_u8(&in) % 3;

@@ -1,42 +1,13 @@
-/* fuzz_heightmap_load.c: the heightmap image loader fed any bytes.
-
-   The loader reads a path, so each input is written to a file in a RAM
-   disk (/dev/shm, or $TMPDIR when there is none) first.
+/* fuzz_heightmap_load.c: the heightmap image loader fed any bytes,
+   straight from memory (rp_heightmap_load_memory: the file loader's code
+   on a buffer, so no file is written per input).
 
    Checked: no crash, no sanitizer report, no hang (libFuzzer's -timeout),
    no allocation beyond libFuzzer's -malloc_limit_mb; on failure a message
    that fits err (tested with a short buffer and a canary after it); on
    success a map of at least 2 x 2 samples whose heights are numbers in
    [0, height_scale], on which picking works. */
-#include <unistd.h>
 #include "fuzz_common.h"
-
-static char path[256];
-
-static void remove_file(void)
-{
-    unlink(path);
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/raypick-fuzz-load-%ld.img", dir ? dir : "/tmp",
-             (long)getpid());
-    atexit(remove_file);
-    return 0;
-}
-
-static void write_file(const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-        fuzz_fail("cannot write %s", path);
-}
 
 /* Pick once on the loaded map, through the middle, straight down and at a
    slant: the map must answer with numbers. */
@@ -62,14 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    write_file(data, size);
-
+    fuzz_watchdog();
     const float scale = 10.0f;
     const vec3 origin = {0.0f, 0.0f, 0.0f};
     enum { ERR_SIZE = 24 };
     char err[ERR_SIZE + 8];
     memset(err, 0x7f, sizeof err);
-    rp_heightmap *hm = rp_heightmap_load(path, 1.0f, scale, origin, err, ERR_SIZE);
+    rp_heightmap *hm = rp_heightmap_load_memory(data, size, 1.0f, scale, origin, err, ERR_SIZE);
     for (size_t i = ERR_SIZE; i < sizeof err; i++)
         fuzz_check(err[i] == 0x7f, "message written past err_size");
 
@@ -89,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rp_heightmap_destroy(hm);
 
     /* No room for a message at all, and a map that cannot be: no crash. */
-    hm = rp_heightmap_load(path, -1.0f, scale, origin, NULL, 0);
+    hm = rp_heightmap_load_memory(data, size, -1.0f, scale, origin, NULL, 0);
     fuzz_check(hm == NULL, "negative spacing accepted");
     return 0;
 }

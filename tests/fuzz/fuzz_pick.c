@@ -117,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_watchdog();
     fuzz_input in = {data, size, 0};
     int mode = fuzz_u8(&in) % 4;
     uint8_t conv_byte = fuzz_u8(&in);

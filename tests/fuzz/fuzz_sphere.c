@@ -68,6 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_watchdog();
     fuzz_input in = {data, size, 0};
     int mode = fuzz_u8(&in) % 3;
     size_t n = fuzz_u8(&in) % (MAX_SPHERES + 1);

@@ -231,6 +231,23 @@ def geometry():
     write("heightmap", "huge_generate", bytes([1, 0, 0, 16]) + tames(1, 0, 0, 0) + bytes(4) +
           tail + bytes([0xfe]) + tames(1, 8) + b"\x00\x00\x00\x00" + tames(0, 0, 0))
 
+    # fuzz_mesh: mode, vertex count - 1, triangle count - 1, flags, the
+    # vertices, the indices (indexed), ray, [t_max], matrix (12 tame
+    # floats: columns 0..3, rows 0..2)
+    quad = tames(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0)
+    affine = tames(2, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0)
+    write("mesh", "quad_indexed", bytes([1, 3, 1, 9]) + quad + bytes([0, 1, 2, 0, 2, 3]) +
+          tames(0.25, 0.5, 2, 0, 0, -1, 3) + affine)
+    write("mesh", "quad_edge", bytes([1, 3, 1, 1]) + quad + bytes([0, 1, 2, 0, 2, 3]) +
+          tames(0.5, 0.5, 2, 0, 0, -1) + affine)
+    write("mesh", "soup_strided", bytes([1, 0, 1, 2]) +
+          tames(0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1) +
+          tames(0.125, 0.125, -4, 0, 0, 1) + affine)
+    write("mesh", "out_of_range", bytes([1, 2, 0, 1]) + tames(0, 0, 0, 1, 0, 0, 0, 1, 0) +
+          bytes([0, 1, 3]) + tames(0.25, 0.25, 1, 0, 0, -1) + affine)
+    write("mesh", "raw_nan", bytes([0, 2, 0, 5]) + raws(0, 0, 0, 1, NAN, 0, 0, 1, 0) +
+          bytes([0, 1, 2]) + raws(0.25, 0.25, 1, 0, 0, -1) + raws(*([1] + [0] * 15)))
+
 
 def main():
     if os.path.isdir(CORPUS):

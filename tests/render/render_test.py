@@ -10,287 +10,19 @@ objects' centres with the camera the program prints (--print-layout), and an
 independent oracle here (ray vs sphere / ellipsoid in double precision)
 decides what a click there must hit. Screenshots are compared with a run
 without the click, in small neighbourhoods, so rasterisation differences
-between drivers do not matter.
+between drivers do not matter. The shared helpers (running the program,
+the camera, the oracle, screenshots through Pillow) are in rp_render.py.
 """
-import json
 import math
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 
-RAYPICK = None
-TMP = None
-FAILURES = []
-
-
-# ------------------------------------------------------------------ running
-
-def run(args, expect=0):
-    """Run raypick with args; returns (stdout lines parsed as JSON, stderr)."""
-    cmd = [RAYPICK] + [str(a) for a in args]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=150)
-    if proc.returncode != expect:
-        raise AssertionError("%s exited %d, expected %d\nstderr: %s" %
-                             (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:]))
-    lines = []
-    for line in proc.stdout.splitlines():
-        line = line.strip()
-        if line.startswith("{"):
-            lines.append(json.loads(line))
-    return lines, proc.stderr
-
-
-def check(cond, message):
-    if not cond:
-        FAILURES.append(message)
-        print("FAIL:", message)
-    return cond
-
-
-def layout(lesson, width, height, extra=()):
-    out, _ = run(["--lesson", lesson, "--size", "%dx%d" % (width, height), "--print-layout"] + list(extra))
-    assert len(out) == 1, out
-    return out[0]
-
-
-def clicks_run(lesson, width, height, clicks, extra=(), frames=None):
-    """clicks: list of (x, y, frame). Returns the report lines in order."""
-    args = ["--lesson", lesson, "--size", "%dx%d" % (width, height), "--report"] + list(extra)
-    last = 0
-    for x, y, frame in clicks:
-        args += ["--click", "%d,%d@%d" % (x, y, frame)]
-        last = max(last, frame)
-    args += ["--frames", frames if frames else last + 1]
-    out, _ = run(args)
-    reports = [r for r in out if "lesson" in r and "hit" in r]
-    assert len(reports) == len(clicks), "expected %d reports, got %d" % (len(clicks), len(reports))
-    return reports
-
-
-# ------------------------------------------------------------------ math
-
-def mat_from_json(a):
-    """cglm mat4 printed column by column -> row-major nested list."""
-    return [[a[c * 4 + r] for c in range(4)] for r in range(4)]
-
-
-def mat_mul(a, b):
-    return [[sum(a[r][k] * b[k][c] for k in range(4)) for c in range(4)] for r in range(4)]
-
-
-def mat_vec(m, v):
-    return [sum(m[r][k] * v[k] for k in range(4)) for r in range(4)]
-
-
-def mat_inverse(m):
-    n = 4
-    a = [list(row) + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(m)]
-    for col in range(n):
-        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[piv] = a[piv], a[col]
-        p = a[col][col]
-        a[col] = [x / p for x in a[col]]
-        for r in range(n):
-            if r != col:
-                f = a[r][col]
-                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
-    return [row[n:] for row in a]
-
-
-def sub(a, b): return [x - y for x, y in zip(a, b)]
-def add(a, b): return [x + y for x, y in zip(a, b)]
-def scale(a, s): return [x * s for x in a]
-def dot(a, b): return sum(x * y for x, y in zip(a, b))
-def norm(a): return math.sqrt(dot(a, a))
-def dist(a, b): return norm(sub(a, b))
-def unit(a): return scale(a, 1.0 / norm(a))
-
-
-class Camera:
-    def __init__(self, lay):
-        self.w, self.h = lay["width"], lay["height"]
-        self.view = mat_from_json(lay["view"])
-        self.proj = mat_from_json(lay["proj"])
-        self.vp = mat_mul(self.proj, self.view)
-        self.inv = mat_inverse(self.vp)
-        self.eye = lay["eye"]
-
-    def project(self, p):
-        """world point -> continuous window coordinates (top-left origin)"""
-        c = mat_vec(self.vp, list(p) + [1.0])
-        x, y = c[0] / c[3], c[1] / c[3]
-        return ((x + 1) * 0.5 * self.w, (1 - y) * 0.5 * self.h)
-
-    def ray(self, px, py):
-        """the ray through continuous window coordinates (px, py)"""
-        x, y = px / self.w * 2 - 1, 1 - py / self.h * 2
-        pts = []
-        for z in (-1.0, 1.0):
-            v = mat_vec(self.inv, [x, y, z, 1.0])
-            pts.append([v[i] / v[3] for i in range(3)])
-        return pts[0], sub(pts[1], pts[0])
-
-    def click_for(self, p):
-        """the integer mouse position whose pixel centre is nearest p"""
-        x, y = self.project(p)
-        return int(math.floor(x)), int(math.floor(y))
-
-    def click_ray(self, mx, my):
-        return self.ray(mx + 0.5, my + 0.5)
-
-
-def ray_sphere(o, d, c, r):
-    """smallest t >= 0 (entry, or exit from inside), or None"""
-    oc = sub(o, c)
-    a, b, cc = dot(d, d), dot(oc, d), dot(oc, oc) - r * r
-    disc = b * b - a * cc
-    if disc < 0:
-        return None
-    s = math.sqrt(disc)
-    t0, t1 = (-b - s) / a, (-b + s) / a
-    if t1 < 0:
-        return None
-    return t0 if t0 >= 0 else t1
-
-
-def quat_rotate(q, v):
-    x, y, z, w = q
-    if x == y == z == w == 0:
-        return list(v)
-    u = [x, y, z]
-    t = scale([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]], 2)
-    cr = [u[1] * t[2] - u[2] * t[1], u[2] * t[0] - u[0] * t[2], u[0] * t[1] - u[1] * t[0]]
-    return [v[i] + w * t[i] + cr[i] for i in range(3)]
-
-
-def ray_ellipsoid(o, d, obj):
-    """obj has center, radii, orientation (x, y, z, w; zeros = none)"""
-    q = obj.get("orientation", [0, 0, 0, 0])
-    qi = [-q[0], -q[1], -q[2], q[3]]
-    lo = quat_rotate(qi, sub(o, obj["center"]))
-    ld = quat_rotate(qi, d)
-    radii = obj["radii"]
-    lo = [lo[i] / radii[i] for i in range(3)]
-    ld = [ld[i] / radii[i] for i in range(3)]
-    return ray_sphere(lo, ld, [0, 0, 0], 1.0)
-
-
-def on_ellipsoid(p, obj):
-    q = obj.get("orientation", [0, 0, 0, 0])
-    lp = quat_rotate([-q[0], -q[1], -q[2], q[3]], sub(p, obj["center"]))
-    return math.sqrt(sum((lp[i] / obj["radii"][i]) ** 2 for i in range(3)))
-
-
-def nearest_sphere(o, d, objects):
-    best = None
-    for obj in objects:
-        if obj["kind"] != "sphere":
-            continue
-        t = ray_sphere(o, d, obj["center"], obj["radius"])
-        if t is not None and (best is None or t < best[0]):
-            best = (t, obj)
-    return best
-
-
-# ------------------------------------------------------------------ images
-
-def read_png(path):
-    """8-bit RGB/RGBA PNG (what stb_image_write makes) -> (w, h, rows of bytes)"""
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, w = 8, b"", 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and ctype in (2, 6) and interlace == 0, "unsupported PNG"
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        ftype = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if ftype == 1:
-                line[i] = (line[i] + a) & 255
-            elif ftype == 2:
-                line[i] = (line[i] + b) & 255
-            elif ftype == 3:
-                line[i] = (line[i] + ((a + b) >> 1)) & 255
-            elif ftype == 4:
-                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
-                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-                line[i] = (line[i] + pr) & 255
-        rows.append(line)
-        prev = line
-    return Image(w, h, bpp, rows)
-
-
-class Image:
-    def __init__(self, w, h, bpp, rows):
-        self.w, self.h, self.bpp, self.rows = w, h, bpp, rows
-
-    def pixel(self, x, y):
-        x = min(max(int(x), 0), self.w - 1)
-        y = min(max(int(y), 0), self.h - 1)
-        i = x * self.bpp
-        return tuple(self.rows[y][i:i + 3])
-
-    def around(self, cx, cy, r_min, r_max):
-        """pixels whose distance from (cx, cy) lies in [r_min, r_max]"""
-        out = []
-        for y in range(int(cy - r_max), int(cy + r_max) + 1):
-            for x in range(int(cx - r_max), int(cx + r_max) + 1):
-                d = math.hypot(x + 0.5 - cx, y + 0.5 - cy)
-                if r_min <= d <= r_max and 0 <= x < self.w and 0 <= y < self.h:
-                    out.append(self.pixel(x, y))
-        return out
-
-
-def brightness(p):
-    return sum(p) / 3.0
-
-
-def mean_brightness(pixels):
-    return sum(brightness(p) for p in pixels) / max(len(pixels), 1)
-
-
-def screenshot(name, lesson, width, height, frames, clicks=(), keys=()):
-    path = os.path.join(TMP, name + ".png")
-    args = ["--lesson", lesson, "--size", "%dx%d" % (width, height), "--frames", frames,
-            "--screenshot", path]
-    for x, y, frame in clicks:
-        args += ["--click", "%d,%d@%d" % (x, y, frame)]
-    for k, frame in keys:
-        args += ["--key", "%s@%d" % (k, frame)]
-    run(args)
-    img = read_png(path)
-    check(img.w == width and img.h == height, "%s: screenshot is %dx%d" % (name, img.w, img.h))
-    return img
-
-
-def sky_click(cam, objects_hit):
-    """a window position near the top centre whose ray hits nothing"""
-    for my in (3, 8, 15):
-        for mx in (cam.w // 2, cam.w // 4, 3 * cam.w // 4):
-            o, d = cam.click_ray(mx, my)
-            if not objects_hit(o, d):
-                return mx, my
-    raise AssertionError("no empty sky found")
+from rp_render import (ctx, Camera, add, check, clicks_run, dist, dot, layout,
+                       mean_brightness, nearest_sphere, norm, on_ellipsoid, ray_ellipsoid,
+                       ray_sphere, run, scale, screenshot, sky_click, sub, unit)
 
 
 # ------------------------------------------------------------------ tests
@@ -300,20 +32,20 @@ def test_usage():
            ["--size", "640"], ["--click", "1,2"], ["--click", "a,b@3"], ["--click", "-1,2@1"],
            ["--key", "mm@1"], ["--key", "m"], ["--frames", "0"], ["--frames", "-3"],
            ["--frames", "ten"], ["--bench-frames", "0"], ["--seed", "x"], ["--bogus"],
-           ["--screenshot", os.path.join(TMP, "x.png")], ["extra"],
+           ["--screenshot", os.path.join(ctx.tmp, "x.png")], ["extra"],
            ["--frames", "5", "--click", "10,10@5"], ["--frames", "2", "--key", "m@9"]]
     for args in bad:
         _, err = run(args, expect=2)
         check("usage:" in err, "%s: no usage on stderr" % args)
-    out = subprocess.run([RAYPICK, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
+    out = subprocess.run([ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
     check(out.returncode == 0 and "usage:" in out.stdout, "--help prints usage and exits 0")
     # no OpenGL 3.3 core (Mesa told to offer 3.0 only): a clear message, exit 1
-    proc = subprocess.run([RAYPICK, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.run([ctx.raypick, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
     check(proc.returncode == 1 and "OpenGL 3.3" in proc.stderr,
           "without GL 3.3: exit %d, stderr %r" % (proc.returncode, proc.stderr))
     # a heightmap that cannot be read: a message naming the file, exit 1
-    missing = os.path.join(TMP, "no-such-map.png")
+    missing = os.path.join(ctx.tmp, "no-such-map.png")
     _, err = run(["--lesson", "4", "--heightmap", missing, "--frames", "1"], expect=1)
     check(missing in err, "--heightmap error names the file: %r" % err)
 
@@ -573,10 +305,10 @@ def test_lesson3():
           "lesson 3: the exact test must show no bridge at %.1f,%.1f" % (bx, by))
 
     img = screenshot("l3-shortcut", 3, 640, 360, 20)
-    all_px = [img.pixel(x, y) for y in range(0, 360, 1) for x in range(0, 640, 1)]
+    all_px = img.pixels()
     n_short = sum(1 for p in all_px if magenta(p))
     img = screenshot("l3-exact", 3, 640, 360, 20, keys=[("m", 0), ("m", 0)])
-    all_px = [img.pixel(x, y) for y in range(0, 360, 1) for x in range(0, 640, 1)]
+    all_px = img.pixels()
     n_exact = sum(1 for p in all_px if magenta(p))
     check(n_short > 30, "lesson 3: the shortcut's missed contact is not highlighted (%d px)" % n_short)
     check(n_exact < 5, "lesson 3: the exact test must highlight no pair (%d px)" % n_exact)
@@ -632,7 +364,7 @@ def test_lesson4():
     # split along the (col,row)-(col+1,row+1) diagonal)
     cols, rows = 41, 29
     pix = [[int(127 + 110 * math.sin(c * 0.21) * math.cos(r * 0.17)) for c in range(cols)] for r in range(rows)]
-    path = os.path.join(TMP, "map.pgm")
+    path = os.path.join(ctx.tmp, "map.pgm")
     with open(path, "wb") as f:
         f.write(b"P5\n%d %d\n255\n" % (cols, rows) + bytes(v for row in pix for v in row))
     lay = layout(4, w, h, ["--heightmap", path])
@@ -682,11 +414,10 @@ TESTS = {"usage": test_usage, "lesson1": test_lesson1, "lesson2": test_lesson2,
 
 
 def main(argv):
-    global RAYPICK, TMP
     if len(argv) != 2 or argv[1] not in TESTS:
         sys.stderr.write("usage: render_test.py RAYPICK {%s}\n" % ",".join(TESTS))
         return 2
-    RAYPICK = os.path.abspath(argv[0])
+    ctx.raypick = os.path.abspath(argv[0])
     if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
         xvfb = shutil.which("xvfb-run")
         if not xvfb:
@@ -695,16 +426,16 @@ def main(argv):
         env = dict(os.environ, RAYPICK_NO_XVFB="1")
         return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
                                 os.path.abspath(__file__)] + argv, env=env)
-    TMP = tempfile.mkdtemp(prefix="raypick-render-")
+    ctx.tmp = tempfile.mkdtemp(prefix="raypick-render-")
     try:
         TESTS[argv[1]]()
     except AssertionError as e:
-        FAILURES.append(str(e))
+        ctx.failures.append(str(e))
         print("FAIL:", e)
     finally:
-        shutil.rmtree(TMP, ignore_errors=True)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
+        shutil.rmtree(ctx.tmp, ignore_errors=True)
+    if ctx.failures:
+        print("%d check(s) failed" % len(ctx.failures))
         return 1
     print("ok")
     return 0

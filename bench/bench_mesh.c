@@ -1,0 +1,558 @@
+/*
+ * bench_mesh.c: ray vs triangle mesh: raypick's BVH beside a brute-force
+ * loop (raylib's GetRayCollisionMesh: Moller-Trumbore over every triangle)
+ * and Embree 3 (when the build found it), on the same meshes and rays.
+ *
+ * Meshes: a closed torus knot tube, about 60,000 and 1,000,000 triangles.
+ * Rays: camera rays from outside the mesh's bounding sphere (2.5 radii
+ * out) aimed at random points of its bounding box.
+ * Prints per mesh: build time (raypick: rp_mesh_create, single thread;
+ * Embree: rtcCommitScene with its default threads), per-ray closest-hit
+ * time (median of 3 passes), agreement, bytes per triangle; the crack
+ * count (rays aimed at vertices and edge midpoints of the closed tube,
+ * entering it: any miss or hit behind the aimed point is a crack) for
+ * raypick, Moller-Trumbore with epsilon, and Embree; and the targets on
+ * the 1M mesh as MET / NOT MET lines. Also the load average beside the
+ * figures: the machine may be shared.
+ *
+ *   bench_mesh              # both meshes
+ *   bench_mesh 1000000      # only that size (triangles, rounded)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <raypick/raypick.h>
+#include "../src/lib/mesh_internal.h"
+
+#ifdef RP_BENCH_HAVE_EMBREE
+#include <embree3/rtcore.h>
+#endif
+
+#define CAMERA_RAYS 20000
+#define CRACK_RAYS 20000
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static double uniform(double lo, double hi)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* CPU time of this thread: on a loaded machine, what the single-threaded
+   parts really cost (wall time includes waiting for a core) */
+static double cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median3(double a, double b, double c)
+{
+    double v[3] = {a, b, c};
+    qsort(v, 3, sizeof *v, cmp_double);
+    return v[1];
+}
+
+static void print_load(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double l1 = 0, l5 = 0, l15 = 0;
+    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+        printf("  (load average %.2f %.2f %.2f on this machine)\n", l1, l5, l15);
+    if (f)
+        fclose(f);
+}
+
+/* ---- the mesh: a (2, 3) torus knot tube ------------------------------- */
+
+typedef struct mesh {
+    float    *pos;
+    uint32_t *idx;
+    size_t    nv, nt;
+    int       segs, sides;
+} mesh;
+
+static void knot_point(double s, double p[3])
+{
+    double r = 2.0 + cos(3.0 * s);
+    p[0] = r * cos(2.0 * s);
+    p[1] = r * sin(2.0 * s);
+    p[2] = sin(3.0 * s);
+}
+
+static void normalize(double v[3])
+{
+    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    v[0] /= l;
+    v[1] /= l;
+    v[2] /= l;
+}
+
+/* segs x sides quads around the knot, closed both ways (indices wrap) */
+static mesh make_knot(int segs, int sides, double tube)
+{
+    mesh m = {malloc((size_t)segs * sides * 3 * sizeof(float)),
+              malloc((size_t)segs * sides * 6 * sizeof(uint32_t)), (size_t)segs * sides,
+              (size_t)segs * sides * 2, segs, sides};
+    for (int i = 0; i < segs; i++) {
+        double s = 2.0 * 3.14159265358979323846 * i / segs, h = 1e-3;
+        double c[3], a[3], b[3], t[3], n[3], bn[3];
+        knot_point(s, c);
+        knot_point(s + h, a);
+        knot_point(s - h, b);
+        for (int k = 0; k < 3; k++) {
+            t[k] = a[k] - b[k];
+            n[k] = a[k] + b[k] - 2 * c[k];   /* curvature direction */
+        }
+        normalize(t);
+        double nt = n[0] * t[0] + n[1] * t[1] + n[2] * t[2];
+        for (int k = 0; k < 3; k++)
+            n[k] -= nt * t[k];
+        normalize(n);
+        bn[0] = t[1] * n[2] - t[2] * n[1];
+        bn[1] = t[2] * n[0] - t[0] * n[2];
+        bn[2] = t[0] * n[1] - t[1] * n[0];
+        for (int j = 0; j < sides; j++) {
+            double ang = 2.0 * 3.14159265358979323846 * j / sides;
+            /* a little bumpiness: real meshes are not perfectly smooth */
+            double rr = tube * (1.0 + 0.05 * sin(7.0 * ang + 13.0 * s));
+            for (int k = 0; k < 3; k++)
+                m.pos[3 * ((size_t)i * sides + j) + k] =
+                    (float)(c[k] + rr * (cos(ang) * n[k] + sin(ang) * bn[k]));
+        }
+    }
+    size_t t = 0;
+    for (int i = 0; i < segs; i++)
+        for (int j = 0; j < sides; j++) {
+            uint32_t a = (uint32_t)(i * sides + j), b = (uint32_t)(((i + 1) % segs) * sides + j);
+            uint32_t c = (uint32_t)(((i + 1) % segs) * sides + (j + 1) % sides);
+            uint32_t d = (uint32_t)(i * sides + (j + 1) % sides);
+            uint32_t tri[6] = {a, b, c, a, c, d};
+            memcpy(m.idx + 3 * t, tri, sizeof tri);
+            t += 2;
+        }
+    return m;
+}
+
+static const float *vtx(const mesh *m, size_t t, int k)
+{
+    return m->pos + 3 * (size_t)m->idx[3 * t + (size_t)k];
+}
+
+/* ---- rays ---------------------------------------------------------------- */
+
+static void camera_rays(const rp_aabb *b, rp_ray *rays, int n)
+{
+    double c[3], r = 0;
+    for (int k = 0; k < 3; k++) {
+        c[k] = 0.5 * ((double)b->min[k] + b->max[k]);
+        r += 0.25 * ((double)b->max[k] - b->min[k]) * ((double)b->max[k] - b->min[k]);
+    }
+    r = sqrt(r);
+    for (int i = 0; i < n; i++) {
+        double d[3];
+        do {
+            for (int k = 0; k < 3; k++)
+                d[k] = uniform(-1, 1);
+        } while (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] > 1 ||
+                 d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < 0.01);
+        normalize(d);
+        for (int k = 0; k < 3; k++) {
+            rays[i].origin[k] = (float)(c[k] + 2.5 * r * d[k]);
+            rays[i].dir[k] = (float)uniform(b->min[k], b->max[k]) - rays[i].origin[k];
+        }
+    }
+}
+
+/* ---- brute force: Moller-Trumbore with epsilon, as raylib does ------------- */
+
+#define MT_EPSILON 0.000001f
+
+static bool mt_triangle(const rp_ray *r, const float *v0, const float *v1, const float *v2,
+                        float *t_out)
+{
+    vec3 e1, e2, p, tv, q;
+    glm_vec3_sub((float *)v1, (float *)v0, e1);
+    glm_vec3_sub((float *)v2, (float *)v0, e2);
+    glm_vec3_cross((float *)r->dir, e2, p);
+    float det = glm_vec3_dot(e1, p);
+    if (det > -MT_EPSILON && det < MT_EPSILON)
+        return false;
+    float inv = 1.0f / det;
+    glm_vec3_sub((float *)r->origin, (float *)v0, tv);
+    float u = glm_vec3_dot(tv, p) * inv;
+    if (u < 0.0f || u > 1.0f)
+        return false;
+    glm_vec3_cross(tv, e1, q);
+    float v = glm_vec3_dot((float *)r->dir, q) * inv;
+    if (v < 0.0f || u + v > 1.0f)
+        return false;
+    float t = glm_vec3_dot(e2, q) * inv;
+    if (t <= MT_EPSILON)
+        return false;
+    *t_out = t;
+    return true;
+}
+
+static bool mt_nearest(const mesh *m, const rp_ray *r, float *t_out, uint32_t *tri)
+{
+    bool found = false;
+    for (size_t t = 0; t < m->nt; t++) {
+        float tt;
+        if (mt_triangle(r, vtx(m, t, 0), vtx(m, t, 1), vtx(m, t, 2), &tt) &&
+            (!found || tt < *t_out)) {
+            found = true;
+            *t_out = tt;
+            *tri = (uint32_t)t;
+        }
+    }
+    return found;
+}
+
+static bool close_t(float a, float b)
+{
+    return fabsf(a - b) <= 1e-4f * fmaxf(fabsf(a), fabsf(b)) + 1e-6f;
+}
+
+/* ---- Embree ---------------------------------------------------------------- */
+
+#ifdef RP_BENCH_HAVE_EMBREE
+typedef struct embree {
+    RTCDevice dev;
+    RTCScene  scene;
+    double    commit_ms, commit_cpu_ms;   /* wall; CPU of all its threads */
+} embree;
+
+static double process_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static bool embree_build(const mesh *m, embree *e)
+{
+    e->dev = rtcNewDevice(NULL);
+    if (!e->dev)
+        return false;
+    e->scene = rtcNewScene(e->dev);
+    RTCGeometry g = rtcNewGeometry(e->dev, RTC_GEOMETRY_TYPE_TRIANGLE);
+    float *vb = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
+                                        3 * sizeof(float), m->nv);
+    unsigned *ib = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                                           3 * sizeof(unsigned), m->nt);
+    if (!vb || !ib)
+        return false;
+    memcpy(vb, m->pos, m->nv * 3 * sizeof(float));
+    memcpy(ib, m->idx, m->nt * 3 * sizeof(unsigned));
+    rtcCommitGeometry(g);
+    rtcAttachGeometry(e->scene, g);
+    rtcReleaseGeometry(g);
+    double t0 = now_ns(), c0 = process_cpu_ns();
+    rtcCommitScene(e->scene);
+    e->commit_ms = (now_ns() - t0) / 1e6;
+    e->commit_cpu_ms = (process_cpu_ns() - c0) / 1e6;
+    return true;
+}
+
+static bool embree_nearest(const embree *e, const rp_ray *r, float *t, uint32_t *tri)
+{
+    struct RTCIntersectContext ctx;
+    rtcInitIntersectContext(&ctx);
+    struct RTCRayHit rh;
+    rh.ray.org_x = r->origin[0];
+    rh.ray.org_y = r->origin[1];
+    rh.ray.org_z = r->origin[2];
+    rh.ray.dir_x = r->dir[0];
+    rh.ray.dir_y = r->dir[1];
+    rh.ray.dir_z = r->dir[2];
+    rh.ray.tnear = 0.0f;
+    rh.ray.tfar = INFINITY;
+    rh.ray.time = 0.0f;
+    rh.ray.mask = 0xFFFFFFFFu;
+    rh.ray.id = 0;
+    rh.ray.flags = 0;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    rtcIntersect1(e->scene, &ctx, &rh);
+    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID)
+        return false;
+    *t = rh.ray.tfar;
+    *tri = rh.hit.primID;
+    return true;
+}
+
+static void embree_free(embree *e)
+{
+    rtcReleaseScene(e->scene);
+    rtcReleaseDevice(e->dev);
+}
+#endif
+
+/* ---- crack rays -------------------------------------------------------------- */
+
+/* Rays aimed exactly at a vertex or an edge midpoint of a random triangle,
+   entering the tube there: the direction is the inward tube normal (from
+   the knot's centre line, known from the grid) tilted by up to ~35
+   degrees, so every triangle around the point faces the ray. */
+static void crack_rays(const mesh *m, rp_ray *rays, int n)
+{
+    for (int i = 0; i < n; i++) {
+        size_t t = (size_t)uniform(0, (double)m->nt);
+        if (t >= m->nt)
+            t = m->nt - 1;
+        int e = (int)uniform(0, 3) % 3;
+        const float *a = vtx(m, t, e), *b = vtx(m, t, (e + 1) % 3);
+        float p[3];
+        bool midpoint = uniform(0, 1) < 0.5;
+        for (int k = 0; k < 3; k++)
+            p[k] = midpoint ? 0.5f * a[k] + 0.5f * b[k] : a[k];
+        /* the centre of the tube's ring through vertex a: the mean of its
+           ring's vertices */
+        size_t ring = m->idx[3 * t + (size_t)e] / (size_t)m->sides;
+        double c[3] = {0, 0, 0};
+        for (int j = 0; j < m->sides; j++)
+            for (int k = 0; k < 3; k++)
+                c[k] += m->pos[3 * (ring * (size_t)m->sides + (size_t)j) + k] / m->sides;
+        double d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = c[k] - p[k];
+        normalize(d);
+        for (int k = 0; k < 3; k++)
+            d[k] += uniform(-0.4, 0.4);
+        normalize(d);
+        double far = 0.5;   /* from outside the tube, not through other strands */
+        for (int k = 0; k < 3; k++) {
+            rays[i].origin[k] = (float)(p[k] - far * d[k]);
+            rays[i].dir[k] = p[k] - rays[i].origin[k];   /* t = 1 at the point */
+        }
+    }
+}
+
+/* ---- one mesh ------------------------------------------------------------------ */
+
+static int targets_failed;
+
+static void target(const char *what, double value, const char *op, double limit, bool met)
+{
+    printf("  target: %-52s %10.3f %s %-8g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
+    targets_failed += !met;
+}
+
+static void run(int segs, int sides, bool check_targets)
+{
+    double t0 = now_ns();
+    mesh m = make_knot(segs, sides, 0.3);
+    printf("torus knot, %zu triangles, %zu vertices (generated in %.2f s)\n", m.nt, m.nv,
+           (now_ns() - t0) / 1e9);
+    print_load();
+
+    t0 = now_ns();
+    double c0 = cpu_ns();
+    rp_mesh *rm = rp_mesh_create(m.pos, m.nv, 0, m.idx, m.nt);
+    double build_ms = (now_ns() - t0) / 1e6, build_cpu_ms = (cpu_ns() - c0) / 1e6;
+    if (!rm) {
+        fprintf(stderr, "bench_mesh: rp_mesh_create failed\n");
+        exit(1);
+    }
+    double bytes = (double)rm->node_count * sizeof(rp_bvh_node) +
+                   (double)rm->prim_count * sizeof(rp_mesh_tri);
+    double bytes_per_tri = bytes / (double)m.nt;
+    printf("  raypick build: %8.1f ms (one thread; %.1f ms of CPU); %u nodes, %.1f bytes per "
+           "triangle (BVH %.1f + triangles %.1f)\n", build_ms, build_cpu_ms, rm->node_count,
+           bytes_per_tri,
+           rm->node_count * 32.0 / m.nt, rm->prim_count * 40.0 / m.nt);
+
+    rp_aabb box;
+    rp_mesh_bounds(rm, &box);
+    rp_ray *rays = malloc(CAMERA_RAYS * sizeof *rays);
+    camera_rays(&box, rays, CAMERA_RAYS);
+    float *rp_t = malloc(CAMERA_RAYS * sizeof *rp_t);
+    uint32_t *rp_tri = malloc(CAMERA_RAYS * sizeof *rp_tri);
+    double pass[3], cpu_pass[3];
+    int hits = 0;
+    for (int p = 0; p < 3; p++) {
+        hits = 0;
+        t0 = now_ns();
+        c0 = cpu_ns();
+        for (int i = 0; i < CAMERA_RAYS; i++) {
+            rp_hit h;
+            rp_triangle_hit th;
+            if (rp_intersect_ray_mesh(rm, &rays[i], &h, &th)) {
+                rp_t[i] = h.t;
+                rp_tri[i] = th.triangle;
+                hits++;
+            } else {
+                rp_t[i] = -1.0f;
+            }
+        }
+        pass[p] = (now_ns() - t0) / CAMERA_RAYS;
+        cpu_pass[p] = (cpu_ns() - c0) / CAMERA_RAYS;
+    }
+    double rp_ns = median3(pass[0], pass[1], pass[2]);
+    double rp_cpu = median3(cpu_pass[0], cpu_pass[1], cpu_pass[2]);
+    printf("  raypick closest hit: %8.3f us/ray (%.3f us of CPU) (%d rays, %d hits)\n",
+           rp_ns / 1000, rp_cpu / 1000, CAMERA_RAYS, hits);
+
+    /* brute force on a subset: as many rays as fit ~1 s */
+    int brute_rays = (int)fmin(CAMERA_RAYS, fmax(10.0, 2e7 / (double)m.nt));
+    int agree = 0;
+    t0 = now_ns();
+    for (int i = 0; i < brute_rays; i++) {
+        float t;
+        uint32_t tri;
+        bool hit = mt_nearest(&m, &rays[i], &t, &tri);
+        if (hit == (rp_t[i] >= 0.0f) && (!hit || close_t(t, rp_t[i])))
+            agree++;
+    }
+    double brute_ns = (now_ns() - t0) / brute_rays;
+    printf("  brute force (Moller-Trumbore over every triangle): %10.1f us/ray (%d rays); "
+           "agrees with raypick on %d of %d\n", brute_ns / 1000, brute_rays, agree, brute_rays);
+
+    double embree_ns = 0, embree_cpu = 0, embree_commit = 0;
+    bool have_embree = false;
+#ifdef RP_BENCH_HAVE_EMBREE
+    embree e = {0};
+    if (embree_build(&m, &e)) {
+        have_embree = true;
+        embree_commit = e.commit_ms;
+        int eagree = 0, ehits = 0;
+        for (int p = 0; p < 3; p++) {
+            t0 = now_ns();
+            c0 = cpu_ns();
+            ehits = 0;
+            for (int i = 0; i < CAMERA_RAYS; i++) {
+                float t;
+                uint32_t tri;
+                ehits += embree_nearest(&e, &rays[i], &t, &tri);
+            }
+            pass[p] = (now_ns() - t0) / CAMERA_RAYS;
+            cpu_pass[p] = (cpu_ns() - c0) / CAMERA_RAYS;
+        }
+        embree_ns = median3(pass[0], pass[1], pass[2]);
+        embree_cpu = median3(cpu_pass[0], cpu_pass[1], cpu_pass[2]);
+        for (int i = 0; i < CAMERA_RAYS; i++) {
+            float t;
+            uint32_t tri;
+            bool hit = embree_nearest(&e, &rays[i], &t, &tri);
+            if (hit == (rp_t[i] >= 0.0f) && (!hit || close_t(t, rp_t[i])))
+                eagree++;
+        }
+        printf("  Embree 3 rtcCommitScene: %8.1f ms (default threads; %.1f ms of CPU in all)\n"
+               "  Embree 3 rtcIntersect1: %8.3f us/ray (%.3f us of CPU) (%d hits); agrees with "
+               "raypick on %d of %d\n", embree_commit, e.commit_cpu_ms, embree_ns / 1000, embree_cpu / 1000, ehits,
+               eagree, CAMERA_RAYS);
+    } else {
+        printf("  Embree 3: device creation failed\n");
+    }
+#else
+    printf("  Embree 3: not found at build time (libembree-dev): no comparison\n");
+#endif
+
+    /* cracks */
+    rp_ray *crays = malloc(CRACK_RAYS * sizeof *crays);
+    crack_rays(&m, crays, CRACK_RAYS);
+    int rp_cracks = 0, mt_cracks = 0, em_cracks = 0;
+    int mt_rays = (int)fmin(CRACK_RAYS, fmax(10.0, 1e7 / (double)m.nt));
+    for (int i = 0; i < CRACK_RAYS; i++) {
+        rp_hit h;
+        if (!rp_intersect_ray_mesh(rm, &crays[i], &h, NULL) || h.t > 1.0f + 1e-4f)
+            rp_cracks++;
+#ifdef RP_BENCH_HAVE_EMBREE
+        float t;
+        uint32_t tri;
+        if (have_embree && (!embree_nearest(&e, &crays[i], &t, &tri) || t > 1.0f + 1e-4f))
+            em_cracks++;
+#endif
+    }
+    for (int i = 0; i < mt_rays; i++) {
+        float t;
+        uint32_t tri;
+        if (!mt_nearest(&m, &crays[i], &t, &tri) || t > 1.0f + 1e-4f)
+            mt_cracks++;
+    }
+    printf("  cracks (rays at vertices and edge midpoints, entering the closed tube):\n"
+           "    raypick %d of %d; Moller-Trumbore with epsilon %d of %d", rp_cracks, CRACK_RAYS,
+           mt_cracks, mt_rays);
+    if (have_embree)
+        printf("; Embree %d of %d", em_cracks, CRACK_RAYS);
+    printf("\n");
+
+    if (check_targets) {
+        printf("  targets on the %zu-triangle mesh:\n", m.nt);
+        if (have_embree) {
+            /* per-ray: CPU time of the same thread, both single-ray
+               calls: the ratio does not depend on the load */
+            target("closest hit / Embree rtcIntersect1, CPU time (x)", rp_cpu / embree_cpu, "<=",
+                   1.5, rp_cpu <= 1.5 * embree_cpu);
+            target("build / Embree rtcCommitScene, wall time (x)", build_ms / embree_commit, "<=",
+                   1.5, build_ms <= 1.5 * embree_commit);
+            printf("  (build CPU time: raypick %.1f ms, one thread; Embree %.1f ms over all its "
+                   "threads: %.2f x)\n", build_cpu_ms, e.commit_cpu_ms,
+                   build_cpu_ms / e.commit_cpu_ms);
+        } else {
+            printf("  target: (Embree ratios not measured: Embree not found)      NOT MET\n");
+            targets_failed++;
+        }
+        target("speed-up over the brute-force loop (x)", brute_ns / rp_ns, ">=", 1000,
+               brute_ns >= 1000 * rp_ns);
+        target("raypick cracks", rp_cracks, "==", 0, rp_cracks == 0);
+        target("bytes per triangle (BVH + triangles)", bytes_per_tri, "<=", 64, bytes_per_tri <= 64);
+    }
+#ifdef RP_BENCH_HAVE_EMBREE
+    if (have_embree)
+        embree_free(&e);
+#endif
+    free(crays);
+    free(rays);
+    free(rp_t);
+    free(rp_tri);
+    rp_mesh_destroy(rm);
+    free(m.pos);
+    free(m.idx);
+}
+
+int main(int argc, char **argv)
+{
+    /* ~60k: 1000 x 30 quads; ~1M: 5000 x 100 quads */
+    long sizes[4] = {60000, 1000000};
+    int n = 2;
+    if (argc > 1) {
+        n = 0;
+        for (int i = 1; i < argc && n < 4; i++)
+            sizes[n++] = atol(argv[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        int sides = sizes[i] >= 500000 ? 100 : 30;
+        int segs = (int)(sizes[i] / (2 * sides));
+        if (segs < 3) {
+            fprintf(stderr, "bench_mesh: %ld triangles is too few\n", sizes[i]);
+            return 1;
+        }
+        run(segs, sides, i == n - 1);
+    }
+    printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");
+    return 0;
+}

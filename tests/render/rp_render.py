@@ -1,0 +1,277 @@
+"""Helpers the render tests share (tests/render/render_test.py, and any new
+render test): running the demo in script mode, the camera it prints
+(projection, unprojection, where to click), a double-precision oracle for
+rays against spheres and ellipsoids, and screenshots read with Pillow.
+
+State for one run lives in `ctx`: the program's path, a scratch directory,
+the failed checks.
+"""
+import json
+import math
+import os
+import resource
+import subprocess
+
+from PIL import Image as PILImage
+
+
+class _Context:
+    raypick = None      # absolute path of the program under test
+    tmp = None          # scratch directory of this run
+    failures = []       # messages of the checks that failed
+
+
+ctx = _Context()
+
+
+# ------------------------------------------------------------------ running
+
+# A run of the program that hangs: HANG_CPU_S of CPU time (RLIMIT_CPU, the
+# kernel sends SIGXCPU), a measure the machine's load does not change; the
+# slowest run here takes a few seconds of CPU even under ASan. The wall-clock
+# timeout only catches a program blocked without using CPU, far above what
+# a loaded machine needs.
+HANG_CPU_S = 120
+HANG_WALL_S = 1800
+
+
+def _limit_cpu():
+    resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
+
+
+def run(args, expect=0):
+    """Run raypick with args; returns (stdout lines parsed as JSON, stderr)."""
+    cmd = [ctx.raypick] + [str(a) for a in args]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=HANG_WALL_S,
+                          preexec_fn=_limit_cpu)
+    if proc.returncode != expect:
+        raise AssertionError("%s exited %d, expected %d\nstderr: %s" %
+                             (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:]))
+    lines = []
+    for line in proc.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            lines.append(json.loads(line))
+    return lines, proc.stderr
+
+
+def check(cond, message):
+    if not cond:
+        ctx.failures.append(message)
+        print("FAIL:", message)
+    return cond
+
+
+def layout(lesson, width, height, extra=()):
+    out, _ = run(["--lesson", lesson, "--size", "%dx%d" % (width, height), "--print-layout"] + list(extra))
+    assert len(out) == 1, out
+    return out[0]
+
+
+def clicks_run(lesson, width, height, clicks, extra=(), frames=None):
+    """clicks: list of (x, y, frame). Returns the report lines in order."""
+    args = ["--lesson", lesson, "--size", "%dx%d" % (width, height), "--report"] + list(extra)
+    last = 0
+    for x, y, frame in clicks:
+        args += ["--click", "%d,%d@%d" % (x, y, frame)]
+        last = max(last, frame)
+    args += ["--frames", frames if frames else last + 1]
+    out, _ = run(args)
+    reports = [r for r in out if "lesson" in r and "hit" in r]
+    assert len(reports) == len(clicks), "expected %d reports, got %d" % (len(clicks), len(reports))
+    return reports
+
+
+# ------------------------------------------------------------------ math
+
+def mat_from_json(a):
+    """cglm mat4 printed column by column -> row-major nested list."""
+    return [[a[c * 4 + r] for c in range(4)] for r in range(4)]
+
+
+def mat_mul(a, b):
+    return [[sum(a[r][k] * b[k][c] for k in range(4)) for c in range(4)] for r in range(4)]
+
+
+def mat_vec(m, v):
+    return [sum(m[r][k] * v[k] for k in range(4)) for r in range(4)]
+
+
+def mat_inverse(m):
+    n = 4
+    a = [list(row) + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(m)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[piv] = a[piv], a[col]
+        p = a[col][col]
+        a[col] = [x / p for x in a[col]]
+        for r in range(n):
+            if r != col:
+                f = a[r][col]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+    return [row[n:] for row in a]
+
+
+def sub(a, b): return [x - y for x, y in zip(a, b)]
+def add(a, b): return [x + y for x, y in zip(a, b)]
+def scale(a, s): return [x * s for x in a]
+def dot(a, b): return sum(x * y for x, y in zip(a, b))
+def norm(a): return math.sqrt(dot(a, a))
+def dist(a, b): return norm(sub(a, b))
+def unit(a): return scale(a, 1.0 / norm(a))
+
+
+class Camera:
+    def __init__(self, lay):
+        self.w, self.h = lay["width"], lay["height"]
+        self.view = mat_from_json(lay["view"])
+        self.proj = mat_from_json(lay["proj"])
+        self.vp = mat_mul(self.proj, self.view)
+        self.inv = mat_inverse(self.vp)
+        self.eye = lay["eye"]
+
+    def project(self, p):
+        """world point -> continuous window coordinates (top-left origin)"""
+        c = mat_vec(self.vp, list(p) + [1.0])
+        x, y = c[0] / c[3], c[1] / c[3]
+        return ((x + 1) * 0.5 * self.w, (1 - y) * 0.5 * self.h)
+
+    def ray(self, px, py):
+        """the ray through continuous window coordinates (px, py)"""
+        x, y = px / self.w * 2 - 1, 1 - py / self.h * 2
+        pts = []
+        for z in (-1.0, 1.0):
+            v = mat_vec(self.inv, [x, y, z, 1.0])
+            pts.append([v[i] / v[3] for i in range(3)])
+        return pts[0], sub(pts[1], pts[0])
+
+    def click_for(self, p):
+        """the integer mouse position whose pixel centre is nearest p"""
+        x, y = self.project(p)
+        return int(math.floor(x)), int(math.floor(y))
+
+    def click_ray(self, mx, my):
+        return self.ray(mx + 0.5, my + 0.5)
+
+
+def ray_sphere(o, d, c, r):
+    """smallest t >= 0 (entry, or exit from inside), or None"""
+    oc = sub(o, c)
+    a, b, cc = dot(d, d), dot(oc, d), dot(oc, oc) - r * r
+    disc = b * b - a * cc
+    if disc < 0:
+        return None
+    s = math.sqrt(disc)
+    t0, t1 = (-b - s) / a, (-b + s) / a
+    if t1 < 0:
+        return None
+    return t0 if t0 >= 0 else t1
+
+
+def quat_rotate(q, v):
+    x, y, z, w = q
+    if x == y == z == w == 0:
+        return list(v)
+    u = [x, y, z]
+    t = scale([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]], 2)
+    cr = [u[1] * t[2] - u[2] * t[1], u[2] * t[0] - u[0] * t[2], u[0] * t[1] - u[1] * t[0]]
+    return [v[i] + w * t[i] + cr[i] for i in range(3)]
+
+
+def ray_ellipsoid(o, d, obj):
+    """obj has center, radii, orientation (x, y, z, w; zeros = none)"""
+    q = obj.get("orientation", [0, 0, 0, 0])
+    qi = [-q[0], -q[1], -q[2], q[3]]
+    lo = quat_rotate(qi, sub(o, obj["center"]))
+    ld = quat_rotate(qi, d)
+    radii = obj["radii"]
+    lo = [lo[i] / radii[i] for i in range(3)]
+    ld = [ld[i] / radii[i] for i in range(3)]
+    return ray_sphere(lo, ld, [0, 0, 0], 1.0)
+
+
+def on_ellipsoid(p, obj):
+    q = obj.get("orientation", [0, 0, 0, 0])
+    lp = quat_rotate([-q[0], -q[1], -q[2], q[3]], sub(p, obj["center"]))
+    return math.sqrt(sum((lp[i] / obj["radii"][i]) ** 2 for i in range(3)))
+
+
+def nearest_sphere(o, d, objects):
+    best = None
+    for obj in objects:
+        if obj["kind"] != "sphere":
+            continue
+        t = ray_sphere(o, d, obj["center"], obj["radius"])
+        if t is not None and (best is None or t < best[0]):
+            best = (t, obj)
+    return best
+
+
+# ------------------------------------------------------------------ images
+
+def read_png(path):
+    """a screenshot -> Image (RGB; alpha, if any, dropped)"""
+    with PILImage.open(path) as im:
+        return Image(im.convert("RGB"))
+
+
+class Image:
+    """A screenshot: pixel lookups clamped to the image, neighbourhoods."""
+
+    def __init__(self, im):
+        self.im = im
+        self.w, self.h = im.size
+        self._px = im.load()
+
+    def pixel(self, x, y):
+        """(r, g, b) at integer pixel (x, y), clamped onto the image"""
+        x = min(max(int(x), 0), self.w - 1)
+        y = min(max(int(y), 0), self.h - 1)
+        return self._px[x, y]
+
+    def pixels(self):
+        """every pixel, row by row"""
+        return list(self.im.getdata())
+
+    def around(self, cx, cy, r_min, r_max):
+        """pixels whose distance from (cx, cy) lies in [r_min, r_max]"""
+        out = []
+        for y in range(int(cy - r_max), int(cy + r_max) + 1):
+            for x in range(int(cx - r_max), int(cx + r_max) + 1):
+                d = math.hypot(x + 0.5 - cx, y + 0.5 - cy)
+                if r_min <= d <= r_max and 0 <= x < self.w and 0 <= y < self.h:
+                    out.append(self.pixel(x, y))
+        return out
+
+
+def brightness(p):
+    return sum(p) / 3.0
+
+
+def mean_brightness(pixels):
+    return sum(brightness(p) for p in pixels) / max(len(pixels), 1)
+
+
+def screenshot(name, lesson, width, height, frames, clicks=(), keys=()):
+    path = os.path.join(ctx.tmp, name + ".png")
+    args = ["--lesson", lesson, "--size", "%dx%d" % (width, height), "--frames", frames,
+            "--screenshot", path]
+    for x, y, frame in clicks:
+        args += ["--click", "%d,%d@%d" % (x, y, frame)]
+    for k, frame in keys:
+        args += ["--key", "%s@%d" % (k, frame)]
+    run(args)
+    img = read_png(path)
+    check(img.w == width and img.h == height, "%s: screenshot is %dx%d" % (name, img.w, img.h))
+    return img
+
+
+def sky_click(cam, objects_hit):
+    """a window position near the top centre whose ray hits nothing"""
+    for my in (3, 8, 15):
+        for mx in (cam.w // 2, cam.w // 4, 3 * cam.w // 4):
+            o, d = cam.click_ray(mx, my)
+            if not objects_hit(o, d):
+                return mx, my
+    raise AssertionError("no empty sky found")
