@@ -24,6 +24,7 @@ no DISPLAY). Expected answers come from the test's own side:
 import json
 import math
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -35,10 +36,21 @@ FAILURES = []
 W, H = 1280, 720
 
 
+# A hung run: caught on CPU time (RLIMIT_CPU), which the machine's load does
+# not change, as rp_render.py does; the wall-clock limit only catches a run
+# blocked without using CPU.
+HANG_CPU_S = 120
+HANG_WALL_S = 1800
+
+
+def _limit_cpu():
+    resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
+
+
 def run(args, expect=0):
     cmd = [RAYPICK] + [str(a) for a in args]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=200)
+                          universal_newlines=True, timeout=HANG_WALL_S, preexec_fn=_limit_cpu)
     if proc.returncode != expect:
         raise AssertionError("%s exited %d, expected %d\nstderr: %s" %
                              (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:]))
