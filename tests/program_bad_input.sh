@@ -68,7 +68,7 @@ run carry-on "size 64x64" --size 64x64 "${short[@]}" --click 32,32@1
 run refuse "unknown option" --frobnicate "${short[@]}"
 run refuse "option without value" "${short[@]}" --lesson
 run refuse "lesson 0" --lesson 0 "${short[@]}"
-run refuse "lesson 5" --lesson 5 "${short[@]}"
+run refuse "lesson 6" --lesson 6 "${short[@]}"
 run refuse "lesson abc" --lesson abc "${short[@]}"
 run refuse "frames -1" --frames -1
 run refuse "frames 1e99" --frames 99999999999999999999
@@ -80,7 +80,7 @@ run refuse "key two chars" "${short[@]}" --key ab@1
 run refuse "key frame -1" "${short[@]}" --key m@-1
 
 # ---- input the program must survive and carry on from
-for lesson in 1 2 3 4; do
+for lesson in 1 2 3 4 5; do
     run carry-on "lesson $lesson unknown keys" --lesson "$lesson" --size 160x120 --frames 6 \
         --key '#@1' --key 'z@1' --key '~@2' --key 'q@2' --key '0@3' --key '9@3' --key '5@4' \
         --click 80,60@5

@@ -64,6 +64,7 @@ static int reverse_rank(render_cmd_kind k)
     case RENDER_CMD_SHADOW: return 5;
     case RENDER_CMD_GRID: return 6;
     case RENDER_CMD_TERRAIN: case RENDER_CMD_SHAPE: return 7;
+    case RENDER_CMD_MESH: case RENDER_CMD_MESH_HIGHLIGHT: return 7;
     }
     return 8;
 }

@@ -13,13 +13,16 @@
 
 #include "camera.h"
 #include "lesson.h"
+#include "mesh_data.h"
+#include "model_load.h"
 #include "render.h"
+#include "render_pick.h"
 #include "report.h"
 #include "sanitizer_keep.h"
 #include "screenshot.h"
 #include "window_pixels.h"
 
-#define LESSON_COUNT 4
+#define LESSON_COUNT 5
 #define SCRIPT_DT (1.0f / 60.0f)
 #define LAYOUT_OBJECTS 64
 
@@ -41,6 +44,17 @@ struct app {
     lesson_pick pick;
     double pick_us;
     render_list scene;              /* what the lesson draws this frame */
+    /* GPU picking beside the ray (key G) */
+    render_pick *gpu;
+    bool gpu_on;
+    bool gpu_unsupported;           /* the current lesson lists no pick ids */
+    bool has_gpu;                   /* the last pick has a GPU answer */
+    report_gpu gpu_last;
+    bool async_pending;             /* a PBO read started at the last GPU pick */
+    int async_frame;
+    render_pick_result async_last;
+    bool has_async;
+    mesh_data user_mesh;            /* --mesh */
     /* the frame loop */
     bool script;
     int frames;                     /* script mode: how many */
@@ -70,6 +84,45 @@ static void current_view(const app *a, render_view *v)
 
 /* ------------------------------------------------------------ picking */
 
+/* GPU picking: the lesson's scene drawn with ids into the pick pass, only
+   at the clicked pixel, read back now (the stall the sync read costs) and
+   also started into pixel buffers, collected a frame later (app_frame). */
+static bool gpu_pick(app *a, const render_view *v, const lesson_click *c, render_pick_result *out)
+{
+    render_list_reset(&a->scene, v);
+    a->lessons[a->current]->draw(a->states[a->current], &a->scene);
+    int pickable = 0;
+    for (int i = 0; i < a->scene.count; ++i)
+        pickable += a->scene.cmds[i].pick_id >= 0;
+    a->gpu_unsupported = pickable == 0;     /* the lesson marks nothing: no ID buffer to ask */
+    if (a->gpu_unsupported || !render_pick_begin(a->gpu, v, c->px, c->py))
+        return false;
+    render_pick_list(a->gpu, &a->scene);
+    bool ok = render_pick_read(a->gpu, out);
+    a->async_pending = render_pick_read_async(a->gpu);
+    a->async_frame = a->frame;
+    render_pick_end(a->gpu);
+    return ok;
+}
+
+/* The GPU's pixel against the ray's answer. The pixel read is the one whose
+   centre is (x + 0.5, y + 0.5): its depth unprojects there. */
+static void compare_gpu(const lesson_click *c, const render_pick_result *g, const lesson_pick *p, report_gpu *out)
+{
+    memset(out, 0, sizeof *out);
+    out->hit = g->hit;
+    out->id = g->hit ? (int)g->id : -1;
+    out->depth = g->depth;
+    out->read_ms = g->read_ms;
+    out->distance = -1.0f;
+    if (g->hit)
+        out->hit = rp_unproject_point((float)g->x + 0.5f, (float)g->y + 0.5f, g->depth, &c->viewport,
+                                      (vec4 *)c->proj, (vec4 *)c->view, RP_GL, out->point);
+    out->agree = out->hit == p->hit && (!p->hit || out->id == p->id);
+    if (out->hit && p->hit)
+        out->distance = glm_vec3_distance(out->point, (float *)p->point);
+}
+
 /* The port of the tutorial's WM_LBUTTONDOWN handler. (wx, wy) is the mouse
    position as SDL reports it: integer window coordinates of the pixel under
    the cursor; the ray goes through that pixel's centre. */
@@ -91,6 +144,11 @@ static void handle_click(app *a, float wx, float wy)
     void *self = a->states[a->current];
     c.method = l->method(self);
 
+    /* the GPU's answer for the scene as it is now, before the click
+       changes it */
+    render_pick_result gpu;
+    bool gpu_ok = a->gpu_on && gpu_pick(a, &v, &c, &gpu);
+
     Uint64 start = SDL_GetPerformanceCounter();
     bool ok = c.method == LESSON_PICK_D3D9
                   ? rp_pick_ray_perspective(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray)
@@ -101,8 +159,11 @@ static void handle_click(app *a, float wx, float wy)
     Uint64 end = SDL_GetPerformanceCounter();
     a->pick_us = (double)(end - start) * 1e6 / (double)SDL_GetPerformanceFrequency();
     a->has_pick = true;
+    a->has_gpu = gpu_ok;
+    if (gpu_ok)
+        compare_gpu(&c, &gpu, &a->pick, &a->gpu_last);
     if (a->opt.report) {
-        report_click_info info = {l->number, a->frame, wx, wy, a->pick_us};
+        report_click_info info = {l->number, a->frame, wx, wy, a->pick_us, gpu_ok ? &a->gpu_last : NULL};
         report_pick(stdout, &info, &c, &a->pick);
     }
 }
@@ -123,6 +184,8 @@ static void handle_key(app *a, char k)
         switch_lesson(a, k - '1');
     else if (k == 'h')
         a->show_help = !a->show_help;
+    else if (k == 'g')
+        a->gpu_on = !a->gpu_on;
     else if (k == 'r')
         app_camera_reset(&a->cameras[a->current], &a->lessons[a->current]->camera);
     else if (k == '[' || k == ']')     /* orbit in steps: scripts can show a side view */
@@ -200,6 +263,26 @@ static void draw_hud(app *a, const render_view *v)
     } else {
         snprintf(pick, sizeof pick, "last pick: -  (left click to pick)");
     }
+    size_t used = strlen(pick);
+    if (a->gpu_on && a->has_pick && a->has_gpu) {
+        const report_gpu *g = &a->gpu_last;
+        char id[32] = "nothing";
+        if (g->hit)
+            snprintf(id, sizeof id, "id %d", g->id);
+        char apart[48] = "";
+        if (g->distance >= 0.0f)
+            snprintf(apart, sizeof apart, "  points %.1e apart", (double)g->distance);
+        snprintf(pick + used, sizeof pick - used, "\nGPU (G): %s  depth %.5f  %s%s   read %.2f ms", id,
+                 (double)g->depth, g->agree ? "AGREES" : "DIFFERS", apart, g->read_ms);
+        used = strlen(pick);
+        if (a->has_async)
+            snprintf(pick + used, sizeof pick - used, "\nGPU one frame later (PBO + fence): waited %.2f ms, map %.3f ms",
+                     a->async_last.wait_ms, a->async_last.read_ms);
+    } else if (a->gpu_on) {
+        snprintf(pick + used, sizeof pick - used, a->gpu_unsupported && a->has_pick
+                 ? "\nGPU picking (G): this lesson draws nothing with pick ids (lessons 1 and 5 do)"
+                 : "\nGPU picking on (G): click to compare");
+    }
     float title_scale = 1.5f * s;
     float w = glm_max(render_text_width(l->title, title_scale),
                       glm_max(render_text_width(status, s), render_text_width(pick, s)));
@@ -214,7 +297,7 @@ static void draw_hud(app *a, const render_view *v)
 
     char help[768];
     if (a->show_help)
-        snprintf(help, sizeof help, "%s\n1-4 lesson   H hide help   R reset camera\n"
+        snprintf(help, sizeof help, "%s\n1-5 lesson   G GPU picking   H hide help   R reset camera\n"
                  "right drag or [ ] orbit   wheel zoom   Esc quit", l->keys);
     else
         snprintf(help, sizeof help, "H help");
@@ -261,11 +344,34 @@ static bool wants_frame(const app *a)
     return !a->quit && (!a->script || a->frame < a->frames);
 }
 
+/* The GPU pick's pixel-buffer read, collected on a later frame without
+   waiting: what a program that cannot afford the stall does. */
+static void collect_async_pick(app *a)
+{
+    if (!a->async_pending || a->frame <= a->async_frame ||
+        !render_pick_poll(a->gpu, false, &a->async_last))
+        return;
+    a->async_pending = false;
+    a->has_async = true;
+    if (a->opt.report) {
+        const render_pick_result *g = &a->async_last;
+        printf("{\"gpu_async\":{\"lesson\":%d,\"click_frame\":%d,\"frame\":%d,\"hit\":%s,\"id\":%d,"
+               "\"depth\":%.9g,\"same_as_sync\":%s,\"wait_ms\":%.4f,\"map_ms\":%.4f}}\n",
+               a->lessons[a->current]->number, a->async_frame, a->frame, g->hit ? "true" : "false",
+               g->hit ? (int)g->id : -1, (double)g->depth,
+               g->hit == a->gpu_last.hit && (!g->hit || (int)g->id == a->gpu_last.id) &&
+                       g->depth == a->gpu_last.depth ? "true" : "false",
+               g->wait_ms, g->read_ms);
+        fflush(stdout);
+    }
+}
+
 bool app_frame(app *a)
 {
     if (!wants_frame(a))
         return false;
     Uint64 start = SDL_GetPerformanceCounter();
+    collect_async_pick(a);
     SDL_Event e;
     while (SDL_PollEvent(&e))
         handle_event(a, &e);
@@ -363,6 +469,7 @@ void app_destroy(app *a)
         if (a->states[i])
             a->lessons[i]->destroy(a->states[i]);
     render_list_free(&a->scene);
+    render_pick_destroy(a->gpu);
     render_destroy(a->r);
     if (a->gl)
         SDL_GL_DeleteContext(a->gl);
@@ -370,6 +477,7 @@ void app_destroy(app *a)
         SDL_DestroyWindow(a->window);
     SDL_Quit();
     free(a->times);
+    mesh_data_free(&a->user_mesh);
     free(a);
 }
 
@@ -377,7 +485,7 @@ void app_destroy(app *a)
 static bool create_lessons(app *a)
 {
     char err[512] = "";
-    lesson_env env = {a->opt.seed, a->opt.heightmap, err, sizeof err};
+    lesson_env env = {a->opt.seed, a->opt.heightmap, err, sizeof err, a->opt.mesh ? &a->user_mesh : NULL};
     for (int i = 0; i < LESSON_COUNT; ++i) {
         err[0] = '\0';
         a->states[i] = a->lessons[i]->create(&env);
@@ -402,7 +510,16 @@ app *app_create(const app_options *opt)
     a->lessons[1] = &lesson2_shields;
     a->lessons[2] = &lesson3_bounds;
     a->lessons[3] = &lesson4_terrain;
+    a->lessons[4] = &lesson5_triangles;
     a->show_help = true;
+
+    /* a model that cannot be read stops the program before any window */
+    char load_err[512] = "";
+    if (opt->mesh && !model_load(opt->mesh, 1.5f, &a->user_mesh, load_err, sizeof load_err)) {
+        fprintf(stderr, "raypick: %s\n", load_err);
+        free(a);
+        return NULL;
+    }
 
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
@@ -419,6 +536,12 @@ app *app_create(const app_options *opt)
     a->r = render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err);
     if (!a->r) {
         fprintf(stderr, "raypick: %s\n", err);
+        app_destroy(a);
+        return NULL;
+    }
+    a->gpu = render_pick_create(a->r, NULL, err, sizeof err);
+    if (!a->gpu) {
+        fprintf(stderr, "raypick: GPU pick pass: %s\n", err);
         app_destroy(a);
         return NULL;
     }

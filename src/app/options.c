@@ -12,9 +12,11 @@ void app_print_usage(const char *argv0, FILE *out)
 {
     fprintf(out,
             "usage: %s [options]\n"
-            "  --lesson N          start in lesson N (1-4)\n"
+            "  --lesson N          start in lesson N (1-5)\n"
             "  --size WxH          window size (default 1280x720)\n"
             "  --heightmap FILE    lesson 4: load the terrain from an image\n"
+            "  --mesh FILE         lesson 5: pick this model (.x .obj .gltf .glb .ply .stl ...;\n"
+            "                      needs a build with assimp)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
@@ -25,7 +27,7 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --print-layout      print the lesson's objects and camera as JSON, exit\n"
             "  --bench-frames N    run N frames, print the median frame time\n"
             "  --help              this text\n"
-            "keys: 1-4 lesson, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
+            "keys: 1-5 lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
             "      left click pick, M/N/B/T/S lesson toggles (see the HUD), Esc quit\n",
             argv0);
 }
@@ -128,7 +130,7 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             snprintf(err, n, "%s needs a value", a);
             return APP_PARSE_ERROR;
         } else if (!strcmp(a, "--lesson")) {
-            ok = parse_int(v, 1, 4, &o->lesson);
+            ok = parse_int(v, 1, 5, &o->lesson);
         } else if (!strcmp(a, "--size")) {
             ok = parse_size(v, &o->width, &o->height);
         } else if (!strcmp(a, "--frames")) {
@@ -140,6 +142,9 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             o->seed = (uint32_t)seed;
         } else if (!strcmp(a, "--screenshot")) {
             o->screenshot = v;
+            ok = *v != '\0';
+        } else if (!strcmp(a, "--mesh")) {
+            o->mesh = v;
             ok = *v != '\0';
         } else if (!strcmp(a, "--heightmap")) {
             o->heightmap = v;

@@ -17,7 +17,7 @@ typedef struct app_script_event {
 } app_script_event;
 
 typedef struct app_options {
-    int  lesson;            /* 1..4 */
+    int  lesson;            /* 1..5 */
     int  width, height;     /* window size */
     app_script_event events[APP_MAX_EVENTS];
     int  event_count;
@@ -25,6 +25,7 @@ typedef struct app_options {
     int  bench_frames;      /* > 0: script mode, print the median frame time */
     const char *screenshot; /* PNG of the last frame */
     const char *heightmap;  /* lesson 4: load this image */
+    const char *mesh;       /* lesson 5: load this model (assimp) */
     bool report;            /* JSON line per pick on stdout */
     bool print_layout;      /* print the lesson's objects and camera, exit */
     uint32_t seed;

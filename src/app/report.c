@@ -56,6 +56,17 @@ void report_pick(FILE *out, const report_click_info *info, const lesson_click *c
     fprintf(out, ",\"us\":%.2f", info->us);
     for (int i = 0; i < p->field_count; ++i)
         write_field(out, &p->fields[i]);
+    if (info->gpu) {
+        const report_gpu *g = info->gpu;
+        fprintf(out, ",\"gpu\":{\"hit\":%s,\"id\":%d,\"depth\":%.9g,\"point\":", g->hit ? "true" : "false",
+                g->id, (double)g->depth);
+        if (g->hit)
+            report_vec3(out, g->point);
+        else
+            fputs("null", out);
+        fprintf(out, ",\"agree\":%s,\"distance\":%.6g,\"read_ms\":%.4f}", g->agree ? "true" : "false",
+                (double)g->distance, g->read_ms);
+    }
     fprintf(out, "}\n");
     fflush(out);
 }

@@ -10,12 +10,24 @@
 
 #include "lesson.h"
 
+/* What the GPU pick pass (key G) found under the same pixel. */
+typedef struct report_gpu {
+    bool   hit;
+    int    id;              /* object id or triangle index, -1 for nothing */
+    float  depth;           /* window depth read back, [0, 1] */
+    vec3   point;           /* the depth unprojected (rp_unproject_point) */
+    bool   agree;           /* same hit and id as the ray */
+    float  distance;        /* |GPU point - ray point| when both hit, else -1 */
+    double read_ms;         /* the synchronous glReadPixels */
+} report_gpu;
+
 /* Where a pick came from: the window position SDL gave and the frame. */
 typedef struct report_click_info {
     int lesson;             /* lesson number */
     int frame;
     float window_x, window_y;
     double us;              /* how long the pick took */
+    const report_gpu *gpu;  /* NULL: no GPU pick */
 } report_click_info;
 
 /* [x,y,z] with 6 significant digits */

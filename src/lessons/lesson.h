@@ -110,6 +110,7 @@ typedef struct lesson_env {
     const char *heightmap_path; /* lesson 4: NULL = procedural */
     char       *err;            /* create() failure message */
     size_t      err_size;
+    const struct mesh_data *mesh; /* lesson 5: a model to pick (--mesh), copied; NULL = procedural */
 } lesson_env;
 
 /* The orbit camera a lesson starts with (and R returns to). */
@@ -147,6 +148,7 @@ extern const lesson lesson1_spheres;
 extern const lesson lesson2_shields;
 extern const lesson lesson3_bounds;
 extern const lesson lesson4_terrain;
+extern const lesson lesson5_triangles;
 
 /* helpers shared by the lessons (lesson_common.c) */
 void lesson_pick_miss(lesson_pick *out, const rp_ray *ray, const char *method);

@@ -7,8 +7,16 @@
  * M switches the ray between the D3D9 way (CalculateRay + TransformRay:
  * rp_pick_ray_perspective) and the XNA way (unproject near and far points:
  * rp_pick_ray_unproject); the HUD shows that both find the same point.
+ *
+ * V cycles the bounding volume: the tutorial's hand-set sphere, then the
+ * volumes computed from the shape's vertices (shape_bounds.h: the
+ * smallest sphere, the world AABB around the turned vertices, the OBB
+ * that turns with the object). Each click also tests the objects' own
+ * triangles, and the HUD counts each volume's false positives: objects
+ * whose volume the ray hits while it misses every triangle.
  */
 #include "lesson.h"
+#include "shape_bounds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +35,15 @@ typedef struct object {
     float flash;            /* highlight after a hit, seconds left */
 } object;
 
+/* The volume lesson 1 picks: the tutorial's sphere, or a computed one. */
+enum { VOLUME_TUTORIAL = 0, VOLUME_COUNT = 1 + BOUND_VOLUME_COUNT };
+
 typedef struct lesson1 {
     object objects[OBJECT_COUNT];
+    shape_bounds bounds;
+    int volume;                     /* VOLUME_TUTORIAL or 1 + bound_volume */
+    int false_positives[VOLUME_COUNT];  /* of the last click, per volume */
+    char fp_names[VOLUME_COUNT][64];
     lesson_method method;
     bool nearest_only;
     bool show_bounds;
@@ -56,6 +71,11 @@ static void *create(const lesson_env *env)
         snprintf(env->err, env->err_size, "out of memory");
         return NULL;
     }
+    if (!shape_bounds_init(&self->bounds)) {
+        snprintf(env->err, env->err_size, "out of memory for the bounding volumes");
+        free(self);
+        return NULL;
+    }
     memcpy(self->objects, start, sizeof start);
     for (int i = 0; i < OBJECT_COUNT; ++i)
         self->objects[i].angle = 0.4f * (float)i;
@@ -65,9 +85,33 @@ static void *create(const lesson_env *env)
     return self;
 }
 
-static void destroy(void *self)
+static void destroy(void *self_)
 {
+    lesson1 *self = self_;
+    if (self)
+        shape_bounds_free(&self->bounds);
     free(self);
+}
+
+static const char *volume_name(int v)
+{
+    return v == VOLUME_TUTORIAL ? "tutorial sphere" : v == 1 ? "smallest sphere" : bound_volume_name((bound_volume)(v - 1));
+}
+
+static void object_rotation(const object *o, versor q)
+{
+    glm_quatv(q, o->angle, (vec3){0.25f, 1.0f, 0.1f});
+    glm_quat_normalize(q);
+}
+
+static shape_placement placement(const object *o)
+{
+    shape_placement p;
+    p.kind = (int)o->shape;
+    glm_vec3_copy((float *)o->position, p.position);
+    object_rotation(o, p.rotation);
+    p.scale = o->scale;
+    return p;
 }
 
 static void bounding_sphere(const object *o, rp_sphere *s)
@@ -96,6 +140,7 @@ static bool key(void *self_, char k)
     case 'm': self->method = self->method == LESSON_PICK_D3D9 ? LESSON_PICK_UNPROJECT : LESSON_PICK_D3D9; return true;
     case 'n': self->nearest_only = !self->nearest_only; return true;
     case 'b': self->show_bounds = !self->show_bounds; return true;
+    case 'v': self->volume = (self->volume + 1) % VOLUME_COUNT; return true;
     default: return false;
     }
 }
@@ -110,12 +155,59 @@ static lesson_method method(const void *self_)
 
 /* The nearest bounding sphere on a ray: what a D3D9 program of the
    tutorial's time would do by looping, the library does in one call. */
+static bool volume_hit(const lesson1 *self, int i, int volume, const rp_ray *ray, rp_hit *hit)
+{
+    const object *o = &self->objects[i];
+    if (volume == VOLUME_TUTORIAL) {
+        rp_sphere s;
+        bounding_sphere(o, &s);
+        return rp_intersect_ray_sphere(ray, &s, hit);
+    }
+    shape_placement p = placement(o);
+    return shape_bounds_hit_volume(&self->bounds, &p, (bound_volume)(volume - 1), ray, hit);
+}
+
 static int nearest_hit(const lesson1 *self, const rp_ray *ray, rp_hit *hit)
 {
-    rp_sphere spheres[OBJECT_COUNT];
-    for (int i = 0; i < OBJECT_COUNT; ++i)
-        bounding_sphere(&self->objects[i], &spheres[i]);
-    return rp_intersect_ray_spheres(ray, spheres, OBJECT_COUNT, hit);
+    if (self->volume == VOLUME_TUTORIAL) {
+        rp_sphere spheres[OBJECT_COUNT];
+        for (int i = 0; i < OBJECT_COUNT; ++i)
+            bounding_sphere(&self->objects[i], &spheres[i]);
+        return rp_intersect_ray_spheres(ray, spheres, OBJECT_COUNT, hit);
+    }
+    int best = -1;
+    for (int i = 0; i < OBJECT_COUNT; ++i) {
+        rp_hit h;
+        if (volume_hit(self, i, self->volume, ray, &h) && (best < 0 || h.t < hit->t)) {
+            best = i;
+            *hit = h;
+        }
+    }
+    return best;
+}
+
+/* Every volume's false positives for this ray: objects whose volume it
+   hits while it misses all their triangles. */
+static void count_false_positives(lesson1 *self, const rp_ray *ray)
+{
+    bool mesh[OBJECT_COUNT];
+    for (int i = 0; i < OBJECT_COUNT; ++i) {
+        shape_placement p = placement(&self->objects[i]);
+        mesh[i] = shape_bounds_hit_mesh(&self->bounds, &p, ray, NULL);
+    }
+    for (int v = 0; v < VOLUME_COUNT; ++v) {
+        self->false_positives[v] = 0;
+        self->fp_names[v][0] = '\0';
+        size_t n = 0;
+        for (int i = 0; i < OBJECT_COUNT; ++i) {
+            if (mesh[i] || !volume_hit(self, i, v, ray, NULL))
+                continue;
+            ++self->false_positives[v];
+            if (n < sizeof self->fp_names[v])
+                n += (size_t)snprintf(self->fp_names[v] + n, sizeof self->fp_names[v] - n, "%s%s",
+                                      n ? ", " : "", self->objects[i].name);
+        }
+    }
 }
 
 /* Build the other method's ray for the same pixel and check it finds the
@@ -155,25 +247,25 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
         if (id >= 0)
             hits[hit_count++] = id;
     } else {
-        /* the tutorial's loop: every sphere the ray passes through */
-        for (int i = 0; i < OBJECT_COUNT; ++i) {
-            rp_sphere s;
-            bounding_sphere(&self->objects[i], &s);
-            if (rp_test_ray_sphere(&c->ray, &s))
+        /* the tutorial's loop: every volume the ray passes through */
+        for (int i = 0; i < OBJECT_COUNT; ++i)
+            if (volume_hit(self, i, self->volume, &c->ray, NULL))
                 hits[hit_count++] = i;
-        }
     }
     for (int i = 0; i < hit_count; ++i) {
         object *o = &self->objects[hits[i]];
         o->rotating = !o->rotating;
         o->flash = 0.6f;
     }
+    count_false_positives(self, &c->ray);
     compare_methods(self, c, id, &hit);
     snprintf(out->note, sizeof out->note, "%s", self->agreement);
 
     lesson_pick_bool(out, "nearest_only", self->nearest_only);
     lesson_pick_ints(out, "toggled", hits, hit_count);
     lesson_pick_bool(out, "agree", strstr(self->agreement, "agrees") != NULL);
+    lesson_pick_int(out, "volume", self->volume);
+    lesson_pick_ints(out, "false_positives", self->false_positives, VOLUME_COUNT);
 
     self->last_hit = id >= 0;
     if (id < 0)
@@ -188,20 +280,56 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
 
 /* ------------------------------------------------------------ draw */
 
+/* An AABB or OBB as its 12 edges. */
+static void list_box(const lesson1 *self, int i, render_list *list)
+{
+    const object *o = &self->objects[i];
+    shape_placement p = placement(o);
+    vec3 center, half, axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    if (self->volume == 1 + BOUND_AABB) {
+        rp_aabb a;
+        shape_bounds_aabb(&self->bounds, &p, &a);
+        glm_vec3_add(a.min, a.max, center);
+        glm_vec3_scale(center, 0.5f, center);
+        glm_vec3_sub(a.max, center, half);
+    } else {
+        rp_obb b;
+        shape_bounds_obb(&self->bounds, &p, &b);
+        glm_vec3_copy(b.center, center);
+        glm_vec3_copy(b.half_extents, half);
+        for (int k = 0; k < 3; ++k)
+            glm_quat_rotatev(b.orientation, axes[k], axes[k]);
+    }
+    vec3 corner[8];
+    for (int c = 0; c < 8; ++c) {
+        glm_vec3_copy(center, corner[c]);
+        for (int k = 0; k < 3; ++k)
+            glm_vec3_muladds(axes[k], (c >> k & 1) ? half[k] : -half[k], corner[c]);
+    }
+    vec4 color = {0.45f, 0.75f, 1.0f, 0.8f};
+    if (o->rotating)
+        glm_vec4_copy((vec4){1.0f, 0.8f, 0.4f, 0.9f}, color);
+    for (int c = 0; c < 8; ++c)
+        for (int k = 0; k < 3; ++k)
+            if (!(c >> k & 1))
+                render_list_line(list, corner[c], corner[c | 1 << k], color);
+}
+
 static void draw(const void *self_, render_list *list)
 {
     const lesson1 *self = self_;
     for (int i = 0; i < OBJECT_COUNT; ++i) {
         const object *o = &self->objects[i];
         versor q;
-        glm_quatv(q, o->angle, (vec3){0.25f, 1.0f, 0.1f});
-        glm_quat_normalize(q);
+        object_rotation(o, q);
         mat4 model;
         lesson_model(o->position, q, (vec3){o->scale, o->scale, o->scale}, model);
         vec3 glow = {0.35f * o->flash, 0.35f * o->flash, 0.3f * o->flash};
         if (o->rotating)
             glm_vec3_adds(glow, 0.05f, glow);
+        render_list_pick_id(list, i);      /* GPU picking: object i writes id i */
         render_list_shape(list, o->shape, model, o->color, glow);
+        render_list_pick_id(list, -1);
         render_list_shadow(list, o->position, o->bound_radius * o->scale, 0.0f, 0.8f);
     }
     render_list_grid(list, 0.0f);
@@ -219,13 +347,22 @@ static void draw(const void *self_, render_list *list)
         if (self->last_hit)
             render_list_point(list, self->last_point, 12.0f, (vec4){1.0f, 0.95f, 0.5f, 1.0f});
     }
-    if (self->show_bounds) {
+    if (self->show_bounds && self->volume > 1)
+        for (int i = 0; i < OBJECT_COUNT; ++i)
+            list_box(self, i, list);
+    if (self->show_bounds && self->volume <= 1) {
         for (int i = 0; i < OBJECT_COUNT; ++i) {
             const object *o = &self->objects[i];
             vec4 c = {0.35f, 0.55f, 0.85f, 0.05f};
             if (o->rotating)
                 glm_vec4_copy((vec4){0.95f, 0.75f, 0.35f, 0.07f}, c);
-            render_list_glass_sphere(list, o->position, o->bound_radius * o->scale, c);
+            rp_sphere s;
+            shape_placement p = placement(o);
+            if (self->volume == VOLUME_TUTORIAL)
+                bounding_sphere(o, &s);
+            else
+                shape_bounds_sphere(&self->bounds, &p, &s);
+            render_list_glass_sphere(list, s.center, s.radius, c);
         }
     }
 }
@@ -236,10 +373,15 @@ static void status(const void *self_, char *buf, size_t size)
     int n = 0;
     for (int i = 0; i < OBJECT_COUNT; ++i)
         n += self->objects[i].rotating;
-    snprintf(buf, size, "ray: %s (M)   picks: %s (N)   bounds: %s (B)   rotating: %d\n%s",
-             self->method == LESSON_PICK_D3D9 ? "D3D9 CalculateRay" : "XNA unproject",
-             self->nearest_only ? "nearest only" : "all on the ray", self->show_bounds ? "shown" : "hidden", n,
-             self->agreement);
+    int k = snprintf(buf, size, "ray: %s (M)   picks: %s (N)   bounds: %s (B)   rotating: %d\n%s\n"
+                     "volume: %s (V)   false positives of the last click: tutorial sphere %d, "
+                     "smallest sphere %d, AABB %d, OBB %d",
+                     self->method == LESSON_PICK_D3D9 ? "D3D9 CalculateRay" : "XNA unproject",
+                     self->nearest_only ? "nearest only" : "all on the ray", self->show_bounds ? "shown" : "hidden",
+                     n, self->agreement, volume_name(self->volume), self->false_positives[0],
+                     self->false_positives[1], self->false_positives[2], self->false_positives[3]);
+    if (k > 0 && (size_t)k < size && self->fp_names[self->volume][0])
+        snprintf(buf + k, size - (size_t)k, " (%s: %s)", volume_name(self->volume), self->fp_names[self->volume]);
 }
 
 static int objects(const void *self_, const vec3 eye, lesson_object *out, int cap)
@@ -263,7 +405,8 @@ const lesson lesson1_spheres = {
     .keys = "left click  toggle rotation of what the ray hits\n"
             "M  D3D9 ray / unproject ray\n"
             "N  nearest only / all on the ray\n"
-            "B  show bounding spheres",
+            "B  show bounding volumes\n"
+            "V  volume: tutorial sphere / smallest sphere / AABB / OBB",
     .camera = {{0.0f, 1.0f, -2.0f}, 0.0f, 0.38f, 15.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

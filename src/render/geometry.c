@@ -180,3 +180,15 @@ void geo_free(geo_mesh *m)
     free(m->indices);
     memset(m, 0, sizeof *m);
 }
+
+bool geo_shape(int kind, geo_mesh *out)
+{
+    /* the order of render_shape_kind: sphere, cube, torus, cone */
+    switch (kind) {
+    case 0: return geo_sphere(32, 16, out);
+    case 1: return geo_cube(out);
+    case 2: return geo_torus(0.75f, 0.3f, 40, 14, out);
+    case 3: return geo_cone(40, out);
+    default: return false;
+    }
+}

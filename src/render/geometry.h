@@ -25,5 +25,8 @@ bool geo_cone(int segments, geo_mesh *out);
 bool geo_terrain(int cols, int rows, float spacing, const float origin[3],
                  const float *heights, geo_mesh *out);
 void geo_free(geo_mesh *m);
+/* The mesh the renderer draws for a render_shape_kind (render.h), so the
+   lessons can pick exactly the triangles on screen. false for another kind. */
+bool geo_shape(int kind, geo_mesh *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "geometry.h"
+#include "render_model.h"
 #include "shaders.h"
 
 static const vec3 LIGHT_DIR = {0.45f, 0.80f, 0.40f};   /* normalised in render_create */
@@ -136,8 +137,9 @@ static bool build_shapes(renderer *r)
 {
     geo_mesh m[RENDER_SHAPE_COUNT];
     memset(m, 0, sizeof m);
-    bool ok = geo_sphere(32, 16, &m[RENDER_SPHERE]) && geo_cube(&m[RENDER_CUBE]) &&
-              geo_torus(0.75f, 0.3f, 40, 14, &m[RENDER_TORUS]) && geo_cone(40, &m[RENDER_CONE]);
+    bool ok = true;
+    for (int i = 0; i < RENDER_SHAPE_COUNT; ++i)
+        ok = ok && geo_shape(i, &m[i]);
     for (int i = 0; i < RENDER_SHAPE_COUNT; ++i) {
         if (ok)
             upload_mesh(&m[i], &r->shapes[i]);
@@ -326,6 +328,7 @@ void render_destroy(renderer *r)
             delete_mesh(&r->shapes[i]);
         for (int i = 0; i < RENDER_TERRAIN_CACHE; ++i)
             terrain_destroy(r->terrains[i].mesh);
+        render_models_free(r);
     }
     glDeleteProgram(r->bg_prog.id);
     glDeleteProgram(r->flat_prog.id);
@@ -741,7 +744,8 @@ static render_terrain *cached_terrain(renderer *r, const render_terrain_data *d)
 /* ------------------------------------------------------------ submit */
 
 /* A frame's scene goes in fixed phases, whatever order the list has:
-     1. opaque      shapes and terrain (depth written), in list order
+     1. opaque      shapes, terrain and meshes (depth written), in list
+                    order; then highlighted mesh triangles over them
      2. background  the gradient at the far plane, only where nothing opaque
                     is (cheap on a software rasteriser); it shades a ground
                     plane when the list has a grid
@@ -760,6 +764,17 @@ static void submit_opaque(renderer *r, const render_list *list)
             draw_shape(r, c->u.shape.shape, (vec4 *)c->u.shape.model, c->u.shape.color, c->u.shape.emissive);
         else if (c->kind == RENDER_CMD_TERRAIN)
             draw_terrain(r, cached_terrain(r, &c->u.terrain));
+        else if (c->kind == RENDER_CMD_MESH)
+            render_model_draw(r, render_cached_model(r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
+                              c->u.mesh.color, c->u.mesh.checks, c->u.mesh.two_sided);
+    }
+    /* highlighted triangles over their meshes (depth-tested against them) */
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind == RENDER_CMD_MESH_HIGHLIGHT)
+            render_model_highlight(r, render_cached_model(r, c->u.highlight.mesh), (vec4 *)c->u.highlight.model,
+                                   c->u.highlight.triangles, (size_t)c->u.highlight.count, c->u.highlight.fill,
+                                   c->u.highlight.edge);
     }
 }
 
@@ -878,4 +893,11 @@ bool render_read_pixels(renderer *r, int width, int height, uint8_t *rgb)
     }
     free(tmp);
     return glGetError() == GL_NO_ERROR;
+}
+
+/* ------------------------------------------------------------ for modules */
+
+GLuint render_link_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size)
+{
+    return program(vs, fs, name, err, err_size);
 }

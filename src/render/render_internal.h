@@ -74,6 +74,16 @@ typedef struct render_terrain_slot {
     render_terrain *mesh;
 } render_terrain_slot;
 
+/* Meshes of render_list_mesh, uploaded once and kept while the data's key
+   (the render_mesh_data's address and contents) stays the same. */
+#define RENDER_MODEL_CACHE 4
+struct render_model;
+typedef struct render_model_slot {
+    const render_mesh_data *key;
+    render_mesh_data data;
+    struct render_model *model;
+} render_model_slot;
+
 struct renderer {
     render_program bg_prog, flat_prog, lit_prog, line_prog, shield_prog, terrain_prog, text_prog;
     render_mesh shapes[RENDER_SHAPE_COUNT];
@@ -83,6 +93,8 @@ struct renderer {
     vec3 light_dir;
     render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
     int next_terrain;       /* the slot to reuse when all are taken */
+    render_model_slot models[RENDER_MODEL_CACHE];
+    int next_model;
     /* the frame's translucent surfaces, back to front (list indices) */
     int *surfaces;
     int surface_cap;
@@ -92,6 +104,12 @@ struct renderer {
     int text_count, text_cap;
 };
 
+/* Compile and link a program of modules with their own uniforms (model.c,
+   pick.c): 0 and a message on failure. */
+GLuint render_link_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size);
+/* the GPU copy of a listed mesh (made on first use), NULL on failure */
+struct render_model *render_cached_model(renderer *r, const render_mesh_data *d);
+void render_models_free(renderer *r);
 void render_text_init(renderer *r);
 void render_text_free(renderer *r);
 void render_text_flush(renderer *r);

@@ -10,6 +10,7 @@ void render_list_reset(render_list *list, const render_view *view)
     list->count = 0;
     list->impact_count = 0;
     list->out_of_memory = false;
+    list->pick_id = -1;
 }
 
 void render_list_free(render_list *list)
@@ -38,6 +39,7 @@ static render_cmd *push(render_list *list, render_cmd_kind kind)
     render_cmd *c = &list->cmds[list->count++];
     memset(c, 0, sizeof *c);
     c->kind = kind;
+    c->pick_id = list->pick_id;
     return c;
 }
 
@@ -185,4 +187,39 @@ void render_list_append(render_list *list, const render_list *from, int index)
     render_cmd *copy = push(list, c->kind);
     if (copy)
         *copy = *c;
+}
+
+void render_list_pick_id(render_list *list, int id)
+{
+    list->pick_id = id < 0 ? -1 : id;
+}
+
+void render_list_mesh(render_list *list, const render_mesh_data *mesh, mat4 model,
+                      const vec4 color, float checks)
+{
+    render_cmd *c = mesh ? push(list, RENDER_CMD_MESH) : NULL;
+    if (!c)
+        return;
+    c->u.mesh.mesh = mesh;
+    glm_mat4_copy(model, c->u.mesh.model);
+    glm_vec4_copy((float *)color, c->u.mesh.color);
+    c->u.mesh.checks = checks;
+    c->u.mesh.two_sided = mesh->two_sided;
+}
+
+void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh, mat4 model,
+                                const uint32_t *triangles, size_t count, const vec4 fill,
+                                const vec4 edge)
+{
+    render_cmd *c = mesh && triangles && count ? push(list, RENDER_CMD_MESH_HIGHLIGHT) : NULL;
+    if (!c)
+        return;
+    c->pick_id = -1;    /* drawn over the mesh: never a pick target of its own */
+    c->u.highlight.mesh = mesh;
+    glm_mat4_copy(model, c->u.highlight.model);
+    size_t n = count < RENDER_HIGHLIGHT_MAX ? count : RENDER_HIGHLIGHT_MAX;
+    memcpy(c->u.highlight.triangles, triangles, n * sizeof *triangles);
+    c->u.highlight.count = (int)n;
+    glm_vec4_copy((float *)fill, c->u.highlight.fill);
+    glm_vec4_copy((float *)edge, c->u.highlight.edge);
 }

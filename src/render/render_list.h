@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <cglm/cglm.h>
 
 /* What the camera sees this frame. */
@@ -64,11 +65,35 @@ typedef enum render_cmd_kind {
     RENDER_CMD_POINT,
     RENDER_CMD_BEAM,        /* glowing camera-facing quad */
     RENDER_CMD_SHIELD,      /* translucent shield with impact ripples */
-    RENDER_CMD_GLASS        /* translucent bounding sphere */
+    RENDER_CMD_GLASS,       /* translucent bounding sphere */
+    RENDER_CMD_MESH,        /* opaque lit triangle mesh (lesson 5) */
+    RENDER_CMD_MESH_HIGHLIGHT /* some of a mesh's triangles drawn over it */
 } render_cmd_kind;
+
+/* A triangle mesh (lesson 5's model): interleaved vertices, position (3
+   floats) at byte 0, normal (3 floats) at 12, tu tv (2 floats) at 24,
+   `stride` bytes apart (>= 32); three 32-bit indices per triangle. NOT
+   copied: like a terrain's heights it must live as long as the renderer
+   may draw it (the renderer keeps the GPU copy it makes, keyed by this
+   struct's address and contents). */
+typedef struct render_mesh_data {
+    const void     *vertices;
+    size_t          vertex_count, stride;
+    const uint32_t *indices;
+    size_t          triangle_count;
+    bool            two_sided;  /* draw back faces too (an open mesh, a
+                                   model of unknown winding); false: cull
+                                   them, half the rasterising of a closed one */
+} render_mesh_data;
+
+/* Most triangles one highlight command draws (the Pick sample's
+   MAX_INTERSECTIONS). */
+#define RENDER_HIGHLIGHT_MAX 16
 
 typedef struct render_cmd {
     render_cmd_kind kind;
+    int pick_id;            /* GPU picking: the id this shape or mesh writes
+                               (a mesh: pick_id + triangle); -1 = not pickable */
     union {
         struct { render_shape_kind shape; mat4 model; vec4 color; vec3 emissive; } shape;
         render_terrain_data terrain;
@@ -83,6 +108,12 @@ typedef struct render_cmd {
             float time, lifetime, ripple_speed;
         } shield;
         struct { vec3 center; float radius; vec4 color; } glass;
+        struct { const render_mesh_data *mesh; mat4 model; vec4 color; float checks; bool two_sided; } mesh;
+        struct {
+            const render_mesh_data *mesh; mat4 model;
+            uint32_t triangles[RENDER_HIGHLIGHT_MAX]; int count;
+            vec4 fill, edge;
+        } highlight;
     } u;
 } render_cmd;
 
@@ -93,6 +124,7 @@ typedef struct render_list {
     vec4 *impacts;          /* the shields' impacts, each shield a run */
     int impact_count, impact_cap;
     bool out_of_memory;     /* a command was dropped this frame */
+    int pick_id;            /* given to the shapes and meshes listed next */
 } render_list;
 
 /* Empties the list (keeps its memory) and sets the frame's view. */
@@ -121,6 +153,20 @@ void render_list_shield(render_list *list, mat4 model, const vec4 color,
                         float lifetime, float ripple_speed);
 /* a bounding volume shown as glass: near side only, no impacts */
 void render_list_glass_sphere(render_list *list, const vec3 center, float radius, const vec4 color);
+/* GPU picking: the shapes and meshes listed after this call write `id`
+   into the ID buffer (a mesh writes id + its triangle index); -1 (what
+   render_list_reset sets) makes them not pickable. */
+void render_list_pick_id(render_list *list, int id);
+/* A mesh, lit, with a checker of `checks` squares per unit of tu/tv (0:
+   plain); drawn with the opaque shapes; mesh must outlive the frame (see
+   render_mesh_data). */
+void render_list_mesh(render_list *list, const render_mesh_data *mesh, mat4 model,
+                      const vec4 color, float checks);
+/* Triangles of a mesh drawn over it in a flat colour with their edges (the
+   edges also where the mesh hides them); the first RENDER_HIGHLIGHT_MAX. */
+void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh, mat4 model,
+                                const uint32_t *triangles, size_t count, const vec4 fill,
+                                const vec4 edge);
 /* appends a copy of from's command number index (a shield with its impacts) */
 void render_list_append(render_list *list, const render_list *from, int index);
 /* a shield command's impacts (u.shield.impact_count of them) */

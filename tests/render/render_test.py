@@ -28,7 +28,7 @@ from rp_render import (WRAPPER, ctx, Camera, add, check, clicks_run, dist, dot, 
 # ------------------------------------------------------------------ tests
 
 def test_usage():
-    bad = [["--lesson", "5"], ["--lesson", "0"], ["--lesson"], ["--size", "10x10"],
+    bad = [["--lesson", "6"], ["--lesson", "0"], ["--lesson"], ["--size", "10x10"],
            ["--size", "640"], ["--click", "1,2"], ["--click", "a,b@3"], ["--click", "-1,2@1"],
            ["--key", "mm@1"], ["--key", "m"], ["--frames", "0"], ["--frames", "-3"],
            ["--frames", "ten"], ["--bench-frames", "0"], ["--seed", "x"], ["--bogus"],

@@ -1,0 +1,31 @@
+/*
+ * model_load.h: --mesh FILE, a user's model for lesson 5, read with assimp
+ * (its C API, assimp/cimport.h) when raypick was built with it (the Meson
+ * feature option `assimp`). The .x files of a D3D9 project (text, binary,
+ * compressed), .obj, .gltf/.glb, .ply, .stl, ... load as they are.
+ *
+ * Every mesh of the file is flattened into one mesh_data with its node's
+ * transform (instances repeat), triangles only (points and lines are
+ * dropped), normals recomputed from the flattened triangles, and the result
+ * fitted to the view (mesh_data_fit). The library never sees assimp.
+ */
+#ifndef RAYPICK_MODEL_LOAD_H
+#define RAYPICK_MODEL_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "mesh_data.h"
+
+/* Most triangles a model may have (a bound on memory, 2^26). */
+#define MODEL_LOAD_MAX_TRIANGLES ((size_t)1 << 26)
+
+/* true when this build can read model files. */
+bool model_load_available(void);
+
+/* Reads `path` into *out, fitted so its largest half-size is fit_radius.
+   false (out untouched) with a message in err naming the file and the
+   reason (assimp's aiGetErrorString, "no triangles", "too many
+   triangles", "not built in", ...). */
+bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size);
+
+#endif /* RAYPICK_MODEL_LOAD_H */

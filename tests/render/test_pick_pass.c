@@ -1,0 +1,242 @@
+/* test_pick_pass.c: the GPU pick pass (src/render/pick.c) on a real GL 3.3
+ * context (a hidden SDL window; under Xvfb, llvmpipe): object ids, triangle
+ * ids by gl_PrimitiveID and by the flat per-vertex path, the depth under
+ * the pixel against the projected depth, and the one-frame-later read
+ * through pixel buffer objects. The expected answers come from cglm's
+ * projection of known geometry, not from the pass. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+#include <SDL.h>
+
+#include "render.h"
+#include "render_model.h"
+#include "render_pick.h"
+#include "sanitizer_keep.h"
+
+enum { W = 320, H = 240 };
+
+static SDL_Window *g_window;
+static SDL_GLContext g_gl;
+static renderer *g_r;
+static render_view g_view;
+
+static int setup(void **state)
+{
+    (void)state;
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        return -1;
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+    g_window = SDL_CreateWindow("pick pass", 0, 0, W, H, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
+    g_gl = g_window ? SDL_GL_CreateContext(g_window) : NULL;
+    app_keep_gl_driver_loaded();
+    char err[256] = "";
+    g_r = g_gl ? render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err) : NULL;
+    if (!g_r)
+        return -1;
+    /* camera at z = 5 looking down -z at the origin, 60 degrees */
+    glm_lookat((vec3){0, 0, 5}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, g_view.view);
+    glm_perspective(glm_rad(60.0f), (float)W / (float)H, 0.1f, 100.0f, g_view.proj);
+    glm_mat4_mul(g_view.proj, g_view.view, g_view.view_proj);
+    glm_vec3_copy((vec3){0, 0, 5}, g_view.eye);
+    g_view.width = W;
+    g_view.height = H;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    render_destroy(g_r);
+    if (g_gl)
+        SDL_GL_DeleteContext(g_gl);
+    if (g_window)
+        SDL_DestroyWindow(g_window);
+    SDL_Quit();
+    return 0;
+}
+
+/* Pixel (x, y down) and window depth of a world point, by cglm. */
+static void project(const vec3 p, float *x, float *y, float *depth)
+{
+    vec4 clip;
+    glm_mat4_mulv(g_view.view_proj, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+    *x = (clip[0] / clip[3] * 0.5f + 0.5f) * W;
+    *y = (0.5f - clip[1] / clip[3] * 0.5f) * H;
+    *depth = clip[2] / clip[3] * 0.5f + 0.5f;
+}
+
+/* A square in the plane z = zplane, x and y in [-1, 1], two triangles:
+   0 = lower right half, 1 = upper left half. */
+typedef struct quad_vertex { float p[3], n[3], uv[2]; } quad_vertex;
+
+static render_model *quad(float zplane)
+{
+    const quad_vertex v[4] = {
+        {{-1, -1, zplane}, {0, 0, 1}, {0, 0}}, {{1, -1, zplane}, {0, 0, 1}, {1, 0}},
+        {{1, 1, zplane}, {0, 0, 1}, {1, 1}},   {{-1, 1, zplane}, {0, 0, 1}, {0, 1}},
+    };
+    const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    char err[128];
+    render_model *m = render_model_create(g_r, v, 4, sizeof v[0], idx, 2, err, sizeof err);
+    assert_non_null(m);
+    return m;
+}
+
+static render_pick_result pick_model(render_pick *p, render_model *m, mat4 model, uint32_t base,
+                                     float x, float y)
+{
+    render_pick_result res;
+    memset(&res, 0xff, sizeof res);
+    assert_true(render_pick_begin(p, &g_view, x, y));
+    render_pick_model(p, m, model, base);
+    assert_true(render_pick_read(p, &res));
+    render_pick_end(p);
+    return res;
+}
+
+static void object_ids_and_background(void **state)
+{
+    (void)state;
+    char err[256];
+    render_pick *p = render_pick_create(g_r, NULL, err, sizeof err);
+    assert_non_null(p);
+    mat4 left, right;
+    glm_translate_make(left, (vec3){-1.5f, 0, 0});
+    glm_scale_uni(left, 0.5f);
+    glm_translate_make(right, (vec3){1.5f, 0, -1});
+    glm_scale_uni(right, 0.5f);
+    const float probes[3][3] = {{-1.5f, 0, 0}, {1.5f, 0, -1}, {0, 2.5f, 0}};
+    const bool hits[3] = {true, true, false};
+    const uint32_t ids[3] = {41, 42, 0};
+    for (int i = 0; i < 3; ++i) {
+        float x, y, d;
+        project(probes[i], &x, &y, &d);
+        render_pick_result res;
+        assert_true(render_pick_begin(p, &g_view, x, y));
+        render_pick_shape(p, RENDER_SPHERE, left, 41);
+        render_pick_shape(p, RENDER_CUBE, right, 42);
+        assert_true(render_pick_read(p, &res));
+        render_pick_end(p);
+        assert_int_equal(res.hit, hits[i]);
+        if (hits[i])
+            assert_int_equal(res.id, ids[i]);
+        else
+            assert_float_equal(res.depth, 1.0f, 0.0f);
+        assert_int_equal(res.x, (int)x);
+        assert_int_equal(res.y, (int)y);
+    }
+    /* outside the view: refused, nothing bound */
+    assert_false(render_pick_begin(p, &g_view, -1.0f, 10.0f));
+    assert_false(render_pick_begin(p, &g_view, 10.0f, (float)H));
+    render_pick_destroy(p);
+}
+
+static void triangle_ids_and_depth(bool flat)
+{
+    char err[256];
+    render_pick_desc desc = {.flat_triangle_ids = flat};
+    render_pick *p = render_pick_create(g_r, &desc, err, sizeof err);
+    assert_non_null(p);
+    render_model *m = quad(0.0f);
+    mat4 model;
+    glm_translate_make(model, (vec3){0, 0, -2});     /* the sample's world matrix */
+    /* centroids of the two triangles, moved by the model matrix */
+    const vec3 centroid[2] = {{1.0f / 3, -1.0f / 3, -2}, {-1.0f / 3, 1.0f / 3, -2}};
+    for (uint32_t t = 0; t < 2; ++t) {
+        float x, y, d;
+        project(centroid[t], &x, &y, &d);
+        render_pick_result res = pick_model(p, m, model, 1000, x, y);
+        assert_true(res.hit);
+        assert_int_equal(res.id, 1000 + t);
+        /* the depth of a plane facing the camera is the same everywhere:
+           what cglm projects, within 24-bit depth resolution */
+        assert_float_equal(res.depth, d, 1e-6f);
+    }
+    render_model_destroy(m);
+    render_pick_destroy(p);
+}
+
+static void triangle_ids_by_primitive_id(void **state)
+{
+    (void)state;
+    triangle_ids_and_depth(false);
+}
+
+static void triangle_ids_by_flat_vertex_ids(void **state)
+{
+    (void)state;
+    triangle_ids_and_depth(true);
+}
+
+static void nearer_surface_wins(void **state)
+{
+    (void)state;
+    char err[256];
+    render_pick *p = render_pick_create(g_r, NULL, err, sizeof err);
+    render_model *far = quad(-3.0f), *near = quad(-1.0f);
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    float x, y, d;
+    project((vec3){0.5f, -0.5f, -1.0f}, &x, &y, &d);
+    render_pick_result res;
+    /* drawn far last: the depth test, not the order, decides */
+    assert_true(render_pick_begin(p, &g_view, x, y));
+    render_pick_model(p, near, id, 10);
+    render_pick_model(p, far, id, 20);
+    assert_true(render_pick_read(p, &res));
+    render_pick_end(p);
+    assert_int_equal(res.id, 10);
+    assert_float_equal(res.depth, d, 1e-6f);
+    render_model_destroy(far);
+    render_model_destroy(near);
+    render_pick_destroy(p);
+}
+
+static void async_read_matches_the_synchronous_one(void **state)
+{
+    (void)state;
+    char err[256];
+    render_pick *p = render_pick_create(g_r, NULL, err, sizeof err);
+    render_model *m = quad(0.0f);
+    mat4 id = GLM_MAT4_IDENTITY_INIT;
+    render_pick_result none;
+    assert_false(render_pick_poll(p, false, &none));     /* nothing started */
+    float x, y, d;
+    project((vec3){-0.4f, 0.5f, 0.0f}, &x, &y, &d);
+    render_pick_result sync, later;
+    assert_true(render_pick_begin(p, &g_view, x, y));
+    render_pick_model(p, m, id, 0);
+    assert_true(render_pick_read_async(p));
+    assert_true(render_pick_read(p, &sync));
+    render_pick_end(p);
+    assert_true(render_pick_poll(p, true, &later));
+    assert_true(later.hit);
+    assert_int_equal(later.id, 1);
+    assert_int_equal(later.id, sync.id);
+    assert_float_equal(later.depth, sync.depth, 0.0f);
+    assert_int_equal(later.x, sync.x);
+    assert_int_equal(later.y, sync.y);
+    assert_true(later.wait_ms >= 0.0);
+    assert_false(render_pick_poll(p, false, &later));    /* collected once */
+    render_model_destroy(m);
+    render_pick_destroy(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(object_ids_and_background),
+        cmocka_unit_test(triangle_ids_by_primitive_id),
+        cmocka_unit_test(triangle_ids_by_flat_vertex_ids),
+        cmocka_unit_test(nearer_surface_wins),
+        cmocka_unit_test(async_read_matches_the_synchronous_one),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,199 @@
+/* test_model_load.c: --mesh's loader reads models the test writes itself
+ * (.obj and a text .x with frame transforms), flattens them with their node
+ * transforms, fits them, and names the file and the reason when it cannot.
+ * Built with assimp; without it, the loader must say it is not built in. */
+#define _POSIX_C_SOURCE 200809L     /* mkdtemp */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "model_load.h"
+
+static char g_dir[256];
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static const char *const FILES[] = {"square.obj", "frames.x", "garbage.x", "points.obj", "dot.obj"};
+
+static int teardown(void **state)
+{
+    (void)state;
+    char path[512];
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; ++i) {
+        snprintf(path, sizeof path, "%s/%s", g_dir, FILES[i]);
+        remove(path);
+    }
+    return rmdir(g_dir);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(g_dir, sizeof g_dir, "%s/raypick-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+/* A unit square in the z = 0 plane, two triangles, with texture coordinates. */
+static const char SQUARE_OBJ[] =
+    "# two triangles\n"
+    "v 0 0 0\nv 4 0 0\nv 4 2 0\nv 0 2 0\n"
+    "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
+    "f 1/1 2/2 3/3\nf 1/1 3/3 4/4\n";
+
+/* Two single-triangle meshes under frames moved to x = -5 and x = +5; the
+   second frame also mirrors z (a negative determinant). */
+static const char TWO_FRAMES_X[] =
+    "xof 0303txt 0032\n"
+    "Frame Left {\n"
+    " FrameTransformMatrix { 1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0, -5.0,0.0,0.0,1.0;; }\n"
+    " Mesh LeftTri { 3; 0.0;0.0;0.0;, 1.0;0.0;0.0;, 0.0;1.0;0.0;; 1; 3;0,1,2;; }\n"
+    "}\n"
+    "Frame Right {\n"
+    " FrameTransformMatrix { 1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,-1.0,0.0, 5.0,0.0,0.0,1.0;; }\n"
+    " Mesh RightTri { 3; 0.0;0.0;0.0;, 1.0;0.0;0.0;, 0.0;1.0;0.0;; 1; 3;0,1,2;; }\n"
+    "}\n";
+
+#ifdef RAYPICK_HAVE_ASSIMP
+
+static void reads_an_obj_fitted_to_the_radius(void **state)
+{
+    (void)state;
+    assert_true(model_load_available());
+    const char *path = write_file("square.obj", SQUARE_OBJ);
+    mesh_data m;
+    char err[256] = "";
+    assert_true(model_load(path, 2.0f, &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, 2);
+    assert_int_equal(m.vertex_count, 4);
+    /* box (0..4, 0..2): centre (2, 1), largest half-size 2 -> scale 1 */
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = 0; i < m.vertex_count; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = fminf(lo[k], m.vertices[i].p[k]);
+            hi[k] = fmaxf(hi[k], m.vertices[i].p[k]);
+        }
+        /* counter-clockwise in x-y: normals face +z */
+        assert_float_equal(m.vertices[i].n[2], 1.0f, 1e-6f);
+        /* tu follows x: the corner at +x has tu 1 */
+        assert_float_equal(m.vertices[i].tu, m.vertices[i].p[0] > 0.0f ? 1.0f : 0.0f, 1e-6f);
+    }
+    assert_float_equal(lo[0], -2.0f, 1e-6f);
+    assert_float_equal(hi[0], 2.0f, 1e-6f);
+    assert_float_equal(lo[1], -1.0f, 1e-6f);
+    assert_float_equal(hi[1], 1.0f, 1e-6f);
+    mesh_data_free(&m);
+}
+
+static void x_file_frames_place_and_mirror_their_meshes(void **state)
+{
+    (void)state;
+    const char *path = write_file("frames.x", TWO_FRAMES_X);
+    mesh_data m;
+    char err[256] = "";
+    assert_true(model_load(path, 6.0f, &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, 2);
+    /* x spans -5 .. 6 before fitting: centre 0.5, half-size 5.5, scale 6/5.5 */
+    float s = 6.0f / 5.5f;
+    int left = 0, right = 0;
+    for (size_t t = 0; t < m.triangle_count; ++t) {
+        float cx = 0.0f;
+        for (int k = 0; k < 3; ++k)
+            cx += m.vertices[m.indices[3 * t + (size_t)k]].p[0] / 3.0f;
+        if (fabsf(cx - (-5.0f + 1.0f / 3.0f - 0.5f) * s) < 1e-4f)
+            ++left;
+        if (fabsf(cx - (5.0f + 1.0f / 3.0f - 0.5f) * s) < 1e-4f)
+            ++right;
+        /* D3D's front faces are clockwise: the triangle 0,1,2 as written
+           faces -z, and assimp hands it over counter-clockwise facing -z.
+           The mirrored right frame turns it to face +z; without the
+           winding flip for a negative determinant it would face -z still
+           (inside-out). */
+        const float *n = m.vertices[m.indices[3 * t]].n;
+        assert_float_equal(n[2], cx < 0.0f ? -1.0f : 1.0f, 1e-6f);
+    }
+    assert_int_equal(left, 1);
+    assert_int_equal(right, 1);
+    mesh_data_free(&m);
+}
+
+static void unreadable_files_name_the_file_and_the_reason(void **state)
+{
+    (void)state;
+    mesh_data m, before;
+    memset(&m, 0x5a, sizeof m);
+    before = m;
+    char err[512] = "";
+    char missing[512];
+    snprintf(missing, sizeof missing, "%s/no-such-model.obj", g_dir);
+    assert_false(model_load(missing, 1.0f, &m, err, sizeof err));
+    assert_non_null(strstr(err, missing));
+    assert_true(strlen(err) > strlen(missing) + 10);     /* and a reason */
+    assert_memory_equal(&m, &before, sizeof m);
+
+    const char *garbage = write_file("garbage.x", "xof 0303txt 0032\nMesh { 3; this is not a mesh");
+    err[0] = '\0';
+    assert_false(model_load(garbage, 1.0f, &m, err, sizeof err));
+    assert_non_null(strstr(err, garbage));
+    assert_memory_equal(&m, &before, sizeof m);
+
+    /* a file with points only: read, but nothing to pick */
+    const char *points = write_file("points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\np 1 2 3\n");
+    err[0] = '\0';
+    assert_false(model_load(points, 1.0f, &m, err, sizeof err));
+    assert_non_null(strstr(err, points));
+    assert_memory_equal(&m, &before, sizeof m);
+
+    /* all corners equal: no size to fit */
+    const char *flat = write_file("dot.obj", "v 1 1 1\nv 1 1 1\nv 1 1 1\nf 1 2 3\n");
+    err[0] = '\0';
+    assert_false(model_load(flat, 1.0f, &m, err, sizeof err));
+    assert_memory_equal(&m, &before, sizeof m);
+}
+
+#else
+
+static void without_assimp_the_loader_says_so(void **state)
+{
+    (void)state;
+    assert_false(model_load_available());
+    const char *path = write_file("square.obj", SQUARE_OBJ);
+    mesh_data m;
+    char err[512] = "";
+    assert_false(model_load(path, 1.0f, &m, err, sizeof err));
+    assert_non_null(strstr(err, "not built in"));
+    assert_non_null(strstr(err, path));
+    (void)TWO_FRAMES_X;
+}
+
+#endif
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#ifdef RAYPICK_HAVE_ASSIMP
+        cmocka_unit_test(reads_an_obj_fitted_to_the_radius),
+        cmocka_unit_test(x_file_frames_place_and_mirror_their_meshes),
+        cmocka_unit_test(unreadable_files_name_the_file_and_the_reason),
+#else
+        cmocka_unit_test(without_assimp_the_loader_says_so),
+#endif
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
