@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <raypick/raypick.h>
+#include "timer.h"
 
 #define REPS 5
 #define COUNT 1000000
@@ -29,12 +29,7 @@ static double rng_unit(void)   /* xorshift64*, [0, 1) */
     return (double)((rng_state * 0x2545F4914F6CDD1Du) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now_seconds(void) { return bench_now_seconds(); }
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -25,9 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <raypick/raypick.h>
+#include "timer.h"
 
 #ifdef RP_BENCH_HAVE_EMBREE
 #include <embree3/rtcore.h>
@@ -51,19 +51,9 @@ static double uniform(double lo, double hi)
 
 static float uf(double lo, double hi) { return (float)uniform(lo, hi); }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return bench_now_seconds() * 1e3; }
 
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+static double cpu_ms(void) { return bench_process_cpu_seconds() * 1e3; }
 
 /* A wall-clock and a CPU time, in the same unit. */
 typedef struct clocks {
