@@ -490,8 +490,8 @@ static void crack_test(const test_mesh *tm, double far, unsigned seed)
     /* nearly every point got its two rays (12 per triangle) */
     assert_true(targets > 10 * tm->nt);
     if (cracks || brute_cracks)
-        fail_msg("%zu targets: %zu cracks in the mesh query, %zu in the brute force", targets,
-                 cracks, brute_cracks);
+        fail_msg("%lu targets: %lu cracks in the mesh query, %lu in the brute force",
+                 (unsigned long)targets, (unsigned long)cracks, (unsigned long)brute_cracks);
     free(normals);
     free(around);
     rp_mesh_destroy(m);

@@ -2,7 +2,7 @@
  * (.obj and a text .x with frame transforms), flattens them with their node
  * transforms, fits them, and names the file and the reason when it cannot.
  * Built with assimp; without it, the loader must say it is not built in. */
-#define _POSIX_C_SOURCE 200809L     /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L     /* mkdtemp (tests/tmpdir.h) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
+
+#include "tmpdir.h"
 
 #include "model_load.h"
 
@@ -39,15 +40,13 @@ static int teardown(void **state)
         snprintf(path, sizeof path, "%s/%s", g_dir, FILES[i]);
         remove(path);
     }
-    return rmdir(g_dir);
+    return rp_test_tmpdir_remove(g_dir);
 }
 
 static int setup(void **state)
 {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(g_dir, sizeof g_dir, "%s/raypick-model-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(g_dir) ? 0 : -1;
+    return rp_test_tmpdir_make("raypick-model", g_dir, sizeof g_dir);
 }
 
 /* A unit square in the z = 0 plane, two triangles, with texture coordinates. */

@@ -88,7 +88,7 @@ static void edges_and_vertices_are_hit(void **state)
             rp_hit h;
             rp_triangle_hit th;
             if (!rp_intersect_ray_triangle(&r, A, B, C, &h, &th))
-                fail_msg("point %zu, direction %zu missed", p, d);
+                fail_msg("point %lu, direction %lu missed", (unsigned long)p, (unsigned long)d);
             assert_float_equal(h.t, 2.0f, 1e-6f);
             assert_float_equal(th.u, pts[p][0], 1e-6f);
             assert_float_equal(th.v, pts[p][1], 1e-6f);
@@ -229,8 +229,8 @@ static void matches_double_reference_on_random_inputs(void **state)
             r.dir[i] = (float)(d[i] * len);
             r.origin[i] = (float)(target - d[i] * 3 * scale);
         }
-        double t, u, v;
-        bool back;
+        double t = 0, u = 0, v = 0;   /* initialised for mingw gcc's -Wmaybe-uninitialized */
+        bool back = false;
         bool ref = mt_ref_hit(&r, p[0], p[1], p[2], &t, &u, &v, &back);
         double margin = 1e-4;
         bool clearly_in = ref && u > margin && v > margin && u + v < 1 - margin && t > margin;

@@ -1,12 +1,12 @@
 /* pick.c: the ID buffer (R32UI colour + depth) and its readback, now
    (glReadPixels) or a frame later (pixel buffer objects and a fence). */
 #include "render_pick.h"
+#include "clock.h"
 #include "render_model_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "shaders.h"
 
@@ -26,13 +26,6 @@ struct render_pick {
     double async_start;         /* seconds */
     int async_x, async_row_down;
 };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 render_pick *render_pick_create(renderer *r, const render_pick_desc *desc, char *err, size_t err_size)
 {
@@ -203,10 +196,10 @@ bool render_pick_read(render_pick *p, render_pick_result *out)
     GLfloat depth = 1.0f;
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_COLOR_ATTACHMENT0);
-    double start = now_seconds();
+    double start = render_clock_seconds();
     glReadPixels(p->x, p->y, 1, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, &stored);
     glReadPixels(p->x, p->y, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &depth);
-    double ms = (now_seconds() - start) * 1e3;
+    double ms = (render_clock_seconds() - start) * 1e3;
     if (glGetError() != GL_NO_ERROR)
         return false;
     fill_result(out, stored, depth, p->x, p->row_down);
@@ -222,7 +215,7 @@ bool render_pick_read_async(render_pick *p)
         glDeleteSync(p->fence);
         p->fence = NULL;
     }
-    p->async_start = now_seconds();
+    p->async_start = render_clock_seconds();
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_COLOR_ATTACHMENT0);
     /* with a pack buffer bound the last argument is an offset into it and
@@ -267,16 +260,16 @@ bool render_pick_poll(render_pick *p, bool wait, render_pick_result *out)
     GLenum state = glClientWaitSync(p->fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? 1000000000u : 0u);
     if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
         return false;
-    double signalled = now_seconds();
+    double signalled = render_clock_seconds();
     glDeleteSync(p->fence);
     p->fence = NULL;
     GLuint stored = 0;
     GLfloat depth = 1.0f;
-    double start = now_seconds();
+    double start = render_clock_seconds();
     if (!map_value(p->pbo[0], &stored) || !map_value(p->pbo[1], &depth))
         return false;
     fill_result(out, stored, depth, p->async_x, p->async_row_down);
-    out->read_ms = (now_seconds() - start) * 1e3;
+    out->read_ms = (render_clock_seconds() - start) * 1e3;
     out->wait_ms = (signalled - p->async_start) * 1e3;
     return true;
 }

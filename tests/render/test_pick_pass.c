@@ -229,8 +229,10 @@ static void async_read_matches_the_synchronous_one(void **state)
     render_pick_destroy(p);
 }
 
-int main(void)
+int main(int argc, char **argv)   /* SDL_main's signature on Windows */
 {
+    (void)argc;
+    (void)argv;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(object_ids_and_background),
         cmocka_unit_test(triangle_ids_by_primitive_id),
