@@ -226,7 +226,7 @@ def main():
     try:
         with cdp.StaticServer(os.path.abspath(opt.build_web)) as server, cdp.Browser() as browser:
             shots = {}
-            for lesson in (1, 2, 3, 4):
+            for lesson in (1, 2, 3, 4, 5):
                 real_clicks(suite, browser, server, native, lesson, tmp)
                 shots[lesson] = scripted(suite, browser, server, native, lesson, tmp)
             real_clicks(suite, browser, server, native, 1, tmp, scale=2.0)
