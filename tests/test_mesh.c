@@ -750,6 +750,57 @@ static void coplanar_and_collinear_centroids_build_bounded(void **state)
     tm_free(&line);
 }
 
+/* fuzz_mesh's finding (tests/fuzz/corpus/mesh/origin_near_plane_off_triangle):
+   ten unindexed triangles and a ray starting on vertex 2 of triangle 6,
+   so the answer is triangle 6 at t = 0. Triangle 2's plane passes within
+   4e-6 of the origin and the ray runs nearly along that plane, so its line
+   meets triangle 2 at t = -1 (the vertex (0, 0, 0)), 0.87 behind the
+   origin; the triangle test once took "origin on the plane" for "origin on
+   the triangle" and reported it at t = 0 too, which the BVH's boxes (rightly)
+   never reached: brute force said triangle 2, the mesh triangle 6. */
+static void ray_near_a_plane_but_off_its_triangle_misses_it(void **state)
+{
+    (void)state;
+    static const float pos[30 * 3] = {
+        0, 0, 0,   1, 1, 0,   0.046875f, 24, 1,
+        0.25f, 464, 0.005859375f,   0, 0, -48,   0.0078125f, 0, 0,
+        0, 0, 0,   0.015625f, 0.25f, 0.25f,   464, 0.005859375f, 0,
+        0, 16, 0.0078125f,   0, 0, 0,   0, 0, 0,
+        1, 0.125f, 0,   0, 8, 0.005859375f,   0, 0, 0,
+        0, 0, 0,   0, -0.12109375f, 0,   -0.12109375f, 0, -0.12109375f,
+        0, -32, -80,   -65, 8.5f, -0.5f,   -0.5f, -0.5f, -0.5f,
+        -0.5f, -0.5f, -0.5f,   -0.5f, -0.5f, -0.5f,   -0.5f, -0.5f, -0.5f,
+        -0.5f, -0.5f, -0.5f,   -0.5f, -0.5f, -0.5f,   -0.5f, -0.5f, -0.5f,
+        -0.5f, -0.5f, -0.5f,   -0.5f, -0.5f, -0.5f,   -0.5f, -0.5f, -0.5f,
+    };
+    const rp_ray ray = {{-0.5f, -0.5f, -0.5f}, {-0.5f, -0.5f, -0.5f}};
+    rp_hit h;
+    rp_triangle_hit th;
+    /* triangle 2 alone: a miss, outputs untouched */
+    memset(&h, 0x5a, sizeof h);
+    rp_hit before = h;
+    assert_false(rp_intersect_ray_triangle(&ray, &pos[6 * 3], &pos[7 * 3], &pos[8 * 3], &h, NULL));
+    assert_memory_equal(&h, &before, sizeof h);
+    /* the brute-force loop and the mesh: triangle 6 at t = 0, the only hit */
+    int first = -1, hits = 0;
+    for (int t = 0; t < 10; t++)
+        if (rp_intersect_ray_triangle(&ray, &pos[9 * t], &pos[9 * t + 3], &pos[9 * t + 6], &h,
+                                      NULL)) {
+            hits++;
+            if (first < 0)
+                first = t;
+        }
+    assert_int_equal(hits, 1);
+    assert_int_equal(first, 6);
+    rp_mesh *m = rp_mesh_create(pos, 30, 0, NULL, 10);
+    assert_non_null(m);
+    assert_true(rp_intersect_ray_mesh(m, &ray, &h, &th));
+    assert_true(h.t == 0.0f);
+    assert_int_equal(th.triangle, 6);
+    assert_int_equal(rp_intersect_ray_mesh_all(m, &ray, NULL, NULL, 0), 1);
+    rp_mesh_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -766,6 +817,7 @@ int main(void)
         cmocka_unit_test(queries_refuse_invalid_rays_untouched),
         cmocka_unit_test(million_identical_triangles),
         cmocka_unit_test(coplanar_and_collinear_centroids_build_bounded),
+        cmocka_unit_test(ray_near_a_plane_but_off_its_triangle_misses_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,6 +60,47 @@ bool rp_tri_slow(const rp_tri_ray *r, const float *p0, const float *p1, const fl
     return true;
 }
 
+/* Squared distance from w (a point relative to v0) to the segment from a
+   to b (also relative to v0). */
+static double segment_dist2(const double w[3], const double a[3], const double b[3])
+{
+    double ab[3], aw[3], ab2 = 0.0, dot = 0.0;
+    for (int i = 0; i < 3; i++) {
+        ab[i] = b[i] - a[i];
+        aw[i] = w[i] - a[i];
+        ab2 += ab[i] * ab[i];
+        dot += ab[i] * aw[i];
+    }
+    double s = ab2 > 0.0 ? fmin(fmax(dot / ab2, 0.0), 1.0) : 0.0;
+    double d2 = 0.0;
+    for (int i = 0; i < 3; i++) {
+        double c = aw[i] - s * ab[i];
+        d2 += c * c;
+    }
+    return d2;
+}
+
+/* Squared distance from w to the triangle (0, e1, e2), n = e1 x e2 != 0,
+   dist = n.w: the distance to the plane when w's foot lies inside every
+   edge (n x edge points inwards), else the distance to the nearest edge. */
+static double triangle_dist2(const double w[3], const double e1[3], const double e2[3],
+                             const double n[3], double dist)
+{
+    static const double zero[3] = {0.0, 0.0, 0.0};
+    const double *corner[4] = {zero, e1, e2, zero};
+    bool inside = true;
+    for (int k = 0; k < 3 && inside; k++) {
+        const double *a = corner[k], *b = corner[k + 1];
+        double edge[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double in[3] = {n[1] * edge[2] - n[2] * edge[1], n[2] * edge[0] - n[0] * edge[2],
+                        n[0] * edge[1] - n[1] * edge[0]};
+        inside = in[0] * (w[0] - a[0]) + in[1] * (w[1] - a[1]) + in[2] * (w[2] - a[2]) >= 0.0;
+    }
+    if (inside)
+        return dist * dist / (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    return fmin(segment_dist2(w, zero, e1), fmin(segment_dist2(w, e1, e2), segment_dist2(w, e2, zero)));
+}
+
 bool rp_tri_near_zero(const rp_tri_ray *r, const float *p0, const float *p1, const float *p2,
                       float *t)
 {
@@ -76,12 +117,17 @@ bool rp_tri_near_zero(const rp_tri_ray *r, const float *p0, const float *p1, con
     n[0] = e1[1] * e2[2] - e1[2] * e2[1];
     n[1] = e1[2] * e2[0] - e1[0] * e2[2];
     n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     double dist = n[0] * w[0] + n[1] * w[1] + n[2] * w[2];          /* |n| * distance */
     double denom = n[0] * r->dir[0] + n[1] * r->dir[1] + n[2] * r->dir[2];
-    /* on the plane within a float rounding of the coordinates: the ray
-       starts on the triangle (its edge tests passed) */
-    if (fabs(dist) <= 2.0 * FLT_EPSILON * scale * len) {
+    /* The origin within a float rounding of the triangle itself (not just
+       of its plane) starts on it: t = 0. The edge tests passed say where
+       the ray's line crosses the plane, which for a ray running nearly
+       along the plane can be far from an origin that is near the plane
+       but off the triangle; such an origin is decided by the plane's t
+       below. (Within this distance the BVH's widened boxes, padded by 16
+       eps of the coordinates, always hold the origin.) */
+    double tol = 2.0 * FLT_EPSILON * scale;
+    if (triangle_dist2(w, e1, e2, n, dist) <= tol * tol) {
         *t = 0.0f;
         return true;
     }

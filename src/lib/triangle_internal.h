@@ -136,8 +136,10 @@ static inline double rp_tri_t_slack(const rp_tri_ray *r, const float *p0, const 
    known from T (an origin on the triangle, or a far, edge-on triangle
    whose small det makes T tiny). triangle.c decides from the plane in
    double instead: t = -n.(o - v0) / n.d with n = (v1 - v0) x (v2 - v0),
-   well conditioned; an origin within a float rounding of the plane is
-   on the triangle (t = 0). Returns false when the plane is behind. */
+   well conditioned; an origin within a float rounding of the triangle
+   (not merely of its plane: a ray running nearly along the plane crosses
+   it far from the origin) is on it (t = 0). Returns false when the plane
+   is behind. */
 bool rp_tri_near_zero(const rp_tri_ray *r, const float *p0, const float *p1, const float *p2,
                       float *t);
 
