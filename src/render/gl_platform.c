@@ -63,6 +63,13 @@ bool gl_platform_read_rgb(int width, int height, uint8_t *rgb)
     return true;
 }
 
+bool gl_platform_read_pack_buffer(size_t size, void *out)
+{
+    (void)size;
+    (void)out;
+    return false;   /* WebGL2 maps no buffers (see gl_platform.h) */
+}
+
 #else
 
 bool gl_platform_load(render_loader load, char *err, size_t err_size)
@@ -100,6 +107,15 @@ bool gl_platform_read_rgb(int width, int height, uint8_t *rgb)
     glReadBuffer(GL_BACK);
     glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb);
     return true;
+}
+
+bool gl_platform_read_pack_buffer(size_t size, void *out)
+{
+    const void *data = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)size, GL_MAP_READ_BIT);
+    if (!data)
+        return false;
+    memcpy(out, data, size);
+    return glUnmapBuffer(GL_PIXEL_PACK_BUFFER) == GL_TRUE;
 }
 
 #endif

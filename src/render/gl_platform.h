@@ -44,4 +44,10 @@ void gl_platform_begin_frame(float clear_depth);
    only promises RGBA readback, so the browser reads RGBA and drops alpha. */
 bool gl_platform_read_rgb(int width, int height, uint8_t *rgb);
 
+/* Copies the first size bytes of the buffer bound to GL_PIXEL_PACK_BUFFER
+   into out (the GPU pick pass's read a frame later). The desktop maps it
+   (glMapBufferRange); WebGL2 has no buffer mapping, and the browser build
+   has no pick pass (no gl_PrimitiveID), so there it answers false. */
+bool gl_platform_read_pack_buffer(size_t size, void *out);
+
 #endif

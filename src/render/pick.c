@@ -245,10 +245,7 @@ void render_pick_end(render_pick *p)
 static bool map_value(GLuint pbo, void *out)
 {
     glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo);
-    const void *data = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, 4, GL_MAP_READ_BIT);
-    if (data)
-        memcpy(out, data, 4);
-    bool ok = data && glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+    bool ok = gl_platform_read_pack_buffer(4, out);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     return ok;
 }

@@ -47,8 +47,13 @@ def _limit_cpu():
     resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
 
 
+# RAYPICK_EXE_WRAPPER: the launcher of a cross build's program (scripts/windows:
+# Wine), split in words; empty for a native build (as in rp_render.py).
+WRAPPER = os.environ.get("RAYPICK_EXE_WRAPPER", "").split()
+
+
 def run(args, expect=0):
-    cmd = [RAYPICK] + [str(a) for a in args]
+    cmd = WRAPPER + [RAYPICK] + [str(a) for a in args]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=HANG_WALL_S, preexec_fn=_limit_cpu)
     if proc.returncode != expect:
