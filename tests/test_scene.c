@@ -493,6 +493,43 @@ static void mesh_hits_report_the_triangle(void **state)
     rp_mesh_destroy(mesh);
 }
 
+/* Found by fuzz_scene: a skewed, badly scaled model (columns of 0.006 and
+   936) puts the world origin 3e7 model units from the cube. The model-space
+   ray rounded to float there passed a cube width off the true one, so the
+   instance reported a hit the world ray never makes (its world box, z in
+   [0.22, 4.53], is nowhere near the ray's z = 0) and the scene, trusting
+   that box, disagreed with it. Both must now say miss, and a ray through
+   the cube's centre must still hit it: the line x = z = 2.375 crosses the
+   model's x = -1 face 7e-8 before the centre, so t is 2.375 in float. */
+static void skewed_instance_far_in_model_space_matches_scene(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    mat4 model = {{0.005859375f, 0, 0.15625f, 0},
+                  {0, 0, -2.0f, 0},
+                  {-936.0f, 0.01171875f, 0, 0},
+                  {2.375f, 2.375f, 2.375f, 1}};
+    rp_scene *s = rp_scene_create();
+    assert_int_equal(rp_scene_add_mesh(s, mesh, model), 0);
+    assert_true(rp_scene_build(s));
+    rp_hit h;
+    rp_triangle_hit tri;
+    rp_ray miss = {{0, 0, 0}, {0, 0.005859375f, 0}};
+    assert_false(rp_intersect_ray_mesh_instance(mesh, model, &miss, &h, &tri));
+    assert_int_equal(rp_intersect_ray_scene(s, &miss, &h, &tri), -1);
+
+    rp_ray through = {{2.375f, 0, 2.375f}, {0, 1, 0}};
+    rp_hit want;
+    rp_triangle_hit want_tri;
+    assert_true(rp_intersect_ray_mesh_instance(mesh, model, &through, &want, &want_tri));
+    assert_float_equal(want.t, 2.375f, 1e-6f);
+    assert_int_equal(rp_intersect_ray_scene(s, &through, &h, &tri), 0);
+    assert_same_hit(&h, &want);
+    assert_memory_equal(&tri, &want_tri, sizeof tri);
+    rp_scene_destroy(s);
+    rp_mesh_destroy(mesh);
+}
+
 static void invalid_objects_are_refused(void **state)
 {
     (void)state;
@@ -660,6 +697,7 @@ int main(void)
         cmocka_unit_test(hundred_thousand_objects_match_brute_force),
         cmocka_unit_test(identical_objects_build_bounded_and_tie_to_lowest),
         cmocka_unit_test(mesh_hits_report_the_triangle),
+        cmocka_unit_test(skewed_instance_far_in_model_space_matches_scene),
         cmocka_unit_test(invalid_objects_are_refused),
         cmocka_unit_test(wrong_moves_change_nothing),
         cmocka_unit_test(invalid_queries_return_minus_one),

@@ -458,6 +458,38 @@ static bool affine_inverse(mat4 m, double inv[3][3])
     return true;
 }
 
+/* Where the model-space ray's float copy starts, as a t on it (>= 0).
+   Rounding that ray to float moves it by about 2^-24 of its coordinates;
+   a skewed or badly scaled model can put a world origin near the mesh
+   millions of model units away (origin 3e7, mesh 1), and the rounded ray
+   then passes a whole mesh width from the true one: hits the world ray
+   never makes. So when the copy is inexact, it starts just before the
+   ball around the mesh's bounds, where its coordinates are of the mesh's
+   size; no hit lies before that point. An exact copy (identity, most
+   ordinary models) starts at the origin, as the plain query does. */
+static double local_start(const rp_mesh *m, const double o[3], const double d[3])
+{
+    bool exact = true;
+    for (int k = 0; k < 3; k++)
+        exact = exact && (double)(float)o[k] == o[k] && (double)(float)d[k] == d[k];
+    if (exact)
+        return 0.0;
+    double c[3], r2 = 0.0, cd = 0.0, dd = 0.0;
+    for (int k = 0; k < 3; k++) {
+        const double half = 0.5 * ((double)m->bounds.max[k] - m->bounds.min[k]);
+        c[k] = 0.5 * ((double)m->bounds.max[k] + m->bounds.min[k]);
+        r2 += half * half;
+        cd += (c[k] - o[k]) * d[k];
+        dd += d[k] * d[k];
+    }
+    if (!(dd > 0.0) || !isfinite(dd) || !isfinite(cd))
+        return 0.0;
+    /* the ray's closest approach to the centre, backed off by the ball's
+       radius (with a margin for this double arithmetic) */
+    const double t = (cd - 1.01 * sqrt(r2) * sqrt(dd)) / dd - 1e-9 * fabs(cd / dd);
+    return t > 0.0 && isfinite(t) ? t : 0.0;
+}
+
 bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *ray,
                                     rp_hit *out, rp_triangle_hit *tri)
 {
@@ -471,15 +503,24 @@ bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *
         o[i] = (double)ray->origin[i] - model[3][i];
         d[i] = ray->dir[i];
     }
+    double lo[3], ld[3];
+    for (int r = 0; r < 3; r++) {
+        lo[r] = inv[r][0] * o[0] + inv[r][1] * o[1] + inv[r][2] * o[2];
+        ld[r] = inv[r][0] * d[0] + inv[r][1] * d[1] + inv[r][2] * d[2];
+    }
+    const double t_start = local_start(m, lo, ld);
     rp_ray local;
     for (int r = 0; r < 3; r++) {
-        local.origin[r] = (float)(inv[r][0] * o[0] + inv[r][1] * o[1] + inv[r][2] * o[2]);
-        local.dir[r] = (float)(inv[r][0] * d[0] + inv[r][1] * d[1] + inv[r][2] * d[2]);
+        local.origin[r] = (float)(lo[r] + t_start * ld[r]);
+        local.dir[r] = (float)ld[r];
     }
     if (!rp_ray_is_valid(&local))
         return false;
     nearest best;
     if (!traverse(m, &local, INFINITY, false, &best))
+        return false;
+    best.t = (float)(t_start + best.t);
+    if (!isfinite(best.t))
         return false;
     rp_hit lh;
     const float *p = m->tris[best.prim].v;
