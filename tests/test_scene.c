@@ -530,6 +530,32 @@ static void skewed_instance_far_in_model_space_matches_scene(void **state)
     rp_mesh_destroy(mesh);
 }
 
+/* Found by fuzz_scene too: columns of 1e30 beside one of 1e-44 leave the
+   matrix invertible in exact arithmetic but not in double (A inv is far
+   from the identity), and the instance reported a hit 1e38 away from its
+   box. A numerically singular model is refused, as a singular one is:
+   the instance says false and the scene, holding its box, says -1. */
+static void numerically_singular_instance_never_hits(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    mat4 model = {{-2.5353205432695726e+30f, -9.624201630438541e+30f, -9.624201630438541e+30f, 0},
+                  {-9.624201630438541e+30f, -9.624201630438541e+30f, -9.624201630438541e+30f, 0},
+                  {-8.407672191046084e+21f, 1.1210387714598537e-44f, 0, 0},
+                  {-8.407663746796782e+21f, -8.407663746796782e+21f, -8.407663746796782e+21f, 1}};
+    rp_scene *s = rp_scene_create();
+    int i = rp_scene_add_mesh(s, mesh, model);
+    assert_true(i == 0 || i == -1);
+    assert_true(rp_scene_build(s));
+    rp_ray ray = {{0x1.fafafap+127f, 0x1.fafafap+123f, 0x1.fafafap+123f}, {-0.0f, 0x1.7ep-142f, 0}};
+    rp_hit h;
+    rp_triangle_hit tri;
+    assert_false(rp_intersect_ray_mesh_instance(mesh, model, &ray, &h, &tri));
+    assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, &tri), -1);
+    rp_scene_destroy(s);
+    rp_mesh_destroy(mesh);
+}
+
 static void invalid_objects_are_refused(void **state)
 {
     (void)state;
@@ -698,6 +724,7 @@ int main(void)
         cmocka_unit_test(identical_objects_build_bounded_and_tie_to_lowest),
         cmocka_unit_test(mesh_hits_report_the_triangle),
         cmocka_unit_test(skewed_instance_far_in_model_space_matches_scene),
+        cmocka_unit_test(numerically_singular_instance_never_hits),
         cmocka_unit_test(invalid_objects_are_refused),
         cmocka_unit_test(wrong_moves_change_nothing),
         cmocka_unit_test(invalid_queries_return_minus_one),

@@ -455,6 +455,15 @@ static bool affine_inverse(mat4 m, double inv[3][3])
         for (int c = 0; c < 3; c++)
             if (!isfinite(inv[r][c]))
                 return false;
+    /* Numerically singular: when A inv is not the identity to well below
+       float precision, the model-space ray would be noise (a column of
+       1e-44 next to ones of 1e30 gave hits 1e31 away from the mesh). */
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            double e = a[r][0] * inv[0][c] + a[r][1] * inv[1][c] + a[r][2] * inv[2][c];
+            if (!(fabs(e - (r == c ? 1.0 : 0.0)) <= 0x1p-30))
+                return false;
+        }
     return true;
 }
 
