@@ -191,10 +191,44 @@ static void rotate(const double q[4], double sign, const double v[3], double des
     dest[2] = v[2] + 2.0 * (w * cz + ux * cy - uy * cx);
 }
 
+/* Does the ray (t >= 0) meet the world bounds of the box, centre +- |R| h,
+   each side widened by RP_OBB_BOUNDS_PAD of |centre| + |R| h? */
+static bool ray_meets_obb_bounds(const rp_ray *ray, const rp_obb *box, const double q[4])
+{
+    double lo[3], hi[3], o[3], d[3], half[3] = {0.0, 0.0, 0.0};
+    for (int j = 0; j < 3; j++) {
+        double axis[3] = {0.0, 0.0, 0.0}, col[3];
+        axis[j] = 1.0;
+        rotate(q, 1.0, axis, col);          /* column j of R */
+        for (int i = 0; i < 3; i++)
+            half[i] += fabs(col[i]) * box->half_extents[j];
+    }
+    for (int i = 0; i < 3; i++) {
+        const double c = box->center[i];
+        const double pad = RP_OBB_BOUNDS_PAD * (fabs(c) + half[i]);
+        lo[i] = c - half[i] - pad;
+        hi[i] = c + half[i] + pad;
+        o[i] = ray->origin[i];
+        d[i] = ray->dir[i];
+    }
+    slab_span span;
+    return slab_interval(o, d, lo, hi, &span) && span.t_exit >= 0.0;
+}
+
 bool rp_intersect_ray_obb(const rp_ray *ray, const rp_obb *box, rp_hit *out)
 {
     double q[4];
     if (!rp_ray_is_valid(ray) || !obb_rotation(box, q))
+        return false;
+
+    /* Rounding in the rotation below grows with the distance between the
+       ray's origin and the box: for a box far thinner than that distance
+       (half extents 1e-36 at 1e19 from the origin) it can report a hit
+       where the exact box has none, even outside the box's own world
+       bounds. No true hit lies outside those bounds, so a ray that misses
+       them (padded a little beyond float rounding; rp_scene's boxes are
+       padded more) is a miss. Touching rays are inside the padding. */
+    if (!ray_meets_obb_bounds(ray, box, q))
         return false;
 
     /* The box is [-h, h] under x -> centre + R x. R is a rotation, so the

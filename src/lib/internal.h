@@ -28,4 +28,10 @@ static inline bool rp_mat4_finite(mat4 m)
 void *rp_alloc_large(size_t bytes);
 void  rp_free_large(void *p);
 
+/* rp_intersect_ray_obb refuses hits outside the box's world bounds widened
+   by this fraction of |centre| + |R| h per side (its rotation rounds by far
+   less); rp_scene's bounds of an OBB are widened by twice as much, so every
+   hit the function reports lies inside the scene's box for it. */
+#define RP_OBB_BOUNDS_PAD 1e-7
+
 #endif /* RAYPICK_INTERNAL_H */

@@ -227,8 +227,10 @@ static bool obb_box(const rp_obb *b, rp_sbox *out)
         double h = 0.0;
         for (int j = 0; j < 3; j++)
             h += fabs(r[i][j]) * b->half_extents[j];
-        lo[i] = (double)b->center[i] - h;
-        hi[i] = (double)b->center[i] + h;
+        /* wider than rp_intersect_ray_obb's own bounds check (internal.h) */
+        const double pad = 2.0 * RP_OBB_BOUNDS_PAD * (fabs((double)b->center[i]) + h);
+        lo[i] = (double)b->center[i] - h - pad;
+        hi[i] = (double)b->center[i] + h + pad;
     }
     return box_from_double(lo, hi, out);
 }
