@@ -71,16 +71,42 @@ static void brute_force(const float *pos, size_t stride, const uint32_t *idx, si
         }
 }
 
+/* Is (t, triangle) one of the brute-force loop's hits? */
+static bool brute_has(const brute *b, float t, uint32_t triangle)
+{
+    for (size_t i = 0; i < b->count && i < MAX_T; i++)
+        if (b->ts[i] == t && b->tris[i] == triangle)
+            return true;
+    return false;
+}
+
+/* exact: tame numbers (mode 1), where the BVH's widened boxes provably hold
+   every hit the triangle test reports, so the mesh must equal the loop.
+   With raw float bits side by side (1e-40 and 3e27 in one ray) the
+   triangle test's rounding can exceed any box padding (docs/reliability.md,
+   F5): there every hit the mesh reports must be one of the loop's, and the
+   outputs obey the contract, but the mesh may miss where the loop's
+   rounding finds a hit. */
 static void check_queries(const rp_mesh *m, const rp_ray *ray, const brute *b, float t_max,
-                          mat4 model)
+                          mat4 model, bool exact)
 {
     rp_hit h;
     rp_triangle_hit th;
     fuzz_poison(&h, sizeof h);
     fuzz_poison(&th, sizeof th);
     bool got = rp_intersect_ray_mesh(m, ray, &h, &th);
-    fuzz_check(got == b->hit, "nearest: mesh and brute force disagree on hit/miss");
     fuzz_check(rp_intersect_ray_mesh(m, ray, NULL, NULL) == got, "NULL outputs change the answer");
+    if (!exact) {
+        if (got) {
+            fuzz_check_hit(&h);
+            fuzz_check(brute_has(b, h.t, th.triangle), "nearest: a hit the brute force lacks");
+        } else {
+            fuzz_check(fuzz_untouched(&h, sizeof h) && fuzz_untouched(&th, sizeof th),
+                       "nearest: a miss wrote to its outputs");
+        }
+        return;
+    }
+    fuzz_check(got == b->hit, "nearest: mesh and brute force disagree on hit/miss");
     if (got) {
         fuzz_check_hit(&h);
         if (h.t != b->h.t || th.triangle != b->th.triangle)
@@ -197,7 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check(memcmp(&got, &want, sizeof got) == 0, "bounds are not the used vertices'");
         brute b;
         brute_force(pos, stride, ip, nt, &ray, &b);
-        check_queries(m, &ray, &b, t_max, model);
+        check_queries(m, &ray, &b, t_max, model, mode == 1);
     }
     /* NULL mesh: every query refuses */
     rp_hit h;

@@ -114,8 +114,16 @@ static bool hit(const rp_ray *ray, object *o, rp_hit *h, rp_triangle_hit *tri)
     }
 }
 
-/* The scene's answer against the loop over objs[0 .. n). */
-static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int n)
+/* The scene's answer against the loop over objs[0 .. n).
+
+   With tame numbers (mode 1: every value a few bits of mantissa between
+   2^-9 and 2^13) the scene must pick exactly the loop's object. With raw
+   float bits (modes 0 and 2: values from 1e-45 to 3e38 side by side) the
+   objects' own functions round beyond what any fixed bounding box can
+   cover (an OBB 1e-27 thick beside coordinates of 1e9: docs/reliability.md,
+   F5), so there the scene's pick must be a true answer of that object's
+   own function, or a miss, but need not be the loop's nearest. */
+static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int n, bool exact)
 {
     rp_hit got, want;
     rp_triangle_hit got_tri, want_tri;
@@ -133,8 +141,15 @@ static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int 
                 want_tri = th;
         }
     }
-    if (i != best)
+    if (i != best && exact)
         fuzz_fail("scene picked %d, the loop over the objects %d", i, best);
+    if (i != best && i >= 0) {
+        /* raw mode: compare with what object i's own function says */
+        rp_triangle_hit th;
+        fuzz_check(hit(ray, &objs[i], &want, &th), "scene picked an object its function misses");
+        if (objs[i].kind == MESH)
+            want_tri = th;
+    }
     fuzz_check(rp_intersect_ray_scene(s, ray, NULL, NULL) == i, "NULL out changes the answer");
     if (i < 0) {
         fuzz_check(fuzz_untouched(&got, sizeof got), "miss wrote to *out");
@@ -199,10 +214,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* moves are invisible until the build, then seen */
     for (int r = 0; r < nrays; r++)
-        check_query(s, &rays[r], built, n);
+        check_query(s, &rays[r], built, n, mode == 1);
     fuzz_check(rp_scene_build(s), "build failed");
     for (int r = 0; r < nrays; r++)
-        check_query(s, &rays[r], now, n);
+        check_query(s, &rays[r], now, n, mode == 1);
     rp_scene_destroy(s);
     return 0;
 }
