@@ -150,6 +150,29 @@ extern const lesson lesson3_bounds;
 extern const lesson lesson4_terrain;
 extern const lesson lesson5_triangles;
 
+/* Step mode, the same keys in every lesson: P pauses at the next click and
+   shows the algorithm one step at a time, '.' advances, ',' goes back. A
+   click records its steps (the lesson keeps them); the stepper only says
+   which one is shown. Zero value: step mode off, no steps. */
+#define LESSON_STEP_KEYS \
+    "p           step mode on/off: show the last click's algorithm step by step\n" \
+    ". ,         next / previous step (step mode)\n"
+
+typedef struct lesson_stepper {
+    bool on;        /* step mode */
+    int  current;   /* the step shown, 0 .. count-1 */
+    int  count;     /* steps the last click recorded, 0 = none yet */
+} lesson_stepper;
+
+/* Handles p . , : true when it used the key. '.' and ',' stop at the ends. */
+bool lesson_stepper_key(lesson_stepper *s, char key);
+/* A click recorded count steps: show the first one. */
+void lesson_stepper_restart(lesson_stepper *s, int count);
+/* true when step mode is on and a click has recorded steps */
+bool lesson_stepper_active(const lesson_stepper *s);
+/* "step 3 of 12" (1-based) into buf; "" when not active. Returns buf. */
+const char *lesson_stepper_label(const lesson_stepper *s, char *buf, size_t size);
+
 /* helpers shared by the lessons (lesson_common.c) */
 void lesson_pick_miss(lesson_pick *out, const rp_ray *ray, const char *method);
 /* append a report field to a pick (ignored when the pick is full) */

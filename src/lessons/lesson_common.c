@@ -91,3 +91,47 @@ void lesson_model(const vec3 position, const versor rotation, const vec3 scale, 
     if (scale)
         glm_scale(out, (float *)scale);
 }
+
+/* ------------------------------------------------------------ step mode */
+
+bool lesson_stepper_key(lesson_stepper *s, char key)
+{
+    switch (key) {
+    case 'p':
+        s->on = !s->on;
+        s->current = 0;
+        return true;
+    case '.':
+        if (s->on && s->current + 1 < s->count)
+            ++s->current;
+        return s->on;
+    case ',':
+        if (s->on && s->current > 0)
+            --s->current;
+        return s->on;
+    default:
+        return false;
+    }
+}
+
+void lesson_stepper_restart(lesson_stepper *s, int count)
+{
+    s->count = count > 0 ? count : 0;
+    s->current = 0;
+}
+
+bool lesson_stepper_active(const lesson_stepper *s)
+{
+    return s->on && s->count > 0;
+}
+
+const char *lesson_stepper_label(const lesson_stepper *s, char *buf, size_t size)
+{
+    if (size == 0)
+        return buf;
+    if (lesson_stepper_active(s))
+        snprintf(buf, size, "step %d of %d", s->current + 1, s->count);
+    else
+        buf[0] = '\0';
+    return buf;
+}
