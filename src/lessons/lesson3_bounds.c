@@ -243,84 +243,6 @@ static bool contact(test_mode mode, const rp_sphere *a, const rp_sphere *b)
     return rp_test_sphere_sphere_approx(&sa, &sb);
 }
 
-static void update_shots(lesson3 *self, float dt)
-{
-    self->shots_inside = 0;
-    for (int j = 0; j < SHOT_COUNT; ++j) {
-        shot *s = &self->shots[j];
-        glm_vec3_muladds(s->velocity, dt, s->position);
-        if (s->position[0] > 12.0f)
-            launch_shot(self, s);
-        s->inside = false;
-        for (int i = 0; i < SHIP_COUNT; ++i) {
-            rp_sphere b;
-            bounding_sphere(self, i, &b);
-            if (rp_sphere_contains_point(&b, s->position)) {
-                s->inside = true;
-                self->ships[i].hit_by_shot = true;
-            }
-        }
-        self->shots_inside += s->inside;
-    }
-}
-
-static void update_contacts(lesson3 *self)
-{
-    self->contacts_exact = self->contacts_mode = self->disagreements = self->hidden_overlaps = 0;
-    for (int i = 0; i < SHIP_COUNT; ++i)
-        for (int k = i + 1; k < SHIP_COUNT; ++k) {
-            rp_sphere a, b;
-            bounding_sphere(self, i, &a);
-            bounding_sphere(self, k, &b);
-            pair_state *ps = &self->pairs[i][k];
-            ps->exact = contact(MODE_EXACT, &a, &b);
-            ps->chosen = contact(self->mode, &a, &b);
-            ps->models = models_overlap(self, i, k, ps->overlap_point);
-            self->contacts_exact += ps->exact;
-            self->contacts_mode += ps->chosen;
-            self->disagreements += ps->exact != ps->chosen;
-            self->hidden_overlaps += ps->models && !ps->exact;
-            if (ps->chosen)
-                self->ships[i].in_contact = self->ships[k].in_contact = true;
-        }
-}
-
-static void update(void *self_, float dt)
-{
-    lesson3 *self = self_;
-    if (self->stepper.on)       /* step mode: the scene stands still */
-        dt = 0.0f;
-    for (int i = 0; i < SHIP_COUNT; ++i) {
-        ship *s = &self->ships[i];
-        if (!s->paused)
-            s->clock += dt;
-        s->spin += dt * 0.8f;
-        place_ship(s);
-        s->hit_by_shot = s->in_contact = false;
-    }
-    update_shots(self, dt);
-    update_contacts(self);
-}
-
-static bool key(void *self_, char k)
-{
-    lesson3 *self = self_;
-    if (lesson_stepper_key(&self->stepper, k))
-        return true;
-    switch (k) {
-    case 'm': self->mode = (test_mode)((self->mode + 1) % MODE_COUNT); update_contacts(self); return true;
-    case 's': self->shrink = !self->shrink; update_contacts(self); return true;
-    case 'b': self->show_bounds = !self->show_bounds; return true;
-    default: return false;
-    }
-}
-
-static lesson_method method(const void *self)
-{
-    (void)self;
-    return LESSON_PICK_UNPROJECT;
-}
-
 /* ------------------------------------------------------------ the selected pair */
 
 /* The selected ship and its nearest neighbour: the numbers each test
@@ -364,6 +286,89 @@ static void selected_pair(const lesson3 *self, pair_numbers *n)
     n->scaled = contact(MODE_SCALED, &sa, &sb);
     const pair_state *ps = n->a < n->b ? &self->pairs[n->a][n->b] : &self->pairs[n->b][n->a];
     n->models = ps->models;
+}
+
+static void update_shots(lesson3 *self, float dt)
+{
+    self->shots_inside = 0;
+    for (int j = 0; j < SHOT_COUNT; ++j) {
+        shot *s = &self->shots[j];
+        glm_vec3_muladds(s->velocity, dt, s->position);
+        if (s->position[0] > 12.0f)
+            launch_shot(self, s);
+        s->inside = false;
+        for (int i = 0; i < SHIP_COUNT; ++i) {
+            rp_sphere b;
+            bounding_sphere(self, i, &b);
+            if (rp_sphere_contains_point(&b, s->position)) {
+                s->inside = true;
+                self->ships[i].hit_by_shot = true;
+            }
+        }
+        self->shots_inside += s->inside;
+    }
+}
+
+static void update_contacts(lesson3 *self)
+{
+    self->contacts_exact = self->contacts_mode = self->disagreements = self->hidden_overlaps = 0;
+    pair_numbers selection;
+    selected_pair(self, &selection);
+    for (int i = 0; i < SHIP_COUNT; ++i)
+        for (int k = i + 1; k < SHIP_COUNT; ++k) {
+            rp_sphere a, b;
+            bounding_sphere(self, i, &a);
+            bounding_sphere(self, k, &b);
+            pair_state *ps = &self->pairs[i][k];
+            ps->exact = contact(MODE_EXACT, &a, &b);
+            ps->chosen = contact(self->mode, &a, &b);
+            /* the models are sampled where it matters: spheres apart (an
+               overlap they miss?) and the selected pair (its last step) */
+            bool selected = (i == selection.a && k == selection.b) || (k == selection.a && i == selection.b);
+            ps->models = (!ps->exact || selected) && models_overlap(self, i, k, ps->overlap_point);
+            self->contacts_exact += ps->exact;
+            self->contacts_mode += ps->chosen;
+            self->disagreements += ps->exact != ps->chosen;
+            self->hidden_overlaps += ps->models && !ps->exact;
+            if (ps->chosen)
+                self->ships[i].in_contact = self->ships[k].in_contact = true;
+        }
+}
+
+static void update(void *self_, float dt)
+{
+    lesson3 *self = self_;
+    if (self->stepper.on)       /* step mode: the scene stands still */
+        dt = 0.0f;
+    for (int i = 0; i < SHIP_COUNT; ++i) {
+        ship *s = &self->ships[i];
+        if (!s->paused)
+            s->clock += dt;
+        s->spin += dt * 0.8f;
+        place_ship(s);
+        s->hit_by_shot = s->in_contact = false;
+    }
+    update_shots(self, dt);
+    update_contacts(self);
+}
+
+static bool key(void *self_, char k)
+{
+    lesson3 *self = self_;
+    if (lesson_stepper_key(&self->stepper, k))
+        return true;
+    switch (k) {
+    case 'm': self->mode = (test_mode)((self->mode + 1) % MODE_COUNT); update_contacts(self); return true;
+    case 's': self->shrink = !self->shrink; update_contacts(self); return true;
+    case 'b': self->show_bounds = !self->show_bounds; return true;
+    default: return false;
+    }
+}
+
+static lesson_method method(const void *self)
+{
+    (void)self;
+    return LESSON_PICK_UNPROJECT;
 }
 
 /* ------------------------------------------------------------ click */
