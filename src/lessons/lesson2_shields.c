@@ -64,9 +64,8 @@ typedef struct beam {
    same roots). Beside it, the library's answer. */
 typedef struct shot_math {
     bool valid;             /* a shot was fired */
-    int turret;
     rp_ray beam;            /* unit dir: t is the beam length */
-    int shield;             /* the shield the numbers are for, -1: none */
+    int shield;             /* the shield the numbers are for */
     vec3 o, d;              /* the beam in that shield's unit space */
     float a, b, c, disc;
     float s_minus, s_plus;  /* (-b -+ sqrt(disc)) / 2a, when disc >= 0 */
@@ -288,7 +287,6 @@ static void record_math(lesson2 *self, const rp_ray *beam, int hit_shield)
     shot_math *m = &self->math;
     memset(m, 0, sizeof *m);
     m->valid = true;
-    m->turret = self->turret;
     m->beam = *beam;
     m->shield = hit_shield >= 0 ? hit_shield : nearest_call(self, beam);
     seed_quadratic(&self->shields[m->shield], beam, m);
@@ -502,7 +500,8 @@ static void draw_steps(const lesson2 *self, render_list *list)
     vec4 minus_color = {1.0f, 1.0f, 1.0f, 1.0f}, plus_color = {1.0f, 1.0f, 1.0f, 1.0f};
     if (step >= STEP_CHOICE) {
         glm_vec4_copy((vec4){1.0f, 0.2f, 0.2f, 1.0f}, minus_color);   /* the seed's min(s1, s2) */
-        if (m->lib_hit && m->lib_t == m->s_minus)
+        /* the same root, up to the seed's float rounding: it was right */
+        if (m->lib_hit && fabsf(m->lib_t - m->s_minus) <= 1e-4f * glm_max(1.0f, fabsf(m->lib_t)))
             glm_vec4_copy((vec4){0.3f, 1.0f, 0.4f, 1.0f}, minus_color);
     }
     render_list_point(list, p_minus, 16.0f, minus_color);
