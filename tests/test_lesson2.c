@@ -377,6 +377,42 @@ static void step_mode_walks_the_quadratic(void **state)
     render_list_free(&list);
 }
 
+/* From outside the seed's min(s1, s2) is the entry point: at the last step
+   it is marked green like the library's answer, and nothing is red. */
+static void step_choice_is_green_when_the_seed_is_right(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    assert_true(L->key(self, 'p'));
+    lesson_pick p;
+    assert_true(click_world_point(L, self, o[0].shape.ellipsoid.center, &p));
+    assert_true(p.hit);
+    for (int i = 0; i < 5; ++i)
+        assert_true(L->key(self, '.'));
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step 6 of 6"));
+    assert_null(strstr(hud, "BEHIND"));
+    render_list list = {0};
+    draw_once(L, self, &list);
+    vec3 seed_point;
+    rp_ray_at(&p.ray, lesson_pick_field(&p, "tutorial_t")->value.f, seed_point);
+    int green_at_seed = 0, red = 0;
+    for (int i = 0; i < list.count; ++i) {
+        const render_cmd *c = &list.cmds[i];
+        if (c->kind != RENDER_CMD_POINT)
+            continue;
+        bool is_red = c->u.point.color[0] > 0.9f && c->u.point.color[1] < 0.3f;
+        bool is_green = c->u.point.color[1] > 0.9f && c->u.point.color[0] < 0.5f;
+        red += is_red;
+        green_at_seed += is_green && vec3_dist(c->u.point.p, seed_point) < 1e-3f;
+    }
+    assert_int_equal(red, 0);
+    assert_int_equal(green_at_seed, 2);     /* the seed's root and the library's */
+    render_list_free(&list);
+}
+
 /* A miss reports the quadratic of the shield it came closest to, with no
    root the seed could return when the discriminant is negative. */
 static void miss_reports_the_nearest_shields_quadratic(void **state)
@@ -448,6 +484,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(miss_flies_the_full_range, setup, teardown),
         cmocka_unit_test_setup_teardown(beams_fade_out, setup, teardown),
         cmocka_unit_test_setup_teardown(step_mode_walks_the_quadratic, setup, teardown),
+        cmocka_unit_test_setup_teardown(step_choice_is_green_when_the_seed_is_right, setup, teardown),
         cmocka_unit_test_setup_teardown(miss_reports_the_nearest_shields_quadratic, setup, teardown),
         cmocka_unit_test_setup_teardown(beams_behind_shields_are_dashed, setup, teardown),
     };
