@@ -26,10 +26,10 @@
 
 #define BANDS 24
 #define MESH_INSTANCES 16
-#define BELT_INNER 5.0f
-#define BELT_OUTER 24.0f
+#define BELT_INNER 6.0f
+#define BELT_OUTER 22.0f
 
-static const vec3 BELT_CENTER = {0.0f, 1.8f, -26.0f};
+static const vec3 BELT_CENTER = {0.0f, 1.6f, -20.0f};
 static const vec4 PICKED_COLOR = {1.0f, 0.86f, 0.25f, 1.0f};
 static const vec4 MESH_COLOR = {0.45f, 0.80f, 0.60f, 1.0f};
 
@@ -118,6 +118,7 @@ static void body_of(const lesson1_many *m, int i, lesson1_many_body *out)
                    BELT_CENTER[2] + o->offset[0] * b->s + o->offset[2] * b->c};
     versor q;
     glm_quat_mul((float *)b->q, (float *)o->orientation, q);
+    memset(out, 0, sizeof *out);    /* the union's unused bytes too: tests compare bodies */
     out->kind = (lesson1_many_kind)o->kind;
     glm_vec3_copy(center, out->bounds.center);
     switch (out->kind) {
@@ -413,6 +414,10 @@ void lesson1_many_draw(const lesson1_many *m, render_list *list)
     render_list_line(list, m->last_ray.origin, end, (vec4){1.0f, 0.9f, 0.4f, 0.9f});
     if (m->last_hit)
         render_list_point(list, m->last_point, 10.0f, (vec4){1.0f, 0.95f, 0.5f, 1.0f});
+    /* a glass halo around the picked object: one among 100,000 is small */
+    lesson1_many_body b;
+    if (m->picked >= 0 && lesson1_many_body_at(m, m->picked, &b))
+        render_list_glass_sphere(list, b.bounds.center, 2.5f * b.bounds.radius, (vec4){1.0f, 0.85f, 0.3f, 0.25f});
 }
 
 void lesson1_many_status(const lesson1_many *m, char *buf, size_t size)
