@@ -429,7 +429,7 @@ void lesson1_many_status(const lesson1_many *m, char *buf, size_t size)
         snprintf(picked, sizeof picked, "miss");
     snprintf(buf, size,
              "many objects (A: back): %d   spheres %d, ellipsoids %d, boxes %d (one instanced draw each), "
-             "tori %d\nmove %.2f ms   scene build (refit) %.2f ms   pick %.1f us   picked: %s%s",
+             "tori %d\nmove %.2f ms   rp_scene_build (a refit) %.2f ms   pick %.1f us   picked: %s%s",
              m->count, m->instance_count[0], m->instance_count[1], m->instance_count[2], m->mesh_count,
              m->move_ms, m->build_ms, m->pick_us, picked, m->builds_failed ? "   (a build ran out of memory)" : "");
 }
