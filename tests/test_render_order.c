@@ -5,7 +5,8 @@
  * the shield swap places, and they overlap; lines, points and shadows keep their
  * order within their kind, which their blending needs). Both frames must
  * match to the byte, and must differ from an empty scene (the commands
- * drew something).
+ * drew something). Instanced drawing: one command of many instances draws
+ * what one command per instance draws, to the byte.
  *
  * Needs an X display with OpenGL 3.3 core (scripts/test runs the render
  * suite under xvfb-run; Mesa's llvmpipe draws). A missing display fails. */
@@ -30,8 +31,35 @@ static void check(bool ok, const char *what)
     }
 }
 
+/* a row of boxes and ellipsoids, turned and coloured each its own way */
+#define INSTANCES 24
+static render_instance instances[INSTANCES];
+
+static void make_instances(void)
+{
+    for (int i = 0; i < INSTANCES; ++i) {
+        render_instance *in = &instances[i];
+        float f = (float)i;
+        in->position[0] = -3.0f + 0.26f * f;
+        in->position[1] = 0.4f + 0.05f * (float)(i % 5);
+        in->position[2] = 1.5f - 0.1f * (float)(i % 3);
+        in->scale[0] = 0.12f + 0.01f * (float)(i % 4);
+        in->scale[1] = 0.10f;
+        in->scale[2] = 0.15f;
+        versor q;
+        glm_quatv(q, 0.3f * f, (vec3){0.0f, 1.0f, 0.0f});
+        memcpy(in->rotation, q, sizeof in->rotation);
+        in->color[0] = 0.3f + 0.02f * f;
+        in->color[1] = 0.8f - 0.02f * f;
+        in->color[2] = 0.5f;
+        in->color[3] = 1.0f;
+    }
+}
+
 static void scene(render_list *list)
 {
+    render_list_instances(list, RENDER_CUBE, instances, INSTANCES / 2);
+    render_list_instances(list, RENDER_SPHERE, instances + INSTANCES / 2, INSTANCES / 2);
     mat4 m;
     glm_translate_make(m, (vec3){-1.0f, 1.0f, 0.0f});
     render_list_shape(list, RENDER_CUBE, m, (vec4){0.9f, 0.5f, 0.3f, 1.0f}, NULL);
@@ -65,6 +93,7 @@ static int reverse_rank(render_cmd_kind k)
     case RENDER_CMD_GRID: return 6;
     case RENDER_CMD_TERRAIN: case RENDER_CMD_SHAPE: return 7;
     case RENDER_CMD_MESH: case RENDER_CMD_MESH_HIGHLIGHT: return 7;
+    case RENDER_CMD_INSTANCES: return 7;
     }
     return 8;
 }
@@ -117,7 +146,8 @@ int main(int argc, char **argv)
     v.width = W;
     v.height = H;
 
-    render_list built = {0}, regrouped = {0}, empty = {0};
+    make_instances();
+    render_list built = {0}, regrouped = {0}, empty = {0}, batched = {0}, one_by_one = {0};
     render_list_reset(&built, &v);
     render_list_reset(&empty, &v);
     scene(&built);
@@ -140,6 +170,54 @@ int main(int argc, char **argv)
         printf("bytes differing between the orders: %zu; bytes the scene changed: %zu\n", differ, drawn);
         check(differ == 0, "the same picture whatever the order of the commands");
         check(drawn > (size_t)W * H / 4, "the scene drew something");
+
+        /* instancing: one command for all, or one per instance */
+        render_list_reset(&batched, &v);
+        render_list_reset(&one_by_one, &v);
+        render_list_instances(&batched, RENDER_CUBE, instances, INSTANCES);
+        for (int i = 0; i < INSTANCES; ++i)
+            render_list_instances(&one_by_one, RENDER_CUBE, instances + i, 1);
+        render_list_instances(&one_by_one, RENDER_CUBE, instances, 0);     /* ignored */
+        render_list_instances(&one_by_one, RENDER_CUBE, NULL, 3);          /* ignored */
+        check(batched.count == 1 && one_by_one.count == INSTANCES, "one command, or one per instance");
+        check(frame(r, &batched, a), "read the batched frame");
+        check(frame(r, &one_by_one, b), "read the one-by-one frame");
+        differ = drawn = 0;
+        for (size_t i = 0; i < (size_t)W * H * 3; ++i) {
+            differ += a[i] != b[i];
+            drawn += a[i] != e[i];
+        }
+        printf("instanced: bytes differing from one draw per instance: %zu; bytes drawn: %zu\n", differ, drawn);
+        check(differ == 0, "one instanced draw = one draw per instance");
+        check(drawn > 500, "the instances drew something");
+
+        /* the instance transform is the shapes' model matrix: the same
+           cubes as single shapes cover the same pixels (their shading
+           differs, and edges may round the other way) */
+        render_list_reset(&one_by_one, &v);
+        for (int i = 0; i < INSTANCES; ++i) {
+            const render_instance *in = &instances[i];
+            versor q;
+            memcpy(q, in->rotation, sizeof q);
+            mat4 model;
+            glm_translate_make(model, (float *)in->position);
+            glm_quat_rotate(model, q, model);
+            glm_scale(model, (float *)in->scale);
+            vec4 color;     /* aligned for cglm: instance fields are not */
+            memcpy(color, in->color, sizeof color);
+            render_list_shape(&one_by_one, RENDER_CUBE, model, color, NULL);
+        }
+        check(frame(r, &one_by_one, b), "read the shapes frame");
+        size_t covered_a = 0, covered_b = 0, both = 0;
+        for (size_t i = 0; i < (size_t)W * H; ++i) {
+            bool ca = memcmp(a + 3 * i, e + 3 * i, 3) != 0, cb = memcmp(b + 3 * i, e + 3 * i, 3) != 0;
+            covered_a += ca;
+            covered_b += cb;
+            both += ca && cb;
+        }
+        printf("pixels covered: instances %zu, shapes %zu, both %zu\n", covered_a, covered_b, both);
+        check(covered_a > 0 && both * 100 >= covered_a * 97 && both * 100 >= covered_b * 97,
+              "instances cover the pixels the same shapes cover");
     }
     free(a);
     free(b);
@@ -147,6 +225,8 @@ int main(int argc, char **argv)
     render_list_free(&built);
     render_list_free(&regrouped);
     render_list_free(&empty);
+    render_list_free(&batched);
+    render_list_free(&one_by_one);
     render_destroy(r);
     SDL_GL_DeleteContext(gl);
     SDL_DestroyWindow(win);

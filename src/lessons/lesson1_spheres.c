@@ -14,8 +14,12 @@
  * that turns with the object). Each click also tests the objects' own
  * triangles, and the HUD counts each volume's false positives: objects
  * whose volume the ray hits while it misses every triangle.
+ *
+ * A switches to the many-objects mode (lesson1_many.c: 100,000 moving
+ * objects in one rp_scene) and back.
  */
 #include "lesson.h"
+#include "lesson1_many.h"
 #include "shape_bounds.h"
 
 #include <stdlib.h>
@@ -52,6 +56,9 @@ typedef struct lesson1 {
     vec3 last_point;
     bool last_hit;
     char agreement[96];
+    lesson1_many *many;             /* A: made on first use, kept */
+    bool many_on;
+    uint32_t seed;
 } lesson1;
 
 /* ------------------------------------------------------------ init */
@@ -82,14 +89,17 @@ static void *create(const lesson_env *env)
     self->method = LESSON_PICK_D3D9;
     self->nearest_only = true;
     self->show_bounds = false;     /* B shows them */
+    self->seed = env->seed;
     return self;
 }
 
 static void destroy(void *self_)
 {
     lesson1 *self = self_;
-    if (self)
+    if (self) {
         shape_bounds_free(&self->bounds);
+        lesson1_many_destroy(self->many);
+    }
     free(self);
 }
 
@@ -125,6 +135,10 @@ static void bounding_sphere(const object *o, rp_sphere *s)
 static void update(void *self_, float dt)
 {
     lesson1 *self = self_;
+    if (self->many_on) {
+        lesson1_many_update(self->many, dt);
+        return;
+    }
     for (int i = 0; i < OBJECT_COUNT; ++i) {
         object *o = &self->objects[i];
         if (o->rotating)
@@ -141,6 +155,7 @@ static bool key(void *self_, char k)
     case 'n': self->nearest_only = !self->nearest_only; return true;
     case 'b': self->show_bounds = !self->show_bounds; return true;
     case 'v': self->volume = (self->volume + 1) % VOLUME_COUNT; return true;
+    case 'a': lesson1_many_toggle(&self->many, &self->many_on, self->seed); return true;
     default: return false;
     }
 }
@@ -236,6 +251,10 @@ static void compare_methods(lesson1 *self, const lesson_click *c, int id, const 
 static void click(void *self_, const lesson_click *c, lesson_pick *out)
 {
     lesson1 *self = self_;
+    if (self->many_on) {
+        lesson1_many_click(self->many, c, out);
+        return;
+    }
     lesson_pick_miss(out, &c->ray, lesson_method_name(c->method));
     self->has_ray = true;
     self->last_ray = c->ray;
@@ -318,6 +337,10 @@ static void list_box(const lesson1 *self, int i, render_list *list)
 static void draw(const void *self_, render_list *list)
 {
     const lesson1 *self = self_;
+    if (self->many_on) {
+        lesson1_many_draw(self->many, list);
+        return;
+    }
     for (int i = 0; i < OBJECT_COUNT; ++i) {
         const object *o = &self->objects[i];
         versor q;
@@ -370,6 +393,10 @@ static void draw(const void *self_, render_list *list)
 static void status(const void *self_, char *buf, size_t size)
 {
     const lesson1 *self = self_;
+    if (self->many_on) {
+        lesson1_many_status(self->many, buf, size);
+        return;
+    }
     int n = 0;
     for (int i = 0; i < OBJECT_COUNT; ++i)
         n += self->objects[i].rotating;
@@ -406,7 +433,8 @@ const lesson lesson1_spheres = {
             "M  D3D9 ray / unproject ray\n"
             "N  nearest only / all on the ray\n"
             "B  show bounding volumes\n"
-            "V  volume: tutorial sphere / smallest sphere / AABB / OBB",
+            "V  volume: tutorial sphere / smallest sphere / AABB / OBB\n"
+            "A  many objects: 100,000 moving in one scene BVH / back",
     .camera = {{0.0f, 1.0f, -2.0f}, 0.0f, 0.38f, 15.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

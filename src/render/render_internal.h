@@ -87,6 +87,11 @@ typedef struct render_model_slot {
 struct renderer {
     render_program bg_prog, flat_prog, lit_prog, line_prog, shield_prog, terrain_prog, text_prog;
     render_mesh shapes[RENDER_SHAPE_COUNT];
+    /* instanced drawing: coarser shapes whose VAOs also read instance_vbo
+       (one render_instance per copy) */
+    render_program inst_prog;
+    render_mesh inst_shapes[RENDER_SHAPE_COUNT];
+    GLuint instance_vbo;
     render_batch grid, shadows, lines, points, beams;
     render_batch background; /* screen grid in NDC (its own 2-float layout) */
     render_view view;

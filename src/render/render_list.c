@@ -223,3 +223,17 @@ void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh,
     glm_vec4_copy((float *)fill, c->u.highlight.fill);
     glm_vec4_copy((float *)edge, c->u.highlight.edge);
 }
+
+void render_list_instances(render_list *list, render_shape_kind kind,
+                           const render_instance *instances, int count)
+{
+    if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT || !instances || count <= 0)
+        return;
+    render_cmd *c = push(list, RENDER_CMD_INSTANCES);
+    if (!c)
+        return;
+    c->pick_id = -1;    /* the GPU pick pass draws single shapes only */
+    c->u.instances.shape = kind;
+    c->u.instances.instances = instances;
+    c->u.instances.count = count;
+}

@@ -18,7 +18,8 @@
  *
  * Every command is copied into the list (a shield's impacts too), so the
  * list stays valid whatever its producer does afterwards; only a terrain's
- * heights are referenced (see render_terrain_data).
+ * heights, a mesh's data and instanced copies are referenced (see
+ * render_terrain_data, render_list_instances).
  */
 #ifndef RAYPICK_RENDER_LIST_H
 #define RAYPICK_RENDER_LIST_H
@@ -67,8 +68,19 @@ typedef enum render_cmd_kind {
     RENDER_CMD_SHIELD,      /* translucent shield with impact ripples */
     RENDER_CMD_GLASS,       /* translucent bounding sphere */
     RENDER_CMD_MESH,        /* opaque lit triangle mesh (lesson 5) */
-    RENDER_CMD_MESH_HIGHLIGHT /* some of a mesh's triangles drawn over it */
+    RENDER_CMD_MESH_HIGHLIGHT, /* some of a mesh's triangles drawn over it */
+    RENDER_CMD_INSTANCES    /* many copies of one opaque shape, one draw call */
 } render_cmd_kind;
+
+/* One copy of a shape in an instanced draw: the unit shape scaled per
+   axis, turned by a unit quaternion (x y z w, cglm's versor), moved to
+   position, in its own colour. 14 floats: what the GPU reads per copy. */
+typedef struct render_instance {
+    float position[3];
+    float scale[3];
+    float rotation[4];
+    float color[4];
+} render_instance;
 
 /* A triangle mesh (lesson 5's model): interleaved vertices, position (3
    floats) at byte 0, normal (3 floats) at 12, tu tv (2 floats) at 24,
@@ -114,6 +126,7 @@ typedef struct render_cmd {
             uint32_t triangles[RENDER_HIGHLIGHT_MAX]; int count;
             vec4 fill, edge;
         } highlight;
+        struct { render_shape_kind shape; const render_instance *instances; int count; } instances;
     } u;
 } render_cmd;
 
@@ -167,6 +180,14 @@ void render_list_mesh(render_list *list, const render_mesh_data *mesh, mat4 mode
 void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh, mat4 model,
                                 const uint32_t *triangles, size_t count, const vec4 fill,
                                 const vec4 edge);
+/* Many copies of one shape in one draw call (drawn with the opaque
+   shapes, lit, not pickable by the GPU pick pass). The instances are NOT
+   copied (100,000 of them would double a frame's memory traffic): they
+   must stay as they are until the list is submitted. Ignored for a count
+   <= 0, NULL instances or an unknown kind. The renderer may draw them with
+   a coarser mesh than render_list_shape's (they are meant to be small). */
+void render_list_instances(render_list *list, render_shape_kind kind,
+                           const render_instance *instances, int count);
 /* appends a copy of from's command number index (a shield with its impacts) */
 void render_list_append(render_list *list, const render_list *from, int index);
 /* a shield command's impacts (u.shield.impact_count of them) */

@@ -3,7 +3,7 @@
 X server, click where known objects appear, and check what it reports and
 what the screenshot shows.
 
-    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4
+    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4 lesson1_many
 
 The expected answers do not come from the program: the test projects the
 objects' centres with the camera the program prints (--print-layout), and an
@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from rp_render import (WRAPPER, ctx, Camera, add, check, clicks_run, dist, dot, layout,
+from rp_render import (WRAPPER, ctx, Camera, add, brightness, check, clicks_run, dist, dot, layout,
                        mean_brightness, nearest_sphere, norm, on_ellipsoid, ray_ellipsoid,
                        quat_rotate, ray_sphere, run, scale, screenshot, sky_click, sub, unit)
 
@@ -496,8 +496,68 @@ def test_lesson4():
     check(len(red0) < len(red), "lesson 4: the marker colours are there without a click")
 
 
+def test_lesson1_many():
+    """A: 100,000 instanced objects fill the belt; a click picks one of them
+    with the scene, on the click's ray, and lights it up."""
+    w, h = 640, 360
+    cam = Camera(layout(1, w, h))     # A keeps lesson 1's camera
+    plain = screenshot("plain", 1, w, h, 3, keys=[("h", 0)])
+    many = screenshot("many", 1, w, h, 3, keys=[("a", 0), ("h", 0)])
+
+    def band(img):      # the belt's rows, below the HUD
+        return [img.pixel(x, y) for y in range(int(0.35 * h), int(0.75 * h), 2) for x in range(0, w, 2)]
+
+    def lit(p):
+        return brightness(p) > 70
+
+    def orange(p):      # boxes
+        return p[0] > 120 and p[0] > p[2] + 50
+
+    def blue(p):        # ellipsoids
+        return p[2] > 110 and p[2] > p[0] + 30
+    for name, img in (("plain", plain), ("many", many)):
+        px = band(img)
+        print("%s: lit %.2f, orange %.3f, blue %.3f" % (name, sum(map(lit, px)) / len(px),
+              sum(map(orange, px)) / len(px), sum(map(blue, px)) / len(px)))
+    px = band(many)
+    check(sum(map(lit, px)) > 0.4 * len(px), "many objects: the belt does not fill the view")
+    check(sum(map(orange, px)) > 0.03 * len(px) and sum(map(blue, px)) > 0.03 * len(px),
+          "many objects: boxes and ellipsoids not both seen")
+    check(sum(map(lit, px)) > 2 * sum(map(lit, band(plain))), "many objects: no different from lesson 1's scene")
+
+    # a click in the middle of the belt: the scene's pick, on the ray
+    mx, my = w // 2, int(0.55 * h)
+    rep = clicks_run(1, w, h, [(mx, my, 2)], ["--key", "a@0"])[0]
+    where = "many objects click %d,%d" % (mx, my)
+    if check(rep["hit"] and 0 <= rep["id"] < 100000, where + ": no hit: %s" % rep):
+        check(rep["objects"] == 100000 and rep["method"] == "scene", where + ": %s" % rep)
+        check(rep["what"].split()[0] in ("sphere", "ellipsoid", "box", "torus") and
+              rep["what"].endswith(" %d" % rep["id"]), where + ": names %r" % rep["what"])
+        o, d = cam.click_ray(mx, my)     # the oracle's ray; t is in units of the program's dir
+        u = unit(d)
+        along = dot(sub(rep["point"], o), u)
+        off = dist(rep["point"], add(o, scale(u, along)))
+        check(along > 0 and off < 2e-3 * max(1.0, along),
+              where + ": point %s is %.2g off the click's ray" % (rep["point"], off))
+        check(dist(rep["point"], add(rep["origin"], scale(rep["dir"], rep["t"]))) < 1e-3 * max(1.0, along),
+              where + ": point is not origin + t dir")
+        check(dist(rep["point"], rep["center"]) <= rep["bound_radius"] * 1.001,
+              where + ": point outside the picked object's bounds")
+        # the picked object lights up (yellow, with a glass halo)
+        before = screenshot("before", 1, w, h, 3, keys=[("a", 0), ("h", 0)])
+        after = screenshot("after", 1, w, h, 3, clicks=[(mx, my, 2)], keys=[("a", 0), ("h", 0)])
+        cx, cy = cam.project(rep["center"])
+
+        def yellow(p):
+            return p[0] > 180 and p[1] > 150 and p[2] < 0.6 * p[1]
+        n_before = sum(map(yellow, before.around(cx, cy, 0, 8)))
+        n_after = sum(map(yellow, after.around(cx, cy, 0, 8)))
+        check(n_after > n_before + 3, where + ": the pick is not lit: %d yellow pixels, %d before" %
+              (n_after, n_before))
+
+
 TESTS = {"usage": test_usage, "lesson1": test_lesson1, "lesson2": test_lesson2,
-         "lesson3": test_lesson3, "lesson4": test_lesson4}
+         "lesson3": test_lesson3, "lesson4": test_lesson4, "lesson1_many": test_lesson1_many}
 
 
 def main(argv):

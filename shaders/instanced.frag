@@ -1,0 +1,21 @@
+#version 330 core
+// lit.frag's light (hemisphere ambient, wrapped diffuse, a little
+// specular) with the colour each instance brings.
+in vec3 v_world;
+in vec3 v_normal;
+in vec4 v_color;
+uniform vec3 u_eye;
+uniform vec3 u_light_dir;   // towards the light, unit
+out vec4 frag_color;
+
+void main()
+{
+    vec3 n = normalize(v_normal);
+    vec3 v = normalize(u_eye - v_world);
+    float hemi = 0.5 + 0.5 * n.y;
+    vec3 ambient = mix(vec3(0.10, 0.09, 0.12), vec3(0.28, 0.32, 0.40), hemi);
+    float diffuse = max(dot(n, u_light_dir) * 0.8 + 0.2, 0.0);
+    vec3 h = normalize(u_light_dir + v);
+    float spec = pow(max(dot(n, h), 0.0), 40.0) * 0.35;
+    frag_color = vec4(v_color.rgb * (ambient + diffuse * vec3(1.0, 0.96, 0.9)) + spec, 1.0);
+}
