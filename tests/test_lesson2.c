@@ -1,18 +1,24 @@
 /* test_lesson2.c: lesson 2 (phaser vs. shields) without a window: the beam
  * leaves the firing turret, ends at the shield's entry point (the exit
  * point for the turret inside its shield), the shield gets an impact
- * there, and a miss flies the full range. */
+ * there, and a miss flies the full range. The seed's quadratic (a, b, c,
+ * discriminant, its min(s1, s2)) is reported and on the HUD, step mode walks
+ * through it with the scene frozen, and beam pieces seen through a shield
+ * are drawn as dim dashes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "lesson_test_util.h"
 
 #define L (&lesson2_shields)
 #define RANGE 60.0f
+#define SHIELDS 4
+#define FULL_WIDTH 0.28f        /* a beam the camera sees directly */
 
 static int setup(void **state)
 {
@@ -54,20 +60,94 @@ static const render_cmd *beam_from(const render_list *list, const vec3 from)
     return NULL;
 }
 
-static void objects_are_three_shields_and_two_turrets(void **state)
+/* Where the list's beam pieces end farthest from `from`: the beam's end.
+   Every piece must lie on one line through `from`. */
+static void beam_far_end(const render_list *list, const vec3 from, vec3 end)
+{
+    float best = -1.0f;
+    vec3 dir = {0, 0, 0};
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind != RENDER_CMD_BEAM)
+            continue;
+        float d = vec3_dist(c->u.beam.b, from);
+        if (d > best) {
+            best = d;
+            glm_vec3_copy((float *)c->u.beam.b, end);
+            glm_vec3_sub((float *)c->u.beam.b, (float *)from, dir);
+        }
+    }
+    assert_true(best > 0.0f);
+    glm_vec3_normalize(dir);
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind != RENDER_CMD_BEAM)
+            continue;
+        vec3 v, cross;
+        glm_vec3_sub((float *)c->u.beam.a, (float *)from, v);
+        glm_vec3_cross(v, dir, cross);
+        assert_true(glm_vec3_norm(cross) < 1e-3f);
+    }
+}
+
+/* does the camera at eye see p through one of the shields? (independent
+   of the lesson: the library's ray against each listed shield) */
+static bool behind_a_shield(const lesson_object *o, int n, const vec3 eye, const vec3 p)
+{
+    rp_ray sight;
+    glm_vec3_copy((float *)eye, sight.origin);
+    glm_vec3_sub((float *)p, (float *)eye, sight.dir);
+    float len = glm_vec3_norm(sight.dir);
+    glm_vec3_scale(sight.dir, 1.0f / len, sight.dir);
+    for (int i = 0; i < n; ++i) {
+        rp_hit h;
+        if (o[i].kind == LESSON_OBJECT_ELLIPSOID && rp_intersect_ray_ellipsoid(&sight, &o[i].shape.ellipsoid, &h) &&
+            h.t < len * 0.999f)
+            return true;
+    }
+    return false;
+}
+
+/* The seed's quadratic for a unit-direction ray and an axis-aligned sphere
+   of radius r, in double: a t^2 + b t + c with the sphere made the unit
+   sphere (everything divided by r^2). */
+static void sphere_quadratic(const rp_ray *ray, const rp_ellipsoid *e, double q[3])
+{
+    double r2 = (double)e->radii[0] * e->radii[0], oc[3], od = 0.0, oo = 0.0, dd = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        oc[i] = (double)ray->origin[i] - e->center[i];
+        od += oc[i] * ray->dir[i];
+        oo += oc[i] * oc[i];
+        dd += (double)ray->dir[i] * ray->dir[i];
+    }
+    q[0] = dd / r2;
+    q[1] = 2.0 * od / r2;
+    q[2] = oo / r2 - 1.0;
+}
+
+static void objects_are_four_shields_and_two_turrets(void **state)
 {
     lesson_object o[16];
     int n = start_objects(L, *state, o, 16);
-    assert_int_equal(n, 5);
-    for (int i = 0; i < 3; ++i) {
+    assert_int_equal(n, SHIELDS + 2);
+    for (int i = 0; i < SHIELDS; ++i) {
         assert_int_equal(o[i].id, i);
         assert_int_equal(o[i].kind, LESSON_OBJECT_ELLIPSOID);
     }
-    assert_int_equal(o[3].id, 100);
-    assert_int_equal(o[3].kind, LESSON_OBJECT_TURRET);
-    assert_int_equal(o[4].id, 101);
-    /* the second turret sits inside the station's shield */
-    assert_true(ellipsoid_level(&o[2].shape.ellipsoid, o[4].shape.turret.center) < 1.0f);
+    /* the frigate is the carrier's ellipsoid, axis-aligned (the seed's case) */
+    const rp_ellipsoid *carrier = &o[1].shape.ellipsoid, *frigate = &o[3].shape.ellipsoid;
+    assert_memory_equal(carrier->radii, frigate->radii, sizeof(vec3));
+    assert_true(carrier->orientation[3] != 0.0f);
+    for (int i = 0; i < 4; ++i)
+        assert_true(frigate->orientation[i] == 0.0f);
+    const lesson_object *ground = object_by_id(o, n, 100), *inner = object_by_id(o, n, 101);
+    assert_non_null(ground);
+    assert_non_null(inner);
+    assert_int_equal(ground->kind, LESSON_OBJECT_TURRET);
+    /* the second turret sits inside the station's shield, away from its
+       centre (its shots cross the picture) */
+    assert_true(ellipsoid_level(&o[2].shape.ellipsoid, inner->shape.turret.center) < 1.0f);
+    assert_true(ellipsoid_level(&o[2].shape.ellipsoid, inner->shape.turret.center) > 0.5f);
 }
 
 static void beam_ends_at_the_cruisers_entry_point(void **state)
@@ -76,7 +156,7 @@ static void beam_ends_at_the_cruisers_entry_point(void **state)
     lesson_object o[16];
     start_objects(L, self, o, 16);
     const rp_ellipsoid *cruiser = &o[0].shape.ellipsoid;
-    const float *turret = o[3].shape.turret.center;
+    const float *turret = object_by_id(o, SHIELDS + 2, 100)->shape.turret.center;
     L->update(self, 0.25f);
     lesson_pick p;
     assert_true(click_world_point(L, self, cruiser->center, &p));
@@ -89,11 +169,25 @@ static void beam_ends_at_the_cruisers_entry_point(void **state)
     assert_true(p.t > 0.0f);
     assert_float_equal(ellipsoid_level(cruiser, p.point), 1.0f, 1e-4f);
 
+    /* the seed's quadratic, reported: its roots are the library's, and
+       from outside the seed's min(s1, s2) is the right answer */
+    const lesson_field *q = lesson_pick_field(&p, "quadratic");
+    assert_non_null(q);
+    double want[3];
+    sphere_quadratic(&p.ray, cruiser, want);
+    for (int i = 0; i < 3; ++i)
+        assert_float_equal(q->value.v[i], want[i], 1e-4 * (1.0 + fabs(want[i])));
+    float disc = lesson_pick_field(&p, "discriminant")->value.f;
+    assert_float_equal(disc, q->value.v[1] * q->value.v[1] - 4.0f * q->value.v[0] * q->value.v[2], 1e-5f);
+    assert_true(disc > 0.0f);
+    assert_float_equal(lesson_pick_field(&p, "tutorial_t")->value.f, p.t, 1e-3f);
+
     render_list list = {0};
     draw_once(L, self, &list);
-    const render_cmd *beam = beam_from(&list, turret);
-    assert_non_null(beam);
-    assert_true(vec3_dist(beam->u.beam.b, p.point) < 1e-4f);
+    assert_non_null(beam_from(&list, turret));
+    vec3 end;
+    beam_far_end(&list, turret, end);
+    assert_true(vec3_dist(end, p.point) < 1e-4f);
     /* the cruiser's shield (the first listed) carries the impact, now */
     const render_cmd *shield = NULL;
     for (int i = 0; i < list.count && !shield; ++i)
@@ -109,7 +203,7 @@ static void beam_ends_at_the_cruisers_entry_point(void **state)
             assert_float_equal(slots[i][3], 0.25f, 1e-6f);
         }
     assert_int_equal(impacts, 1);
-    assert_int_equal(count_cmds(&list, RENDER_CMD_SHIELD), 3);
+    assert_int_equal(count_cmds(&list, RENDER_CMD_SHIELD), SHIELDS);
     render_list_free(&list);
 }
 
@@ -125,7 +219,7 @@ static void turret_inside_its_shield_hits_the_exit_point(void **state)
     assert_true(p.hit);
     assert_int_equal(p.id, 2);
     assert_int_equal(lesson_pick_field(&p, "turret")->value.i, 1);
-    assert_true(vec3_dist(p.ray.origin, o[4].shape.turret.center) < 1e-6f);
+    assert_true(vec3_dist(p.ray.origin, object_by_id(o, SHIELDS + 2, 101)->shape.turret.center) < 1e-6f);
     assert_true(lesson_pick_field(&p, "inside")->value.b);
     assert_true(lesson_pick_field(&p, "t_enter")->value.f < 0.0f);
     assert_float_equal(p.t, lesson_pick_field(&p, "t_exit")->value.f, 1e-6f);
@@ -133,6 +227,31 @@ static void turret_inside_its_shield_hits_the_exit_point(void **state)
     assert_float_equal(ellipsoid_level(station, p.point), 1.0f, 1e-4f);
     /* the aim point was on the station's near side: the beam ends there */
     assert_true(vec3_dist(p.point, lesson_pick_field(&p, "aim")->value.v) < 1e-3f);
+    /* the seed's min(s1, s2) is the negative root, behind the gun */
+    float seed_t = lesson_pick_field(&p, "tutorial_t")->value.f;
+    assert_true(seed_t < 0.0f);
+    assert_float_equal(seed_t, lesson_pick_field(&p, "t_enter")->value.f, 1e-3f);
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "BEHIND the gun"));
+    assert_non_null(strstr(hud, "the EXIT point"));
+    char expect[64];
+    snprintf(expect, sizeof expect, "min(s1, s2): %.3f", (double)seed_t);
+    assert_non_null(strstr(hud, expect));
+    snprintf(expect, sizeof expect, "right: t = %.3f", (double)p.t);
+    assert_non_null(strstr(hud, expect));
+    /* the whole beam is inside the shield: the camera sees it through the
+       shield, dashed, every piece thinner than a beam seen directly */
+    render_list list = {0};
+    draw_once(L, self, &list);
+    int pieces = 0;
+    for (int i = 0; i < list.count; ++i)
+        if (list.cmds[i].kind == RENDER_CMD_BEAM) {
+            ++pieces;
+            assert_true(list.cmds[i].u.beam.width < 0.5f * FULL_WIDTH);
+        }
+    assert_true(pieces > 2);
+    render_list_free(&list);
 }
 
 static void miss_flies_the_full_range(void **state)
@@ -151,9 +270,11 @@ static void miss_flies_the_full_range(void **state)
     assert_null(lesson_pick_field(&p, "inside"));
     render_list list = {0};
     draw_once(L, self, &list);
-    const render_cmd *beam = beam_from(&list, o[3].shape.turret.center);
-    assert_non_null(beam);
-    assert_float_equal(vec3_dist(beam->u.beam.a, beam->u.beam.b), RANGE, 1e-3f);
+    const float *turret = object_by_id(o, SHIELDS + 2, 100)->shape.turret.center;
+    assert_non_null(beam_from(&list, turret));
+    vec3 end;
+    beam_far_end(&list, turret, end);
+    assert_float_equal(vec3_dist(turret, end), RANGE, 1e-3f);
     /* no impact point is drawn for a miss */
     assert_int_equal(count_cmds(&list, RENDER_CMD_POINT), 0);
     render_list_free(&list);
@@ -175,14 +296,197 @@ static void beams_fade_out(void **state)
     render_list_free(&list);
 }
 
+/* P, a click, then '.': the HUD walks the seed's computation with the
+   numbers the report gives, the scene stands still, and the last step marks
+   the seed's root (red) and the right one (green) on the beam's line. */
+static void step_mode_walks_the_quadratic(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    char hud[1024], expect[96];
+    assert_true(L->key(self, 'p'));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step mode (P): on"));
+    assert_true(L->key(self, 't'));
+    lesson_pick p;
+    assert_true(click_world_point(L, self, o[1].shape.ellipsoid.center, &p));
+    assert_true(p.hit);
+    const float *q = lesson_pick_field(&p, "quadratic")->value.v;
+    float disc = lesson_pick_field(&p, "discriminant")->value.f;
+    float seed_t = lesson_pick_field(&p, "tutorial_t")->value.f;
+
+    static const char *const titles[6] = {"the beam", "unit space", "a t^2 + b t + c", "discriminant",
+                                          "the roots", "which root"};
+    for (int step = 0; step < 6; ++step) {
+        L->status(self, hud, sizeof hud);
+        snprintf(expect, sizeof expect, "step %d of 6", step + 1);
+        assert_non_null(strstr(hud, expect));
+        assert_non_null(strstr(hud, titles[step]));
+        if (step == 2) {
+            snprintf(expect, sizeof expect, "a = d.d = %.4g   b = 2 o.d = %.4g   c = o.o - 1 = %.4g",
+                     (double)q[0], (double)q[1], (double)q[2]);
+            assert_non_null(strstr(hud, expect));
+        } else if (step == 3) {
+            snprintf(expect, sizeof expect, "b^2 - 4ac = %.4g", (double)disc);
+            assert_non_null(strstr(hud, expect));
+        } else if (step == 5) {
+            snprintf(expect, sizeof expect, "min(s1, s2) = %.3f, BEHIND the gun (red)", (double)seed_t);
+            assert_non_null(strstr(hud, expect));
+            snprintf(expect, sizeof expect, "t = %.3f, the EXIT point (green)", (double)p.t);
+            assert_non_null(strstr(hud, expect));
+        }
+        assert_true(L->key(self, '.'));
+    }
+    /* '.' stops at the last step, ',' goes back */
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step 6 of 6"));
+    assert_true(L->key(self, ','));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step 5 of 6"));
+    assert_true(L->key(self, '.'));
+
+    /* frozen: a second later the beam is still there */
+    L->update(self, 1.0f);
+    render_list list = {0};
+    draw_once(L, self, &list);
+    assert_true(count_cmds(&list, RENDER_CMD_BEAM) > 0);
+    vec3 seed_point, right_point;
+    rp_ray_at(&p.ray, seed_t, seed_point);
+    rp_ray_at(&p.ray, p.t, right_point);
+    bool red = false, green = false;
+    for (int i = 0; i < list.count; ++i) {
+        const render_cmd *c = &list.cmds[i];
+        if (c->kind != RENDER_CMD_POINT)
+            continue;
+        if (vec3_dist(c->u.point.p, seed_point) < 1e-3f && c->u.point.color[0] > 0.9f && c->u.point.color[1] < 0.3f)
+            red = true;
+        if (vec3_dist(c->u.point.p, right_point) < 1e-3f && c->u.point.color[1] > 0.9f && c->u.point.color[0] < 0.5f)
+            green = true;
+    }
+    assert_true(red);
+    assert_true(green);
+    /* P again: the summary, and time runs: the beam fades */
+    assert_true(L->key(self, 'p'));
+    L->status(self, hud, sizeof hud);
+    assert_null(strstr(hud, "step 6"));
+    assert_non_null(strstr(hud, "unit space: a = "));
+    L->update(self, 1.0f);
+    draw_once(L, self, &list);
+    assert_int_equal(count_cmds(&list, RENDER_CMD_BEAM), 0);
+    render_list_free(&list);
+}
+
+/* From outside the seed's min(s1, s2) is the entry point: at the last step
+   it is marked green like the library's answer, and nothing is red. */
+static void step_choice_is_green_when_the_seed_is_right(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    assert_true(L->key(self, 'p'));
+    lesson_pick p;
+    assert_true(click_world_point(L, self, o[0].shape.ellipsoid.center, &p));
+    assert_true(p.hit);
+    for (int i = 0; i < 5; ++i)
+        assert_true(L->key(self, '.'));
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step 6 of 6"));
+    assert_null(strstr(hud, "BEHIND"));
+    render_list list = {0};
+    draw_once(L, self, &list);
+    vec3 seed_point;
+    rp_ray_at(&p.ray, lesson_pick_field(&p, "tutorial_t")->value.f, seed_point);
+    int green_at_seed = 0, red = 0;
+    for (int i = 0; i < list.count; ++i) {
+        const render_cmd *c = &list.cmds[i];
+        if (c->kind != RENDER_CMD_POINT)
+            continue;
+        bool is_red = c->u.point.color[0] > 0.9f && c->u.point.color[1] < 0.3f;
+        bool is_green = c->u.point.color[1] > 0.9f && c->u.point.color[0] < 0.5f;
+        red += is_red;
+        green_at_seed += is_green && vec3_dist(c->u.point.p, seed_point) < 1e-3f;
+    }
+    assert_int_equal(red, 0);
+    assert_int_equal(green_at_seed, 2);     /* the seed's root and the library's */
+    render_list_free(&list);
+}
+
+/* A miss reports the quadratic of the shield it came closest to, with no
+   root the seed could return when the discriminant is negative. */
+static void miss_reports_the_nearest_shields_quadratic(void **state)
+{
+    void *self = *state;
+    mat4 view, proj;
+    vec3 eye;
+    start_camera(L, view, proj, eye);
+    lesson_pick p;
+    click_ray(L, self, eye, (vec3){0.0f, 1.0f, 0.0f}, &p);     /* straight up */
+    assert_false(p.hit);
+    const lesson_field *shield = lesson_pick_field(&p, "shield");
+    assert_non_null(shield);
+    assert_true(shield->value.i >= 0 && shield->value.i < SHIELDS);
+    assert_non_null(lesson_pick_field(&p, "quadratic"));
+    float disc = lesson_pick_field(&p, "discriminant")->value.f;
+    assert_true(disc < 0.0f);
+    assert_null(lesson_pick_field(&p, "tutorial_t"));
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "roots: none"));
+    assert_non_null(strstr(hud, "none (disc < 0): a miss"));
+}
+
+/* Over a grid of clicks: every beam piece is dashed exactly when the
+   camera sees it through a shield, and both kinds occur. */
+static void beams_behind_shields_are_dashed(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    int n = start_objects(L, self, o, 16);
+    mat4 view, proj;
+    vec3 eye;
+    start_camera(L, view, proj, eye);
+    int dashes = 0, direct = 0;
+    render_list list = {0};
+    for (int y = 60; y < (int)TEST_H; y += 60)
+        for (int x = 40; x < (int)TEST_W; x += 80) {
+            L->update(self, 1.0f);      /* the last click's beam has faded */
+            lesson_click c;
+            assert_true(make_click(L, self, (float)x, (float)y, &c));
+            lesson_pick p;
+            L->click(self, &c, &p);
+            draw_once(L, self, &list);
+            for (int i = 0; i < list.count; ++i) {
+                const render_cmd *b = &list.cmds[i];
+                if (b->kind != RENDER_CMD_BEAM)
+                    continue;
+                vec3 mid;
+                glm_vec3_center((float *)b->u.beam.a, (float *)b->u.beam.b, mid);
+                bool dashed = b->u.beam.width < 0.5f * FULL_WIDTH;
+                if (dashed || vec3_dist(b->u.beam.a, b->u.beam.b) > 0.6f)
+                    assert_int_equal(dashed, behind_a_shield(o, n, eye, mid));
+                dashes += dashed;
+                direct += !dashed;
+            }
+        }
+    render_list_free(&list);
+    assert_true(dashes > 0);
+    assert_true(direct > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(objects_are_three_shields_and_two_turrets, setup, teardown),
+        cmocka_unit_test_setup_teardown(objects_are_four_shields_and_two_turrets, setup, teardown),
         cmocka_unit_test_setup_teardown(beam_ends_at_the_cruisers_entry_point, setup, teardown),
         cmocka_unit_test_setup_teardown(turret_inside_its_shield_hits_the_exit_point, setup, teardown),
         cmocka_unit_test_setup_teardown(miss_flies_the_full_range, setup, teardown),
         cmocka_unit_test_setup_teardown(beams_fade_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(step_mode_walks_the_quadratic, setup, teardown),
+        cmocka_unit_test_setup_teardown(step_choice_is_green_when_the_seed_is_right, setup, teardown),
+        cmocka_unit_test_setup_teardown(miss_reports_the_nearest_shields_quadratic, setup, teardown),
+        cmocka_unit_test_setup_teardown(beams_behind_shields_are_dashed, setup, teardown),
     };
     return cmocka_run_group_tests_name("lesson2", tests, NULL, NULL);
 }

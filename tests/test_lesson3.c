@@ -1,13 +1,16 @@
 /* test_lesson3.c: lesson 3 (bounding-sphere tests) without a window: a
  * click pauses the ship it hits, the contact counts on the HUD are the
- * library's tests on the ships' spheres, and the scene depends on the seed
- * only. */
+ * library's tests on the ships' spheres, the scene depends on the seed
+ * only, the HUD says whether the spheres are shown, shrunk spheres that
+ * miss overlapping models are marked and counted, and the selected pair's
+ * numbers (report, HUD, step mode) are the tests' own. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "lesson_test_util.h"
@@ -159,6 +162,221 @@ static void same_seed_same_scene(void **state)
     L->destroy(c);
 }
 
+static void hud_says_whether_the_spheres_are_shown(void **state)
+{
+    void *self = *state;
+    char hud[1024];
+    render_list list = {0};
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "shown (B)"));
+    draw_once(L, self, &list);
+    assert_int_equal(count_cmds(&list, RENDER_CMD_GLASS), SHIPS);
+    assert_true(L->key(self, 'b'));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "hidden (B)"));
+    assert_null(strstr(hud, "shown (B)"));
+    draw_once(L, self, &list);
+    assert_int_equal(count_cmds(&list, RENDER_CMD_GLASS), 0);
+    assert_true(L->key(self, 'b'));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "shown (B)"));
+    render_list_free(&list);
+}
+
+/* "models overlapping while their spheres are apart: N" from the HUD */
+static int hud_hidden_overlaps(const void *self)
+{
+    char buf[1024];
+    L->status(self, buf, sizeof buf);
+    const char *p = strstr(buf, "models overlapping while their spheres are apart: ");
+    assert_non_null(p);
+    int n = -1;
+    assert_int_equal(sscanf(p, "models overlapping while their spheres are apart: %d", &n), 1);
+    return n;
+}
+
+/* Is a world point inside a drawn shape (render_list.h's unit shapes under
+   the command's model matrix)? Written here from the shapes' definitions. */
+static bool inside_drawn(const render_cmd *c, const vec3 p)
+{
+    mat4 inv;
+    glm_mat4_inv((vec4 *)c->u.shape.model, inv);
+    vec3 q;
+    glm_mat4_mulv3(inv, (float *)p, 1.0f, q);
+    float ring = sqrtf(q[0] * q[0] + q[2] * q[2]);
+    switch (c->u.shape.shape) {
+    case RENDER_SPHERE: return q[0] * q[0] + q[1] * q[1] + q[2] * q[2] <= 1.0f;
+    case RENDER_CUBE: return fabsf(q[0]) <= 1.0f && fabsf(q[1]) <= 1.0f && fabsf(q[2]) <= 1.0f;
+    case RENDER_CONE: return q[1] >= -1.0f && q[1] <= 1.0f && ring <= (1.0f - q[1]) * 0.5f;
+    default: return (ring - 0.75f) * (ring - 0.75f) + q[1] * q[1] <= 0.09f;
+    }
+}
+
+static bool is_red_marker(const vec4 c)
+{
+    return c[0] > 0.9f && c[1] < 0.2f && c[2] < 0.2f;
+}
+
+/* With S the spheres are smaller than the models: some frames the models
+   overlap while the spheres are apart. The HUD counts them, the two models
+   glow red, a red pin runs from a point inside both down to the ground.
+   Without S (spheres enclosing the models) that never happens. */
+static void shrunk_spheres_missing_an_overlap_are_marked(void **state)
+{
+    void *self = *state;
+    for (int step = 0; step < 300; ++step) {
+        L->update(self, 1.0f / 60.0f);
+        assert_int_equal(hud_hidden_overlaps(self), 0);
+    }
+    assert_true(L->key(self, 's'));
+    int marked_frames = 0, convex_checked = 0;
+    render_list list = {0};
+    for (int step = 0; step < 1200; ++step) {
+        L->update(self, 1.0f / 60.0f);
+        int hidden = hud_hidden_overlaps(self);
+        draw_once(L, self, &list);
+        const render_cmd *glowing[SHIPS];
+        int glows = 0, pins = 0;
+        for (int i = 0; i < list.count; ++i) {
+            const render_cmd *c = &list.cmds[i];
+            if (c->kind == RENDER_CMD_SHAPE && c->u.shape.emissive[0] > 0.7f && c->u.shape.emissive[1] == 0.0f)
+                glowing[glows++] = c;
+            if (c->kind == RENDER_CMD_POINT && is_red_marker(c->u.point.color)) {
+                ++pins;
+                assert_float_equal(c->u.point.p[1], 0.02f, 1e-6f);     /* on the ground */
+            }
+        }
+        assert_int_equal(pins, hidden);
+        if (hidden == 0) {
+            assert_int_equal(glows, 0);
+            continue;
+        }
+        ++marked_frames;
+        assert_int_equal(glows, 2 * hidden);
+        /* the glowing pair: their spheres (as listed) are apart, the
+           enclosing ones (radius / 0.8) meet */
+        lesson_object o[16];
+        start_objects(L, self, o, 16);
+        int pair[2], found = 0;
+        for (int g = 0; g < 2; ++g)
+            for (int i = 0; i < SHIPS; ++i)
+                if (vec3_dist(o[i].shape.sphere.center, glowing[g]->u.shape.model[3]) < 1e-5f)
+                    pair[found++] = i;
+        assert_int_equal(found, 2);
+        const rp_sphere *a = &o[pair[0]].shape.sphere, *b = &o[pair[1]].shape.sphere;
+        assert_false(rp_test_sphere_sphere(a, b));
+        rp_sphere ea = *a, eb = *b;
+        ea.radius /= 0.8f;
+        eb.radius /= 0.8f;
+        assert_true(rp_test_sphere_sphere(&ea, &eb));
+        /* the pin's upper end is in the overlap: inside both models when both
+           are convex (their overlap is then convex too) */
+        for (int i = 0; i < list.count; ++i) {
+            const render_cmd *c = &list.cmds[i];
+            if (c->kind != RENDER_CMD_LINE || !is_red_marker(c->u.line.color) || hidden != 1)
+                continue;
+            if (glowing[0]->u.shape.shape == RENDER_TORUS || glowing[1]->u.shape.shape == RENDER_TORUS)
+                continue;
+            assert_true(inside_drawn(glowing[0], c->u.line.a));
+            assert_true(inside_drawn(glowing[1], c->u.line.a));
+            ++convex_checked;
+        }
+    }
+    render_list_free(&list);
+    assert_true(marked_frames > 0);
+    assert_true(convex_checked > 0);
+}
+
+/* A click selects a ship and its nearest neighbour: the report and the HUD
+   give d^2, (ra+rb)^2 and ra^2+rb^2 of their spheres and each verdict. */
+static void selection_shows_the_pairs_numbers(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    lesson_pick p;
+    assert_true(click_world_point(L, self, o[0].shape.sphere.center, &p));
+    assert_int_equal(p.id, 0);
+    assert_int_equal(lesson_pick_field(&p, "partner")->value.i, 1);
+    const rp_sphere *a = &o[0].shape.sphere, *b = &o[1].shape.sphere;
+    float d2 = glm_vec3_distance2((float *)a->center, (float *)b->center);
+    float sum = a->radius + b->radius, squares = a->radius * a->radius + b->radius * b->radius;
+    assert_float_equal(lesson_pick_field(&p, "d2")->value.f, d2, 1e-5f);
+    assert_float_equal(lesson_pick_field(&p, "exact_bound")->value.f, sum * sum, 1e-5f);
+    assert_float_equal(lesson_pick_field(&p, "shortcut_bound")->value.f, squares, 1e-5f);
+    assert_false(lesson_pick_field(&p, "models_overlap")->value.b);    /* 2.4 apart at the start */
+
+    char hud[1024], expect[160];
+    L->status(self, hud, sizeof hud);
+    snprintf(expect, sizeof expect, "freighter + scout: d^2 = %.3f  (ra+rb)^2 = %.3f  ra^2+rb^2 = %.3f",
+             (double)d2, (double)(sum * sum), (double)squares);
+    assert_non_null(strstr(hud, expect));
+    snprintf(expect, sizeof expect, "exact: %s   shortcut: %s",
+             rp_test_sphere_sphere(a, b) ? "contact" : "apart", rp_test_sphere_sphere_approx(a, b) ? "contact" : "apart");
+    assert_non_null(strstr(hud, expect));
+    /* a white line on the ground under the pair's centres */
+    render_list list = {0};
+    draw_once(L, self, &list);
+    bool line = false;
+    for (int i = 0; i < list.count; ++i) {
+        const render_cmd *c = &list.cmds[i];
+        if (c->kind == RENDER_CMD_LINE && c->u.line.color[0] == 1.0f && c->u.line.color[1] == 1.0f &&
+            c->u.line.a[1] == 0.02f && c->u.line.b[1] == 0.02f)
+            line = fabsf(vec3_dist(c->u.line.a, c->u.line.b) - sqrtf(d2)) < 1e-4f;
+    }
+    assert_true(line);
+    render_list_free(&list);
+}
+
+/* P freezes the scene; a click walks through the pair's tests. */
+static void step_mode_walks_the_tests(void **state)
+{
+    void *self = *state;
+    L->update(self, 1.0f);
+    assert_true(L->key(self, 'p'));
+    lesson_object before[16], after[16];
+    start_objects(L, self, before, 16);
+    L->update(self, 1.0f);
+    start_objects(L, self, after, 16);
+    for (int i = 0; i < SHIPS; ++i)
+        assert_true(vec3_dist(before[i].shape.sphere.center, after[i].shape.sphere.center) == 0.0f);
+
+    lesson_pick p;
+    assert_true(click_world_point(L, self, before[0].shape.sphere.center, &p));
+    assert_int_equal(p.id, 0);
+    assert_false(lesson_pick_field(&p, "paused")->value.b);    /* step mode selects only */
+    float d2 = lesson_pick_field(&p, "d2")->value.f;
+    float exact_bound = lesson_pick_field(&p, "exact_bound")->value.f;
+    float shortcut_bound = lesson_pick_field(&p, "shortcut_bound")->value.f;
+    bool exact = rp_test_sphere_sphere(&before[0].shape.sphere, &before[1].shape.sphere);
+    bool shortcut = rp_test_sphere_sphere_approx(&before[0].shape.sphere, &before[1].shape.sphere);
+    char hud[1024], expect[160];
+    for (int step = 0; step < 6; ++step) {
+        L->status(self, hud, sizeof hud);
+        snprintf(expect, sizeof expect, "step %d of 6", step + 1);
+        assert_non_null(strstr(hud, expect));
+        expect[0] = '\0';
+        if (step == 1)
+            snprintf(expect, sizeof expect, "d^2 = |ca - cb|^2 = %.4f", (double)d2);
+        else if (step == 2)
+            snprintf(expect, sizeof expect, "(ra+rb)^2 = %.4f;  d^2 <= (ra+rb)^2?  %s", (double)exact_bound,
+                     exact ? "yes: contact" : "no: apart");
+        else if (step == 3)
+            snprintf(expect, sizeof expect, "ra^2+rb^2 = %.4f;  d^2 < ra^2+rb^2?  %s", (double)shortcut_bound,
+                     shortcut ? "yes: contact" : "no: apart");
+        else if (step == 5)
+            snprintf(expect, sizeof expect, "the models themselves: ");
+        if (expect[0])
+            assert_non_null(strstr(hud, expect));
+        assert_true(L->key(self, '.'));
+    }
+    /* off again: the scene moves on */
+    assert_true(L->key(self, 'p'));
+    L->update(self, 0.5f);
+    start_objects(L, self, after, 16);
+    assert_true(vec3_dist(before[0].shape.sphere.center, after[0].shape.sphere.center) > 0.01f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +385,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(contact_counts_are_the_librarys_tests, setup, teardown),
         cmocka_unit_test_setup_teardown(shrink_key_scales_the_spheres, setup, teardown),
         cmocka_unit_test(same_seed_same_scene),
+        cmocka_unit_test_setup_teardown(hud_says_whether_the_spheres_are_shown, setup, teardown),
+        cmocka_unit_test_setup_teardown(shrunk_spheres_missing_an_overlap_are_marked, setup, teardown),
+        cmocka_unit_test_setup_teardown(selection_shows_the_pairs_numbers, setup, teardown),
+        cmocka_unit_test_setup_teardown(step_mode_walks_the_tests, setup, teardown),
     };
     return cmocka_run_group_tests_name("lesson3", tests, NULL, NULL);
 }

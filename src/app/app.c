@@ -639,8 +639,8 @@ app *app_create(const app_options *opt)
         app_destroy(a);
         return NULL;
     }
-    /* GPU picking is an extra: where its pass cannot be built (WebGL 2 has
-       no gl_PrimitiveID) the program runs without it and G says why */
+    /* GPU picking is an extra: where its pass cannot be built the program
+       runs without it and G says why */
     a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
     if (!create_lessons(a)) {
         app_destroy(a);

@@ -11,16 +11,26 @@
  *              sometimes reports a contact that is not there
  * Pairs where the chosen test disagrees with the exact one are highlighted.
  * S shrinks the bounding spheres below the models (seed 003's trick: fewer
- * "hits" that look like near misses). A click selects a ship and pauses it.
+ * "hits" that look like near misses); models that then overlap while their
+ * spheres are apart are marked red and counted on the HUD. A click selects
+ * a ship and pauses it; the HUD shows d^2, (ra+rb)^2 and ra^2+rb^2 for it
+ * and its nearest neighbour, with each test's verdict. Step mode (P)
+ * freezes the scene and walks through those tests one at a time.
  */
 #include "lesson.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SHIP_COUNT 4
 #define SHOT_COUNT 10
 #define SHRINK 0.8f
+#define OVERLAP_GRID 20         /* samples per axis where two models may meet */
+
+/* the steps of step mode, for the selected pair */
+enum { STEP_PAIR, STEP_DISTANCE, STEP_EXACT, STEP_SHORTCUT, STEP_SCALED, STEP_MODELS, STEP_COUNT };
 
 typedef enum test_mode { MODE_EXACT, MODE_SHORTCUT, MODE_SCALED, MODE_COUNT } test_mode;
 static const char *const MODE_NAMES[MODE_COUNT] = {
@@ -47,15 +57,28 @@ typedef struct shot {
     bool inside;
 } shot;
 
+/* Two ships, as the tests see them this frame (i < k). */
+typedef struct pair_state {
+    bool exact, chosen;     /* the spheres as used (shrunk with S) */
+    bool models;            /* the models themselves overlap (sampled) */
+    vec3 overlap_point;     /* the middle of the samples inside both */
+} pair_state;
+
 typedef struct lesson3 {
     ship ships[SHIP_COUNT];
     shot shots[SHOT_COUNT];
+    pair_state pairs[SHIP_COUNT][SHIP_COUNT];
     test_mode mode;
     bool shrink;
     bool show_bounds;
     int contacts_exact, contacts_mode, disagreements, shots_inside;
+    int hidden_overlaps;    /* models overlapping while their spheres are apart */
+    int selected;           /* the clicked ship, -1: none */
+    lesson_stepper stepper;
     uint32_t rng;
 } lesson3;
+
+static void update_contacts(lesson3 *self);
 
 /* ------------------------------------------------------------ init */
 
@@ -105,6 +128,8 @@ static void *create(const lesson_env *env)
     }
     self->mode = MODE_SHORTCUT;
     self->show_bounds = true;
+    self->selected = -1;
+    update_contacts(self);
     return self;
 }
 
@@ -126,6 +151,84 @@ static void bounding_sphere(const lesson3 *self, int i, rp_sphere *s)
     s->radius = self->ships[i].model_radius * ship_scale(i) * (self->shrink ? SHRINK : 1.0f);
 }
 
+/* the sphere that encloses the model, whatever S says */
+static void enclosing_sphere(const lesson3 *self, int i, rp_sphere *s)
+{
+    glm_vec3_copy((float *)self->ships[i].position, s->center);
+    s->radius = self->ships[i].model_radius * ship_scale(i);
+}
+
+/* the model matrix the ship is drawn with */
+static void ship_model(const lesson3 *self, int i, mat4 out)
+{
+    const ship *s = &self->ships[i];
+    versor q;
+    glm_quatv(q, s->spin, (vec3){0.2f, 1.0f, 0.0f});
+    glm_quat_normalize(q);
+    float k = ship_scale(i);
+    /* the freighter is a squashed sphere: its bounding sphere is its long axis */
+    vec3 scale = {k, k, k};
+    if (i == 0)
+        glm_vec3_mul(scale, (vec3){1.0f, 0.55f, 0.75f}, scale);
+    lesson_model(s->position, q, scale, out);
+}
+
+/* Is a point, in a shape's own unit space, inside the drawn shape
+   (render_list.h's sphere, cube, torus and cone)? */
+static bool inside_shape(render_shape_kind kind, const vec3 p)
+{
+    float around = sqrtf(p[0] * p[0] + p[2] * p[2]);
+    switch (kind) {
+    case RENDER_SPHERE: return glm_vec3_norm2((float *)p) <= 1.0f;
+    case RENDER_CUBE: return fabsf(p[0]) <= 1.0f && fabsf(p[1]) <= 1.0f && fabsf(p[2]) <= 1.0f;
+    case RENDER_TORUS: return (around - 0.75f) * (around - 0.75f) + p[1] * p[1] <= 0.09f;
+    case RENDER_CONE: return p[1] >= -1.0f && p[1] <= 1.0f && around <= 0.5f * (1.0f - p[1]);
+    default: return false;
+    }
+}
+
+/* Do ships i and k's models overlap? A grid of OVERLAP_GRID^3 points over
+   the box where their enclosing spheres' boxes meet; a point inside both
+   models is an overlap (one thinner than a grid cell can be missed). The
+   middle of those points goes to *where. */
+static bool models_overlap(const lesson3 *self, int i, int k, vec3 where)
+{
+    rp_sphere a, b;
+    enclosing_sphere(self, i, &a);
+    enclosing_sphere(self, k, &b);
+    if (!rp_test_sphere_sphere(&a, &b))
+        return false;
+    vec3 lo, hi;
+    for (int j = 0; j < 3; ++j) {
+        lo[j] = glm_max(a.center[j] - a.radius, b.center[j] - b.radius);
+        hi[j] = glm_min(a.center[j] + a.radius, b.center[j] + b.radius);
+    }
+    mat4 ma, mb, inv_a, inv_b;
+    ship_model(self, i, ma);
+    ship_model(self, k, mb);
+    glm_mat4_inv(ma, inv_a);
+    glm_mat4_inv(mb, inv_b);
+    vec3 sum = {0.0f, 0.0f, 0.0f};
+    int found = 0;
+    for (int z = 0; z < OVERLAP_GRID; ++z)
+        for (int y = 0; y < OVERLAP_GRID; ++y)
+            for (int x = 0; x < OVERLAP_GRID; ++x) {
+                const int cell[3] = {x, y, z};
+                vec3 p, pa, pb;
+                for (int j = 0; j < 3; ++j)
+                    p[j] = lo[j] + (hi[j] - lo[j]) * ((float)cell[j] + 0.5f) / OVERLAP_GRID;
+                glm_mat4_mulv3(inv_a, p, 1.0f, pa);
+                glm_mat4_mulv3(inv_b, p, 1.0f, pb);
+                if (inside_shape(self->ships[i].shape, pa) && inside_shape(self->ships[k].shape, pb)) {
+                    glm_vec3_add(sum, p, sum);
+                    ++found;
+                }
+            }
+    if (found > 0)
+        glm_vec3_scale(sum, 1.0f / (float)found, where);
+    return found > 0;
+}
+
 /* ------------------------------------------------------------ update */
 
 static bool contact(test_mode mode, const rp_sphere *a, const rp_sphere *b)
@@ -138,6 +241,51 @@ static bool contact(test_mode mode, const rp_sphere *a, const rp_sphere *b)
     sa.radius *= GLM_SQRT2f;
     sb.radius *= GLM_SQRT2f;
     return rp_test_sphere_sphere_approx(&sa, &sb);
+}
+
+/* ------------------------------------------------------------ the selected pair */
+
+/* The selected ship and its nearest neighbour: the numbers each test
+   compares, and each test's verdict (the library's, as drawn). */
+typedef struct pair_numbers {
+    int a, b;               /* ships; a is the selected one */
+    float ra, rb;
+    float d2;               /* |ca - cb|^2 */
+    float exact_bound;      /* (ra + rb)^2 */
+    float shortcut_bound;   /* ra^2 + rb^2 */
+    float scaled_bound;     /* the shortcut with both radii times sqrt(2) */
+    bool exact, shortcut, scaled, models;
+} pair_numbers;
+
+static void selected_pair(const lesson3 *self, pair_numbers *n)
+{
+    memset(n, 0, sizeof *n);
+    n->a = self->selected;
+    n->b = -1;
+    if (n->a < 0)
+        return;
+    float best = 0.0f;
+    for (int i = 0; i < SHIP_COUNT; ++i) {
+        float d2 = glm_vec3_distance2((float *)self->ships[n->a].position, (float *)self->ships[i].position);
+        if (i != n->a && (n->b < 0 || d2 < best)) {
+            n->b = i;
+            best = d2;
+        }
+    }
+    rp_sphere sa, sb;
+    bounding_sphere(self, n->a, &sa);
+    bounding_sphere(self, n->b, &sb);
+    n->ra = sa.radius;
+    n->rb = sb.radius;
+    n->d2 = glm_vec3_distance2(sa.center, sb.center);
+    n->exact_bound = (n->ra + n->rb) * (n->ra + n->rb);
+    n->shortcut_bound = n->ra * n->ra + n->rb * n->rb;
+    n->scaled_bound = 2.0f * n->shortcut_bound;
+    n->exact = contact(MODE_EXACT, &sa, &sb);
+    n->shortcut = contact(MODE_SHORTCUT, &sa, &sb);
+    n->scaled = contact(MODE_SCALED, &sa, &sb);
+    const pair_state *ps = n->a < n->b ? &self->pairs[n->a][n->b] : &self->pairs[n->b][n->a];
+    n->models = ps->models;
 }
 
 static void update_shots(lesson3 *self, float dt)
@@ -163,17 +311,26 @@ static void update_shots(lesson3 *self, float dt)
 
 static void update_contacts(lesson3 *self)
 {
-    self->contacts_exact = self->contacts_mode = self->disagreements = 0;
+    self->contacts_exact = self->contacts_mode = self->disagreements = self->hidden_overlaps = 0;
+    pair_numbers selection;
+    selected_pair(self, &selection);
     for (int i = 0; i < SHIP_COUNT; ++i)
         for (int k = i + 1; k < SHIP_COUNT; ++k) {
             rp_sphere a, b;
             bounding_sphere(self, i, &a);
             bounding_sphere(self, k, &b);
-            bool exact = contact(MODE_EXACT, &a, &b), chosen = contact(self->mode, &a, &b);
-            self->contacts_exact += exact;
-            self->contacts_mode += chosen;
-            self->disagreements += exact != chosen;
-            if (chosen)
+            pair_state *ps = &self->pairs[i][k];
+            ps->exact = contact(MODE_EXACT, &a, &b);
+            ps->chosen = contact(self->mode, &a, &b);
+            /* the models are sampled where it matters: spheres apart (an
+               overlap they miss?) and the selected pair (its last step) */
+            bool selected = (i == selection.a && k == selection.b) || (k == selection.a && i == selection.b);
+            ps->models = (!ps->exact || selected) && models_overlap(self, i, k, ps->overlap_point);
+            self->contacts_exact += ps->exact;
+            self->contacts_mode += ps->chosen;
+            self->disagreements += ps->exact != ps->chosen;
+            self->hidden_overlaps += ps->models && !ps->exact;
+            if (ps->chosen)
                 self->ships[i].in_contact = self->ships[k].in_contact = true;
         }
 }
@@ -181,6 +338,8 @@ static void update_contacts(lesson3 *self)
 static void update(void *self_, float dt)
 {
     lesson3 *self = self_;
+    if (self->stepper.on)       /* step mode: the scene stands still */
+        dt = 0.0f;
     for (int i = 0; i < SHIP_COUNT; ++i) {
         ship *s = &self->ships[i];
         if (!s->paused)
@@ -196,9 +355,11 @@ static void update(void *self_, float dt)
 static bool key(void *self_, char k)
 {
     lesson3 *self = self_;
+    if (lesson_stepper_key(&self->stepper, k))
+        return true;
     switch (k) {
     case 'm': self->mode = (test_mode)((self->mode + 1) % MODE_COUNT); update_contacts(self); return true;
-    case 's': self->shrink = !self->shrink; return true;
+    case 's': self->shrink = !self->shrink; update_contacts(self); return true;
     case 'b': self->show_bounds = !self->show_bounds; return true;
     default: return false;
     }
@@ -223,7 +384,10 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
     int id = rp_intersect_ray_spheres(&c->ray, spheres, SHIP_COUNT, &hit);
     if (id < 0)
         return;
-    self->ships[id].paused = !self->ships[id].paused;
+    self->selected = id;
+    lesson_stepper_restart(&self->stepper, STEP_COUNT);
+    if (!self->stepper.on)      /* in step mode everything stands still already */
+        self->ships[id].paused = !self->ships[id].paused;
     out->hit = true;
     out->id = id;
     snprintf(out->what, sizeof out->what, "%s", self->ships[id].name);
@@ -231,6 +395,13 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
     glm_vec3_copy(hit.point, out->point);
     lesson_pick_bool(out, "paused", self->ships[id].paused);
     lesson_pick_float(out, "radius", spheres[id].radius, 6);
+    pair_numbers n;
+    selected_pair(self, &n);
+    lesson_pick_int(out, "partner", n.b);
+    lesson_pick_float(out, "d2", n.d2, 7);
+    lesson_pick_float(out, "exact_bound", n.exact_bound, 7);     /* (ra+rb)^2 */
+    lesson_pick_float(out, "shortcut_bound", n.shortcut_bound, 7);  /* ra^2+rb^2 */
+    lesson_pick_bool(out, "models_overlap", n.models);
     snprintf(out->note, sizeof out->note, "%s %s", self->ships[id].name, self->ships[id].paused ? "paused" : "moving");
 }
 
@@ -264,27 +435,75 @@ static void draw_links(const lesson3 *self, render_list *list)
         }
 }
 
+/* p dropped onto the ground, just above it: the selection and the red
+   markers are drawn there, since the centres and the overlap lie inside
+   the opaque models and the space above them is under the HUD */
+static void on_ground(const vec3 p, vec3 out)
+{
+    glm_vec3_copy((float *)p, out);
+    out[1] = 0.02f;
+}
+
+/* the selected pair: a white line on the ground under the centres, as long
+   as the distance d between them (a pair swings at one height), with
+   ticks up to the centres */
+static void draw_selection(const lesson3 *self, render_list *list)
+{
+    pair_numbers n;
+    selected_pair(self, &n);
+    if (n.a < 0)
+        return;
+    const float *ca = self->ships[n.a].position, *cb = self->ships[n.b].position;
+    vec3 ga, gb;
+    on_ground(ca, ga);
+    on_ground(cb, gb);
+    vec4 white = {1.0f, 1.0f, 1.0f, 0.9f};
+    render_list_line(list, ga, gb, white);
+    render_list_line(list, ca, ga, white);
+    render_list_line(list, cb, gb, white);
+    render_list_point(list, ga, 9.0f, white);
+    render_list_point(list, gb, 9.0f, white);
+}
+
+/* is ship i in a pair whose models overlap while their spheres are apart? */
+static bool in_hidden_overlap(const lesson3 *self, int i)
+{
+    for (int k = 0; k < SHIP_COUNT; ++k) {
+        if (k == i)
+            continue;
+        const pair_state *ps = i < k ? &self->pairs[i][k] : &self->pairs[k][i];
+        if (ps->models && !ps->exact)
+            return true;
+    }
+    return false;
+}
+
 static void draw(const void *self_, render_list *list)
 {
     const lesson3 *self = self_;
     for (int i = 0; i < SHIP_COUNT; ++i) {
         const ship *s = &self->ships[i];
-        versor q;
-        glm_quatv(q, s->spin, (vec3){0.2f, 1.0f, 0.0f});
-        glm_quat_normalize(q);
-        float k = ship_scale(i);
-        /* the freighter is a squashed sphere: its bounding sphere is its long axis */
-        vec3 scale = {k, k, k};
-        if (i == 0)
-            glm_vec3_mul(scale, (vec3){1.0f, 0.55f, 0.75f}, scale);
         mat4 m;
-        lesson_model(s->position, q, scale, m);
+        ship_model(self, i, m);
         vec3 glow = {0, 0, 0};
         if (s->hit_by_shot)
             glm_vec3_copy((vec3){0.55f, 0.15f, 0.05f}, glow);
+        if (in_hidden_overlap(self, i))     /* red: a contact the spheres cannot see */
+            glm_vec3_copy((vec3){0.75f, 0.0f, 0.08f}, glow);
         render_list_shape(list, s->shape, m, s->color, glow);
-        render_list_shadow(list, s->position, s->model_radius * k * 1.1f, 0.0f, 0.8f);
+        render_list_shadow(list, s->position, s->model_radius * ship_scale(i) * 1.1f, 0.0f, 0.8f);
     }
+    /* the overlap the spheres miss: a red pin from it down to the ground */
+    for (int i = 0; i < SHIP_COUNT; ++i)
+        for (int k = i + 1; k < SHIP_COUNT; ++k) {
+            const pair_state *ps = &self->pairs[i][k];
+            if (!ps->models || ps->exact)
+                continue;
+            vec3 foot;
+            on_ground(ps->overlap_point, foot);
+            render_list_line(list, ps->overlap_point, foot, (vec4){1.0f, 0.1f, 0.15f, 1.0f});
+            render_list_point(list, foot, 18.0f, (vec4){1.0f, 0.1f, 0.15f, 1.0f});
+        }
     for (int j = 0; j < SHOT_COUNT; ++j) {
         const shot *s = &self->shots[j];
         vec3 tail;
@@ -298,6 +517,7 @@ static void draw(const void *self_, render_list *list)
     }
     render_list_grid(list, 0.0f);
     draw_links(self, list);
+    draw_selection(self, list);
     if (!self->show_bounds)
         return;
     for (int i = 0; i < SHIP_COUNT; ++i) {
@@ -312,16 +532,83 @@ static void draw(const void *self_, render_list *list)
     }
 }
 
+static const char *yes_no(bool contact)
+{
+    return contact ? "contact" : "apart";
+}
+
+/* the selected pair's numbers: one step of step mode, or all in two lines */
+static void pair_text(const lesson3 *self, char *buf, size_t size)
+{
+    pair_numbers n;
+    selected_pair(self, &n);
+    if (n.a < 0) {
+        snprintf(buf, size, "\nclick a ship: its tests against its nearest neighbour%s",
+                 self->stepper.on ? " (step mode: the scene is frozen)" : "   P: step mode");
+        return;
+    }
+    const char *na = self->ships[n.a].name, *nb = self->ships[n.b].name;
+    if (!lesson_stepper_active(&self->stepper)) {
+        snprintf(buf, size, "\n%s + %s: d^2 = %.3f  (ra+rb)^2 = %.3f  ra^2+rb^2 = %.3f  2(ra^2+rb^2) = %.3f\n"
+                 "exact: %s   shortcut: %s   sqrt(2): %s   models: %s   P: step mode",
+                 na, nb, (double)n.d2, (double)n.exact_bound, (double)n.shortcut_bound, (double)n.scaled_bound,
+                 yes_no(n.exact), yes_no(n.shortcut), yes_no(n.scaled), n.models ? "overlap" : "apart");
+        return;
+    }
+    char label[32];
+    lesson_stepper_label(&self->stepper, label, sizeof label);
+    int k = snprintf(buf, size, "\n%s  (. next  , back  P off; the scene is frozen)\n", label);
+    if (k < 0 || (size_t)k >= size)
+        return;
+    buf += k;
+    size -= (size_t)k;
+    switch (self->stepper.current) {
+    case STEP_PAIR:
+        snprintf(buf, size, "the pair: %s (ra = %.3f) and its nearest neighbour %s (rb = %.3f)\n"
+                 "spheres %s", na, (double)n.ra, nb, (double)n.rb,
+                 self->shrink ? "shrunk to 80% of the models (S)" : "enclosing the models");
+        break;
+    case STEP_DISTANCE:
+        snprintf(buf, size, "d^2 = |ca - cb|^2 = %.4f   (no square root: every test compares squares)",
+                 (double)n.d2);
+        break;
+    case STEP_EXACT:
+        snprintf(buf, size, "exact: (ra+rb)^2 = %.4f;  d^2 <= (ra+rb)^2?  %s: %s", (double)n.exact_bound,
+                 n.exact ? "yes" : "no", yes_no(n.exact));
+        break;
+    case STEP_SHORTCUT:
+        snprintf(buf, size, "seed 002: ra^2+rb^2 = %.4f;  d^2 < ra^2+rb^2?  %s: %s%s", (double)n.shortcut_bound,
+                 n.shortcut ? "yes" : "no", yes_no(n.shortcut),
+                 n.exact && !n.shortcut ? "  (MISSES the contact)" : "");
+        break;
+    case STEP_SCALED:
+        snprintf(buf, size, "radii * sqrt(2): 2(ra^2+rb^2) = %.4f;  d^2 < that?  %s: %s%s", (double)n.scaled_bound,
+                 n.scaled ? "yes" : "no", yes_no(n.scaled), n.scaled && !n.exact ? "  (a FALSE alarm)" : "");
+        break;
+    default:
+        snprintf(buf, size, "the models themselves: %s%s\n(sampled on a %dx%dx%d grid where the enclosing spheres meet)",
+                 n.models ? "they overlap" : "apart",
+                 n.models && !n.exact ? ": the spheres say apart, they MISS it (red)" : "", OVERLAP_GRID,
+                 OVERLAP_GRID, OVERLAP_GRID);
+        break;
+    }
+}
+
 static void status(const void *self_, char *buf, size_t size)
 {
     const lesson3 *self = self_;
-    snprintf(buf, size,
+    int n = snprintf(buf, size,
              "test: %s (M)\n"
              "contacts: %d by this test, %d exact, %d disagree%s\n"
-             "bounding spheres: %s (S)   shown (B)   projectiles inside a sphere: %d",
+             "bounding spheres: %s (S), %s (B)   projectiles inside a sphere: %d\n"
+             "models overlapping while their spheres are apart: %d%s",
              MODE_NAMES[self->mode], self->contacts_mode, self->contacts_exact, self->disagreements,
              self->disagreements ? "  (magenta: missed, amber: false alarm)" : "",
-             self->shrink ? "shrunk to 80% of the model" : "enclosing the model", self->shots_inside);
+             self->shrink ? "shrunk to 80% of the model" : "enclosing the model",
+             self->show_bounds ? "shown" : "hidden", self->shots_inside, self->hidden_overlaps,
+             self->hidden_overlaps ? "  (red)" : "");
+    if (n >= 0 && (size_t)n < size)
+        pair_text(self, buf + n, size - (size_t)n);
 }
 
 static int objects(const void *self_, const vec3 eye, lesson_object *out, int cap)
@@ -342,7 +629,8 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 const lesson lesson3_bounds = {
     .number = 3,
     .title = "Lesson 3: bounding-sphere tests",
-    .keys = "left click  pause / resume a ship\n"
+    .keys = "left click  select and pause / resume a ship\n"
+            LESSON_STEP_KEYS
             "M  exact / seed 002 shortcut / sqrt(2)-scaled radii\n"
             "S  shrink bounding spheres below the models\n"
             "B  show bounding spheres",

@@ -23,6 +23,7 @@ const char *gl_platform_shader_body(const char *source)
 }
 
 #ifdef __EMSCRIPTEN__
+#include <webgl/webgl2.h>     /* glGetBufferSubData: WebGL2, not GLES 3.0 */
 
 bool gl_platform_load(render_loader load, char *err, size_t err_size)
 {
@@ -65,9 +66,20 @@ bool gl_platform_read_rgb(int width, int height, uint8_t *rgb)
 
 bool gl_platform_read_pack_buffer(size_t size, void *out)
 {
-    (void)size;
-    (void)out;
-    return false;   /* WebGL2 maps no buffers (see gl_platform.h) */
+    /* WebGL2 maps no buffers; it copies out of them instead */
+    glGetBufferSubData(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)size, out);
+    return glGetError() == GL_NO_ERROR;
+}
+
+uint64_t gl_platform_wait_limit_ns(uint64_t want)
+{
+    (void)want;
+    return 0;       /* WebGL2's MAX_CLIENT_WAIT_TIMEOUT_WEBGL: the page never blocks */
+}
+
+bool gl_platform_flat_triangle_ids(void)
+{
+    return true;
 }
 
 #else
@@ -116,6 +128,16 @@ bool gl_platform_read_pack_buffer(size_t size, void *out)
         return false;
     memcpy(out, data, size);
     return glUnmapBuffer(GL_PIXEL_PACK_BUFFER) == GL_TRUE;
+}
+
+uint64_t gl_platform_wait_limit_ns(uint64_t want)
+{
+    return want;
+}
+
+bool gl_platform_flat_triangle_ids(void)
+{
+    return false;
 }
 
 #endif

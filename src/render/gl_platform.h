@@ -3,10 +3,11 @@
    GLES3 headers, no loader). The rest of src/render writes GL that both
    accept and asks here for what differs.
 
-   Not handled here because nothing uses it yet: gl_PrimitiveID does not
-   exist in GLSL ES 3.00, so a GPU pick pass that writes triangle ids needs
-   another way in the browser (a flat per-vertex id on a non-indexed copy of
-   the mesh). */
+   Handled elsewhere: gl_PrimitiveID does not exist in GLSL ES 3.00, so the
+   GPU pick pass draws meshes from a non-indexed copy with a flat
+   per-vertex triangle id there (render_pick_desc.flat_triangle_ids,
+   gl_platform_flat_triangle_ids), and its shaders hide gl_PrimitiveID
+   behind #ifdef GL_ES. */
 #ifndef RAYPICK_GL_PLATFORM_H
 #define RAYPICK_GL_PLATFORM_H
 
@@ -46,8 +47,16 @@ bool gl_platform_read_rgb(int width, int height, uint8_t *rgb);
 
 /* Copies the first size bytes of the buffer bound to GL_PIXEL_PACK_BUFFER
    into out (the GPU pick pass's read a frame later). The desktop maps it
-   (glMapBufferRange); WebGL2 has no buffer mapping, and the browser build
-   has no pick pass (no gl_PrimitiveID), so there it answers false. */
+   (glMapBufferRange); WebGL2 has no buffer mapping and copies with
+   glGetBufferSubData. false on a GL error. */
 bool gl_platform_read_pack_buffer(size_t size, void *out);
+
+/* The longest glClientWaitSync timeout this GL allows, at most want:
+   want on the desktop, 0 in WebGL2 (a page may not block on the GPU). */
+uint64_t gl_platform_wait_limit_ns(uint64_t want);
+
+/* true where the GPU pick pass must give triangle ids without
+   gl_PrimitiveID (OpenGL ES 3 / WebGL 2). */
+bool gl_platform_flat_triangle_ids(void);
 
 #endif

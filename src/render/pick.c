@@ -1,5 +1,7 @@
-/* pick.c: the ID buffer (R32UI colour + depth) and its readback, now
-   (glReadPixels) or a frame later (pixel buffer objects and a fence). */
+/* pick.c: the ID buffer (RGBA32UI colour: id + 1 and the depth's float
+   bits; a depth attachment for the depth test) and its readback, now
+   (glReadPixels) or a frame later (a pixel buffer object and a fence).
+   One RGBA_INTEGER read serves desktop GL and WebGL 2 alike. */
 #include "render_pick.h"
 #include "clock.h"
 #include "render_model_internal.h"
@@ -9,6 +11,9 @@
 #include <string.h>
 
 #include "shaders.h"
+
+/* what one pixel of the ID buffer reads back as: id + 1, depth bits, 0, 0 */
+#define PIXEL_BYTES (4 * sizeof(GLuint))
 
 struct render_pick {
     renderer *r;
@@ -21,7 +26,7 @@ struct render_pick {
     bool active;
     render_view view;           /* of the pass (a click comes before the frame) */
     /* async read */
-    GLuint pbo[2];              /* id, depth */
+    GLuint pbo;                 /* one pixel: 4 x uint32 */
     GLsync fence;
     double async_start;         /* seconds */
     int async_x, async_row_down;
@@ -37,6 +42,9 @@ render_pick *render_pick_create(renderer *r, const render_pick_desc *desc, char 
     p->r = r;
     if (desc)
         p->desc = *desc;
+    /* without gl_PrimitiveID (the browser) the flat path is the only one */
+    if (gl_platform_flat_triangle_ids())
+        p->desc.flat_triangle_ids = true;
     p->program = render_link_program(shader_solid_vert, shader_pick_frag, "pick", err, err_size);
     p->flat_program = p->program ? render_link_program(shader_pick_flat_vert, shader_pick_flat_frag, "pick_flat", err, err_size) : 0;
     if (!p->flat_program) {
@@ -46,11 +54,9 @@ render_pick *render_pick_create(renderer *r, const render_pick_desc *desc, char 
     glGenFramebuffers(1, &p->fbo);
     glGenRenderbuffers(1, &p->color);
     glGenRenderbuffers(1, &p->depth);
-    glGenBuffers(2, p->pbo);
-    for (int i = 0; i < 2; ++i) {
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, p->pbo[i]);
-        glBufferData(GL_PIXEL_PACK_BUFFER, 4, NULL, GL_STREAM_READ);
-    }
+    glGenBuffers(1, &p->pbo);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, p->pbo);
+    glBufferData(GL_PIXEL_PACK_BUFFER, PIXEL_BYTES, NULL, GL_STREAM_READ);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     return p;
 }
@@ -61,7 +67,7 @@ void render_pick_destroy(render_pick *p)
         return;
     if (p->fence)
         glDeleteSync(p->fence);
-    glDeleteBuffers(2, p->pbo);
+    glDeleteBuffers(1, &p->pbo);
     glDeleteFramebuffers(1, &p->fbo);
     glDeleteRenderbuffers(1, &p->color);
     glDeleteRenderbuffers(1, &p->depth);
@@ -78,7 +84,7 @@ static bool ensure_size(render_pick *p, int w, int h)
     if (p->width == w && p->height == h)
         return true;
     glBindRenderbuffer(GL_RENDERBUFFER, p->color);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_R32UI, w, h);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA32UI, w, h);
     glBindRenderbuffer(GL_RENDERBUFFER, p->depth);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
     glBindRenderbuffer(GL_RENDERBUFFER, 0);
@@ -178,11 +184,15 @@ void render_pick_list(render_pick *p, const render_list *list)
     }
 }
 
-static void fill_result(render_pick_result *out, GLuint stored, float depth, int x, int row_down)
+/* pixel = what the ID pass wrote: id + 1 (0 = nothing), the depth's bits */
+static void fill_result(render_pick_result *out, const GLuint pixel[4], int x, int row_down)
 {
     memset(out, 0, sizeof *out);
-    out->hit = stored != 0;
-    out->id = stored ? stored - 1 : 0;
+    out->hit = pixel[0] != 0;
+    out->id = pixel[0] ? pixel[0] - 1 : 0;
+    float depth = 1.0f;
+    if (out->hit)
+        memcpy(&depth, &pixel[1], sizeof depth);
     out->depth = depth;
     out->x = x;
     out->y = row_down;
@@ -192,17 +202,15 @@ bool render_pick_read(render_pick *p, render_pick_result *out)
 {
     if (!p || !p->active || !out)
         return false;
-    GLuint stored = 0;
-    GLfloat depth = 1.0f;
+    GLuint pixel[4] = {0, 0, 0, 0};
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_COLOR_ATTACHMENT0);
     double start = render_clock_seconds();
-    glReadPixels(p->x, p->y, 1, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, &stored);
-    glReadPixels(p->x, p->y, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &depth);
+    glReadPixels(p->x, p->y, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, pixel);
     double ms = (render_clock_seconds() - start) * 1e3;
     if (glGetError() != GL_NO_ERROR)
         return false;
-    fill_result(out, stored, depth, p->x, p->row_down);
+    fill_result(out, pixel, p->x, p->row_down);
     out->read_ms = ms;
     return true;
 }
@@ -220,10 +228,8 @@ bool render_pick_read_async(render_pick *p)
     glReadBuffer(GL_COLOR_ATTACHMENT0);
     /* with a pack buffer bound the last argument is an offset into it and
        glReadPixels returns without waiting for the GPU */
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, p->pbo[0]);
-    glReadPixels(p->x, p->y, 1, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, p->pbo[1]);
-    glReadPixels(p->x, p->y, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, NULL);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, p->pbo);
+    glReadPixels(p->x, p->y, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, NULL);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     p->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     p->async_x = p->x;
@@ -242,30 +248,25 @@ void render_pick_end(render_pick *p)
     glViewport(0, 0, p->view.width, p->view.height);
 }
 
-static bool map_value(GLuint pbo, void *out)
-{
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo);
-    bool ok = gl_platform_read_pack_buffer(4, out);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    return ok;
-}
-
 bool render_pick_poll(render_pick *p, bool wait, render_pick_result *out)
 {
     if (!p || !p->fence || !out)
         return false;
-    GLenum state = glClientWaitSync(p->fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? 1000000000u : 0u);
+    GLenum state = glClientWaitSync(p->fence, GL_SYNC_FLUSH_COMMANDS_BIT,
+                                    gl_platform_wait_limit_ns(wait ? 1000000000u : 0u));
     if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
         return false;
     double signalled = render_clock_seconds();
     glDeleteSync(p->fence);
     p->fence = NULL;
-    GLuint stored = 0;
-    GLfloat depth = 1.0f;
+    GLuint pixel[4] = {0, 0, 0, 0};
     double start = render_clock_seconds();
-    if (!map_value(p->pbo[0], &stored) || !map_value(p->pbo[1], &depth))
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, p->pbo);
+    bool ok = gl_platform_read_pack_buffer(PIXEL_BYTES, pixel);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    if (!ok)
         return false;
-    fill_result(out, stored, depth, p->async_x, p->async_row_down);
+    fill_result(out, pixel, p->async_x, p->async_row_down);
     out->read_ms = (render_clock_seconds() - start) * 1e3;
     out->wait_ms = (signalled - p->async_start) * 1e3;
     return true;

@@ -1,8 +1,8 @@
 /*
  * render_pick.h: picking on the GPU, beside the library's rays. An ID
  * buffer: the scene drawn again into an off-screen framebuffer whose colour
- * attachment holds 32-bit unsigned integers (R32UI) and whose depth
- * attachment holds depth; each object writes its id (lesson 1) or each
+ * attachment holds 32-bit unsigned integers (RGBA32UI: the id and the
+ * depth) beside a depth attachment for the depth test; each object writes its id (lesson 1) or each
  * triangle its index (lesson 5, gl_PrimitiveID), and the pixel under the
  * cursor is read back: the id and the depth, which the app turns into a
  * world point with rp_unproject_point.
@@ -23,11 +23,12 @@
  * render_pick_poll collects it a frame later without waiting.
  *
  * OpenGL ES 3 / WebGL 2 seam: GLSL ES has no gl_PrimitiveID, and ES cannot
- * read a depth attachment with glReadPixels. With
- * render_pick_desc.flat_triangle_ids the model is drawn from a non-indexed
- * copy whose three vertices of triangle i carry i as a flat integer
- * attribute, which works everywhere (at 3x the vertices); the depth would
- * then go to a second colour attachment (not done: desktop GL reads it).
+ * read a depth attachment with glReadPixels. So the colour attachment is
+ * RGBA32UI and every fragment writes (id + 1, its depth's float bits), read
+ * back as one RGBA_INTEGER pixel everywhere; and with
+ * render_pick_desc.flat_triangle_ids (always on in the browser) a model is
+ * drawn from a non-indexed copy whose three vertices of triangle i carry i
+ * as a flat integer attribute (at 3x the vertices).
  */
 #ifndef RAYPICK_RENDER_PICK_H
 #define RAYPICK_RENDER_PICK_H
@@ -42,7 +43,7 @@ typedef struct render_pick render_pick;
 
 /* Zero value = defaults. */
 typedef struct render_pick_desc {
-    bool flat_triangle_ids;     /* the GLES path: per-vertex ids, no gl_PrimitiveID */
+    bool flat_triangle_ids;     /* per-vertex ids, no gl_PrimitiveID (forced on in the browser) */
 } render_pick_desc;
 
 typedef struct render_pick_result {

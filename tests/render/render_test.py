@@ -22,7 +22,7 @@ import tempfile
 
 from rp_render import (WRAPPER, ctx, Camera, add, check, clicks_run, dist, dot, layout,
                        mean_brightness, nearest_sphere, norm, on_ellipsoid, ray_ellipsoid,
-                       ray_sphere, run, scale, screenshot, sky_click, sub, unit)
+                       quat_rotate, ray_sphere, run, scale, screenshot, sky_click, sub, unit)
 
 
 # ------------------------------------------------------------------ tests
@@ -159,6 +159,80 @@ def lesson2_oracle(lay, o, d, turret_index):
     return beam, turret, bd
 
 
+def check_seed_quadratic(rep, shield, where):
+    """the reported a, b, c (the beam in the shield's unit space), the
+    discriminant and the seed's min(s1, s2), against double precision here"""
+    q = shield.get("orientation", [0, 0, 0, 0])
+    qi = [-q[0], -q[1], -q[2], q[3]]
+    lo = quat_rotate(qi, sub(rep["origin"], shield["center"]))
+    ld = quat_rotate(qi, rep["dir"])
+    lo = [lo[i] / shield["radii"][i] for i in range(3)]
+    ld = [ld[i] / shield["radii"][i] for i in range(3)]
+    want = [dot(ld, ld), 2 * dot(lo, ld), dot(lo, lo) - 1]
+    got = rep["quadratic"]
+    check(all(abs(g - w) < 1e-4 * (1 + abs(w)) for g, w in zip(got, want)),
+          where + ": quadratic %s, oracle %s" % (got, want))
+    disc = want[1] ** 2 - 4 * want[0] * want[2]
+    check(abs(rep["discriminant"] - disc) < 1e-3 * (1 + abs(disc)),
+          where + ": discriminant %g, oracle %g" % (rep["discriminant"], disc))
+    small = (-want[1] - math.sqrt(disc)) / (2 * want[0])
+    check(abs(rep["tutorial_t"] - small) < 2e-3 * (1 + abs(small)),
+          where + ": the seed's min(s1, s2) %g, oracle %g" % (rep["tutorial_t"], small))
+    check((rep["tutorial_t"] < 0) == rep["inside"],
+          where + ": the seed's root must be negative exactly when the turret is inside")
+
+
+def seen_through(lay, p):
+    """does the camera see world point p through one of lesson 2's shields?"""
+    eye = lay["eye"]
+    v = sub(p, eye)
+    n = norm(v)
+    for s in lay["objects"]:
+        if s["kind"] in ("sphere", "ellipsoid"):
+            t = ray_ellipsoid(eye, unit(v), s)
+            if t is not None and t < n * 0.999:
+                return True
+    return False
+
+
+def test_lesson2_behind(lay, cam):
+    """a missing beam that passes behind shields: dimmer there than where
+    the camera sees it directly (the depth cue)"""
+    w, h = cam.w, cam.h
+    found = None
+    for my in range(h // 2, h - 20, 8):
+        for mx in range(20, w - 20, 8):
+            o, d = cam.click_ray(mx, my)
+            beam, turret, bd = lesson2_oracle(lay, o, d, 0)
+            if beam:
+                continue
+            pts = [add(turret, scale(bd, 0.25 * (k + 0.5))) for k in range(120)]
+            on_screen = [p for p in pts if 0.3 * h < cam.project(p)[1] < 0.7 * h and 0 < cam.project(p)[0] < w]
+            hidden = [p for p in on_screen if seen_through(lay, p)]
+            direct = [p for p in on_screen if not seen_through(lay, p)]
+            if len(hidden) > 10 and len(direct) > 10:
+                found = (mx, my, hidden, direct)
+                break
+        if found:
+            break
+    if not check(found, "lesson 2: no click whose missing beam passes behind a shield"):
+        return
+    mx, my, hidden, direct = found
+    base = screenshot("l2-behind-base", 2, w, h, 3)
+    shot = screenshot("l2-behind", 2, w, h, 3, clicks=[(mx, my, 2)])
+
+    def gain(points):
+        out = []
+        for p in points:
+            x, y = cam.project(p)
+            out.append(mean_brightness(shot.around(x, y, 0, 2)) - mean_brightness(base.around(x, y, 0, 2)))
+        return sum(out) / len(out)
+
+    g_direct, g_hidden = gain(direct), gain(hidden)
+    check(g_direct > 20 and g_hidden < 0.75 * g_direct,
+          "lesson 2: the beam behind a shield must be dimmer (%.1f) than in front (%.1f)" % (g_hidden, g_direct))
+
+
 def test_lesson2():
     picked = {}
     for w, h in ((640, 360), (1920, 1080)):
@@ -186,6 +260,7 @@ def test_lesson2():
                 if not check(rep["hit"] and rep["id"] == s["id"],
                              where + ": expected shield %d, got %s" % (s["id"], rep["id"])):
                     continue
+                check_seed_quadratic(rep, s, where)
                 check(abs(on_ellipsoid(rep["point"], s) - 1) < 2e-3, where + ": point not on the shield")
                 check(abs(rep["t"] - t) < 2e-3 * max(1, t), where + ": t %g, oracle %g" % (rep["t"], t))
                 if turret == 1:
@@ -239,6 +314,7 @@ def test_lesson2():
     qx, qy = cam.project(far)
     check(not rep["hit"] and any(p[0] > 150 and p[0] > p[2] + 60 for p in shot.around(qx, qy, 0, 3)),
           "lesson 2: a missing beam must fly on (nothing orange 12 units out at %.1f,%.1f)" % (qx, qy))
+    test_lesson2_behind(lay, cam)
 
 
 def test_lesson3():
@@ -312,6 +388,17 @@ def test_lesson3():
     n_exact = sum(1 for p in all_px if magenta(p))
     check(n_short > 30, "lesson 3: the shortcut's missed contact is not highlighted (%d px)" % n_short)
     check(n_exact < 5, "lesson 3: the exact test must highlight no pair (%d px)" % n_exact)
+
+    # At frame 30 with S the left pair's models overlap while their shrunk
+    # spheres are apart: the models glow red and a red pin marks the overlap.
+    # With the spheres enclosing the models nothing is red.
+    def crimson(p):
+        return p[0] > 200 and p[1] < 50 and p[2] < 70
+
+    n_shrunk = sum(1 for p in screenshot("l3-shrunk", 3, 640, 360, 30, keys=[("s", 0)]).pixels() if crimson(p))
+    n_plain = sum(1 for p in screenshot("l3-plain", 3, 640, 360, 30).pixels() if crimson(p))
+    check(n_shrunk > 40 and n_plain < 5,
+          "lesson 3: S must mark the overlap the spheres miss (%d red px with S, %d without)" % (n_shrunk, n_plain))
 
 
 def test_lesson4():

@@ -16,7 +16,9 @@ For every lesson:
     means, the mean absolute difference per channel below 3 of 255 (a
     different lesson is far above it: checked too, so the measure can fail).
 Then: picks at devicePixelRatio 2 (drawable twice the CSS size) agree with
-the native ones; bad query values are reported on the page with the native
+the native ones; GPU picking (key G) in lessons 1 and 5 gives the ray's
+object and triangle, as natively (WebGL 2 has no gl_PrimitiveID and reads
+no depth buffer: the ID pass takes its other path there); bad query values are reported on the page with the native
 program's message.
 
 Prints one line per check and "N passed, M failed" last."""
@@ -201,6 +203,51 @@ def scripted(suite, browser, server, native, lesson, tmp):
     return shot, None
 
 
+def gpu_picks(suite, browser, server, native, lesson, tmp):
+    """G, then clicks: the web ID buffer picks what the native one picks (same
+    id, same depth), in lesson 5 the ray's own triangle at the ray's point,
+    and a frame later the asynchronous read (a pixel buffer copied with
+    getBufferSubData) says the same."""
+    tag = "lesson %d GPU" % lesson
+    points = click_points(native, lesson, tmp)
+    clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
+    frames = 4 + 3 * len(points)
+    query = "lesson=%d&size=%dx%d&key=g@0&%s&frames=%d&report" % (
+        lesson, WIDTH, HEIGHT, "&".join("click=" + c for c in clicks), frames)
+    browser.set_viewport(WIDTH + 160, HEIGHT + 240, 1.0)
+    load(browser, server, query)
+    browser.wait_for("document.body.getAttribute('data-finished')", timeout=120)
+    text = browser.evaluate("document.getElementById('report').textContent") or ""
+    web = reports(text)
+    later = [json.loads(line) for line in text.splitlines() if line.startswith("{\"gpu_async\"")]
+    args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--key", "g@0",
+            "--frames", str(frames), "--report"]
+    for c in clicks:
+        args += ["--click", c]
+    rc, out, err = run_native(native, args, tmp)
+    nat = reports(out)
+    ok = len(web) == len(nat) == len(clicks) and all("gpu" in r for r in web + nat)
+    if not suite.check("%s: %d clicks, a GPU answer in every web and native report" % (tag, len(clicks)), ok,
+                       "web %d, native %d, exit %d %s" % (len(web), len(nat), rc, err.strip())):
+        return
+    for w, n in zip(web, nat):
+        g, ng = w["gpu"], n["gpu"]
+        what = "id %d" % g["id"] if g["hit"] else "nothing"
+        same = g["hit"] == ng["hit"] and (not g["hit"] or (g["id"] == ng["id"] and abs(g["depth"] - ng["depth"]) < 1e-5))
+        suite.check("%s: click (%g,%g): the web ID buffer says %s, as the native one (depth within 1e-5)"
+                    % (tag, w["x"], w["y"], what), same, "web %s, native %s" % (g, ng))
+        if lesson == 5:
+            # triangles: the ray and the ID buffer see the same surface (lesson
+            # 1's ray tests bounding volumes, so there they may differ)
+            suite.check("%s: click (%g,%g): the ray's triangle, %.2g from the ray's point (< 5e-3)"
+                        % (tag, w["x"], w["y"], g["distance"]),
+                        g["agree"] and (not g["hit"] or 0 <= g["distance"] < 5e-3), "ray %s, gpu %s" % (w["what"], g))
+    suite.check("%s: at least one click hits through the ID buffer" % tag, any(w["gpu"]["hit"] for w in web))
+    same = len(later) == len(web) and all(a["gpu_async"]["same_as_sync"] for a in later)
+    suite.check("%s: the asynchronous reads (a frame later) say the same as the synchronous ones" % tag,
+                same, "%d async reads for %d clicks: %s" % (len(later), len(web), later))
+
+
 def bad_queries(suite, browser, server, native, tmp):
     for query, args in (("lesson=9", ["--lesson", "9"]), ("click=12@3", ["--click", "12@3"]),
                         ("size=10x10", ["--size", "10x10"]), ("frobnicate=1", ["--frobnicate", "1"])):
@@ -230,6 +277,8 @@ def main():
                 real_clicks(suite, browser, server, native, lesson, tmp)
                 shots[lesson] = scripted(suite, browser, server, native, lesson, tmp)
             real_clicks(suite, browser, server, native, 1, tmp, scale=2.0)
+            for lesson in (1, 5):
+                gpu_picks(suite, browser, server, native, lesson, tmp)
             # the likeness measure tells lessons apart: it can fail
             if shots[1][1] and shots[2][1]:
                 d = images.mean_abs_difference(shots[1][0], shots[2][1])
