@@ -555,7 +555,9 @@ def test_hud():
                 check(top[1] + top[3] <= 0.35 * h and bottom[1] >= 0.8 * h,
                       where + ": the panels reach into the middle: %s %s" % (top, bottom))
             scales[(lesson, w)] = hud["scale"]
-        check(scales[(lesson, 1920)] >= 2.5 * scales[(lesson, 640)],
+        # 2.7 at most; a lesson with long status text gives a little back
+        # to stay within half the height
+        check(scales[(lesson, 1920)] >= 2.0 * scales[(lesson, 640)],
               "hud lesson %d: the text does not grow with the window: %s" % (lesson, scales))
 
     w, h = 320, 240
