@@ -38,3 +38,17 @@ MSG
     "${sudo[@]}" apt-get update
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y "${missing[@]}"
 }
+
+# A private XDG_RUNTIME_DIR when the session has none (SSH, CI, su): SDL's
+# Wayland probe (libwayland-client) prints "error: XDG_RUNTIME_DIR is invalid
+# or not set in the environment." without one; with an empty directory of our
+# own it finds no socket and says nothing. Owned by us, mode 0700, reused.
+rp_private_runtime_dir() {
+    [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -d "$XDG_RUNTIME_DIR" ] && return 0
+    local dir="${TMPDIR:-/tmp}/raypick-runtime-$(id -u)"
+    mkdir -p -m 700 "$dir" 2>/dev/null || true
+    if [ ! -O "$dir" ] || [ "$(stat -c %a "$dir" 2>/dev/null)" != 700 ]; then
+        dir=$(mktemp -d)     # someone else's, or loose: a fresh one
+    fi
+    export XDG_RUNTIME_DIR="$dir"
+}

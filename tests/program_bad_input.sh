@@ -116,5 +116,35 @@ hm carry-on "valid 8-bit PNG" "$corpus/gray8_4x4.png"
 hm carry-on "valid 16-bit PNG" "$corpus/gray16_5x3.png"
 hm carry-on "valid PGM" "$corpus/gray8_4x3.pgm"
 
+# ---- no display (X11/Wayland builds; a cross build's program runs under
+# Wine, which has no such case): an interactive run is refused with exit 1
+# and says what to run instead, never a silent endless loop; a script run
+# goes offscreen and prints no XDG_RUNTIME_DIR noise (libwayland's probe).
+if [ -z "${RAYPICK_EXE_WRAPPER:-}" ]; then
+    nodisplay=(env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR)
+    (ulimit -t 60; exec timeout 900 "${nodisplay[@]}" "$exe") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q 'no display' "$tmp/err" && grep -q 'xvfb-run' "$tmp/err" &&
+       grep -q -- '--screenshot' "$tmp/err" && ! grep -q XDG_RUNTIME_DIR "$tmp/err"; then
+        passed=$((passed + 1))
+        printf 'ok    %-28s exit %d  %s\n' "no display, interactive" "$rc" "$(head -1 "$tmp/err" | cut -c1-90)"
+    else
+        failed=$((failed + 1))
+        printf 'FAIL  %-28s exit %d (want 1 and how to run)\n' "no display, interactive" "$rc"
+        sed 's/^/      /' "$tmp/err" | head -15
+    fi
+    (ulimit -t 120; exec timeout 900 "${nodisplay[@]}" "$exe" --size 160x120 --frames 2 \
+        --screenshot "$tmp/offscreen.png") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && [ -s "$tmp/offscreen.png" ] && ! grep -q XDG_RUNTIME_DIR "$tmp/err"; then
+        passed=$((passed + 1))
+        printf 'ok    %-28s exit %d\n' "no display, script mode" "$rc"
+    else
+        failed=$((failed + 1))
+        printf 'FAIL  %-28s exit %d, or no PNG, or XDG noise\n' "no display, script mode" "$rc"
+        sed 's/^/      /' "$tmp/err" | head -15
+    fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "camera.h"
+#include "display_choice.h"
+#include "hud_layout.h"
 #include "lesson.h"
 #include "mesh_data.h"
 #include "model_load.h"
@@ -246,25 +248,35 @@ static void run_script_events(app *a)
 
 /* ------------------------------------------------------------ HUD */
 
-static void draw_hud(app *a, const render_view *v)
+/* The HUD's texts for the current state; hud_layout.h decides which show. */
+typedef struct hud_texts {
+    const char *title;
+    char status[512];
+    char pick[512];
+    char pick_short[160];
+    char help[768];
+    const char *help_short;
+} hud_texts;
+
+static void hud_pick_text(const app *a, hud_texts *t)
 {
-    renderer *r = a->r;
-    const lesson *l = a->lessons[a->current];
-    float s = glm_clamp((float)v->height / 400.0f, 1.0f, 3.0f);
-    float x = 14.0f * s, y = 12.0f * s;
-    char status[512], pick[512];
-    l->status(a->states[a->current], status, sizeof status);
+    char *pick = t->pick;
+    size_t size = sizeof t->pick;
     if (a->has_pick) {
         const lesson_pick *p = &a->pick;
-        if (p->hit)
-            snprintf(pick, sizeof pick, "last pick: %s   t = %.3f   point (%.2f, %.2f, %.2f)\n"
+        if (p->hit) {
+            snprintf(pick, size, "last pick: %s   t = %.3f   point (%.2f, %.2f, %.2f)\n"
                      "method: %s   pick took %.1f us",
                      p->what, (double)p->t, (double)p->point[0], (double)p->point[1], (double)p->point[2],
                      p->method, a->pick_us);
-        else
-            snprintf(pick, sizeof pick, "last pick: miss\nmethod: %s   pick took %.1f us", p->method, a->pick_us);
+            snprintf(t->pick_short, sizeof t->pick_short, "pick: %s  t = %.2f", p->what, (double)p->t);
+        } else {
+            snprintf(pick, size, "last pick: miss\nmethod: %s   pick took %.1f us", p->method, a->pick_us);
+            snprintf(t->pick_short, sizeof t->pick_short, "pick: miss");
+        }
     } else {
-        snprintf(pick, sizeof pick, "last pick: -  (left click to pick)");
+        snprintf(pick, size, "last pick: -  (left click to pick)");
+        snprintf(t->pick_short, sizeof t->pick_short, "click to pick");
     }
     size_t used = strlen(pick);
     if (a->gpu_on && a->has_pick && a->has_gpu) {
@@ -275,41 +287,92 @@ static void draw_hud(app *a, const render_view *v)
         char apart[48] = "";
         if (g->distance >= 0.0f)
             snprintf(apart, sizeof apart, "  points %.1e apart", (double)g->distance);
-        snprintf(pick + used, sizeof pick - used, "\nGPU (G): %s  depth %.5f  %s%s   read %.2f ms", id,
+        snprintf(pick + used, size - used, "\nGPU (G): %s  depth %.5f  %s%s   read %.2f ms", id,
                  (double)g->depth, g->agree ? "AGREES" : "DIFFERS", apart, g->read_ms);
         used = strlen(pick);
         if (a->has_async)
-            snprintf(pick + used, sizeof pick - used, "\nGPU one frame later (PBO + fence): waited %.2f ms, map %.3f ms",
+            snprintf(pick + used, size - used, "\nGPU one frame later (PBO + fence): waited %.2f ms, map %.3f ms",
                      a->async_last.wait_ms, a->async_last.read_ms);
     } else if (a->gpu_on && !a->gpu) {
-        snprintf(pick + used, sizeof pick - used, "\nGPU picking (G): not available here (%s)", a->gpu_error);
+        snprintf(pick + used, size - used, "\nGPU picking (G): not available here (%s)", a->gpu_error);
     } else if (a->gpu_on) {
-        snprintf(pick + used, sizeof pick - used, a->gpu_unsupported && a->has_pick
+        snprintf(pick + used, size - used, a->gpu_unsupported && a->has_pick
                  ? "\nGPU picking (G): this lesson draws nothing with pick ids (lessons 1 and 5 do)"
                  : "\nGPU picking on (G): click to compare");
     }
-    float title_scale = 1.5f * s;
-    float w = glm_max(render_text_width(l->title, title_scale),
-                      glm_max(render_text_width(status, s), render_text_width(pick, s)));
-    float h = render_text_height(l->title, title_scale) + render_text_height(status, s) +
-              render_text_height(pick, s) + 12.0f * s;
-    render_panel(r, x - 8.0f * s, y - 6.0f * s, w + 16.0f * s, h + 10.0f * s, (vec4){0.02f, 0.03f, 0.06f, 0.55f});
-    render_text(r, x, y, title_scale, (vec4){1.0f, 0.92f, 0.65f, 1.0f}, l->title);
-    y += render_text_height(l->title, title_scale) + 4.0f * s;
-    render_text(r, x, y, s, (vec4){0.80f, 0.88f, 1.0f, 1.0f}, status);
-    y += render_text_height(status, s) + 6.0f * s;
-    render_text(r, x, y, s, (vec4){0.75f, 1.0f, 0.80f, 1.0f}, pick);
+}
 
-    char help[768];
+static void hud_build(const app *a, hud_texts *t)
+{
+    const lesson *l = a->lessons[a->current];
+    t->title = l->title;
+    l->status(a->states[a->current], t->status, sizeof t->status);
+    hud_pick_text(a, t);
     if (a->show_help)
-        snprintf(help, sizeof help, "%s\n1-5 lesson   G GPU picking   H hide help   R reset camera\n"
+        snprintf(t->help, sizeof t->help, "%s\n1-5 lesson   G GPU picking   H hide help   R reset camera\n"
                  "right drag or [ ] orbit   wheel zoom   Esc quit", l->keys);
     else
-        snprintf(help, sizeof help, "H help");
-    float hh = render_text_height(help, s), hw = render_text_width(help, s);
-    float hy = (float)v->height - hh - 12.0f * s;
-    render_panel(r, x - 8.0f * s, hy - 6.0f * s, hw + 16.0f * s, hh + 10.0f * s, (vec4){0.02f, 0.03f, 0.06f, 0.55f});
-    render_text(r, x, hy, s, (vec4){0.85f, 0.85f, 0.90f, 0.95f}, help);
+        snprintf(t->help, sizeof t->help, "H help");
+    t->help_short = "H help";
+}
+
+static hud_size hud_measure(const char *text)
+{
+    return (hud_size){render_text_width(text, 1.0f), render_text_height(text, 1.0f)};
+}
+
+static float hud_line_width(const char *line, void *user)
+{
+    (void)user;
+    return render_text_width(line, 1.0f);
+}
+
+/* Long lines re-flowed at their item breaks to the width the text has at
+   the layout's largest scale (margins and padding, 24 units, off). */
+static void hud_reflow(char *text, size_t size, int width, int height)
+{
+    char wrapped[768];
+    float s = hud_scale_for(height);
+    if (size <= sizeof wrapped &&
+        hud_wrap(text, (float)width / s - 24.0f, hud_line_width, NULL, wrapped, sizeof wrapped) &&
+        strlen(wrapped) < size)
+        memcpy(text, wrapped, strlen(wrapped) + 1);
+}
+
+/* The texts and where they go in a drawable of width x height. */
+static bool hud_plan(const app *a, int width, int height, hud_texts *t, hud_layout *out)
+{
+    hud_build(a, t);
+    hud_reflow(t->status, sizeof t->status, width, height);
+    hud_reflow(t->pick, sizeof t->pick, width, height);
+    hud_text_sizes sizes = {hud_measure(t->title), hud_measure(t->status), hud_measure(t->pick),
+                            hud_measure(t->pick_short), hud_measure(t->help), hud_measure(t->help_short)};
+    return hud_layout_compute(width, height, &sizes, out);
+}
+
+/* Panels nearly opaque: a moving object behind them must not run through
+   the letters, yet the panel still reads as an overlay on the scene. */
+static const vec4 hud_panel_color = {0.02f, 0.03f, 0.06f, 0.88f};
+
+static void draw_hud(app *a, const render_view *v)
+{
+    renderer *r = a->r;
+    hud_texts t;
+    hud_layout h;
+    if (!hud_plan(a, v->width, v->height, &t, &h))
+        return;
+    float s = h.scale, right = h.clip_right;
+    render_panel(r, h.top.x, h.top.y, h.top.w, h.top.h, hud_panel_color);
+    render_text_clipped(r, h.text_x, h.title_y, h.title_scale, (vec4){1.0f, 0.92f, 0.65f, 1.0f}, t.title, right);
+    if (h.show_status)
+        render_text_clipped(r, h.text_x, h.status_y, s, (vec4){0.80f, 0.88f, 1.0f, 1.0f}, t.status, right);
+    render_text_clipped(r, h.text_x, h.pick_y, s, (vec4){0.75f, 1.0f, 0.80f, 1.0f},
+                        h.full_pick ? t.pick : t.pick_short, right);
+    if (h.bottom.h <= 0.0f)
+        return;     /* too small a window for a second panel */
+    render_panel(r, h.bottom.x, h.bottom.y, h.bottom.w, h.bottom.h, hud_panel_color);
+    render_text_clipped(r, h.text_x, h.help_y, s, (vec4){0.85f, 0.85f, 0.90f, 0.95f},
+                        h.full_help ? t.help : t.help_short, right);
 }
 
 /* ------------------------------------------------------------ frames */
@@ -423,7 +486,12 @@ static void print_layout(app *a)
     const lesson *l = a->lessons[a->current];
     lesson_object objects[LAYOUT_OBJECTS];
     int n = l->objects(a->states[a->current], v.eye, objects, LAYOUT_OBJECTS);
-    report_layout(stdout, l->number, &v, objects, n < LAYOUT_OBJECTS ? n : LAYOUT_OBJECTS);
+    int window_w, window_h;
+    SDL_GetWindowSize(a->window, &window_w, &window_h);
+    hud_texts t;
+    hud_layout hud;
+    report_layout(stdout, l->number, &v, window_w, window_h, hud_plan(a, v.width, v.height, &t, &hud) ? &hud : NULL,
+                  objects, n < LAYOUT_OBJECTS ? n : LAYOUT_OBJECTS);
 }
 
 /* ------------------------------------------------------------ start-up */
@@ -503,6 +571,29 @@ static bool create_lessons(app *a)
     return true;
 }
 
+/* X11 and Wayland systems without a display: the offscreen driver for a
+   run that needs no window (no Wayland probe, no XDG_RUNTIME_DIR message),
+   a message for an interactive one (display_choice.h). false: refused. */
+static bool choose_video_driver(const app_options *opt)
+{
+#if defined(__unix__) && !defined(__EMSCRIPTEN__) && !defined(__ANDROID__)
+    switch (app_choose_display(getenv("DISPLAY"), getenv("WAYLAND_DISPLAY"), getenv("SDL_VIDEODRIVER"),
+                               app_script_mode(opt) || opt->print_layout)) {
+    case APP_DISPLAY_NONE:
+        fprintf(stderr, "raypick: %s", app_no_display_message());
+        return false;
+    case APP_DISPLAY_OFFSCREEN:
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+        break;
+    case APP_DISPLAY_DEFAULT:
+        break;
+    }
+#else
+    (void)opt;
+#endif
+    return true;
+}
+
 app *app_create(const app_options *opt)
 {
     app *a = calloc(1, sizeof *a);
@@ -526,6 +617,10 @@ app *app_create(const app_options *opt)
         return NULL;
     }
 
+    if (!choose_video_driver(opt)) {
+        free(a);
+        return NULL;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
         free(a);

@@ -1,6 +1,8 @@
 /* report.c: --report and --print-layout JSON for every lesson. */
 #include "report.h"
 
+#include <math.h>
+
 void report_vec3(FILE *out, const vec3 v)
 {
     fprintf(out, "[%.6g,%.6g,%.6g]", (double)v[0], (double)v[1], (double)v[2]);
@@ -89,6 +91,64 @@ static const char *kind_name(const lesson_object *o)
     return "unknown";
 }
 
+/* The point a learner would click to pick the object: its centre (the
+   spire's top); false for an object without one (the map). */
+static bool object_anchor(const lesson_object *o, vec3 out)
+{
+    switch (o->kind) {
+    case LESSON_OBJECT_SPHERE: glm_vec3_copy((float *)o->shape.sphere.center, out); return true;
+    case LESSON_OBJECT_ELLIPSOID: glm_vec3_copy((float *)o->shape.ellipsoid.center, out); return true;
+    case LESSON_OBJECT_TURRET: glm_vec3_copy((float *)o->shape.turret.center, out); return true;
+    case LESSON_OBJECT_POINT: glm_vec3_copy((float *)o->shape.point.center, out); return true;
+    case LESSON_OBJECT_SPIRE: glm_vec3_copy((float *)o->shape.spire.center, out); return true;
+    case LESSON_OBJECT_MAP: return false;
+    }
+    return false;
+}
+
+bool report_window_position(const render_view *v, int window_w, int window_h, const vec3 p,
+                            float *wx, float *wy, bool *on_screen)
+{
+    if (!v || window_w <= 0 || window_h <= 0 || v->width <= 0 || v->height <= 0)
+        return false;
+    rp_viewport vp = {0.0f, 0.0f, (float)v->width, (float)v->height};
+    vec3 pixel;
+    if (!rp_project_point(p, &vp, (vec4 *)v->proj, (vec4 *)v->view, RP_GL, pixel))
+        return false;     /* at or behind the camera: no window position */
+    /* drawable pixels to window coordinates (they differ on high-DPI
+       displays): the inverse of app_window_to_pixels */
+    float x = pixel[0] * (float)window_w / (float)v->width;
+    float y = pixel[1] * (float)window_h / (float)v->height;
+    if (wx)
+        *wx = x;
+    if (wy)
+        *wy = y;
+    if (on_screen)
+        *on_screen = x >= 0.0f && y >= 0.0f && x < (float)window_w && y < (float)window_h &&
+                     pixel[2] >= 0.0f && pixel[2] <= 1.0f;
+    return true;
+}
+
+/* "window": where the anchor appears, in window coordinates (top-left
+   origin, what SDL's mouse events and --click use); "click": the integer
+   mouse position whose pixel centre is nearest it; "on_screen": inside the
+   window and between the near and far planes. */
+static void write_window_position(FILE *out, const lesson_object *o, const render_view *v, int window_w,
+                                  int window_h)
+{
+    vec3 anchor;
+    float x, y;
+    bool on_screen;
+    if (!object_anchor(o, anchor))
+        return;
+    if (!report_window_position(v, window_w, window_h, anchor, &x, &y, &on_screen)) {
+        fprintf(out, ",\"window\":null,\"click\":null,\"on_screen\":false");
+        return;
+    }
+    fprintf(out, ",\"window\":[%.6g,%.6g],\"click\":[%d,%d],\"on_screen\":%s", (double)x, (double)y,
+            (int)floorf(x), (int)floorf(y), on_screen ? "true" : "false");
+}
+
 static void write_object(FILE *out, const lesson_object *o)
 {
     fprintf(out, "{\"id\":%d,\"name\":\"%s\",\"kind\":\"%s\"", o->id, o->name, kind_name(o));
@@ -129,12 +189,30 @@ static void write_object(FILE *out, const lesson_object *o)
         report_vec3(out, o->shape.point.center);
         break;
     }
+}
+
+static void write_rect(FILE *out, const char *name, const hud_rect *r)
+{
+    fprintf(out, "\"%s\":[%.6g,%.6g,%.6g,%.6g]", name, (double)r->x, (double)r->y, (double)r->w, (double)r->h);
+}
+
+/* "hud": the panels the next frame draws, in drawable pixels */
+static void write_hud(FILE *out, const hud_layout *h)
+{
+    fprintf(out, ",\"hud\":{\"scale\":%.6g,\"title_scale\":%.6g,\"show_status\":%s,\"full_pick\":%s,"
+            "\"full_help\":%s,", (double)h->scale, (double)h->title_scale, h->show_status ? "true" : "false",
+            h->full_pick ? "true" : "false", h->full_help ? "true" : "false");
+    write_rect(out, "top", &h->top);
+    fputc(',', out);
+    write_rect(out, "bottom", &h->bottom);
     fputc('}', out);
 }
 
-void report_layout(FILE *out, int lesson, const render_view *v, const lesson_object *objects, int count)
+void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
+                   const lesson_object *objects, int count)
 {
-    fprintf(out, "{\"lesson\":%d,\"width\":%d,\"height\":%d,\"eye\":", lesson, v->width, v->height);
+    fprintf(out, "{\"lesson\":%d,\"width\":%d,\"height\":%d,\"window_width\":%d,\"window_height\":%d,\"eye\":",
+            lesson, v->width, v->height, window_w, window_h);
     report_vec3(out, v->eye);
     fprintf(out, ",\"view\":[");
     for (int i = 0; i < 16; ++i)
@@ -147,6 +225,11 @@ void report_layout(FILE *out, int lesson, const render_view *v, const lesson_obj
         if (i)
             fputc(',', out);
         write_object(out, &objects[i]);
+        write_window_position(out, &objects[i], v, window_w, window_h);
+        fputc('}', out);
     }
-    fprintf(out, "]}\n");
+    fputc(']', out);
+    if (hud)
+        write_hud(out, hud);
+    fprintf(out, "}\n");
 }

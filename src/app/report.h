@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "hud_layout.h"
 #include "lesson.h"
 
 /* What the GPU pick pass (key G) found under the same pixel. */
@@ -34,7 +35,18 @@ typedef struct report_click_info {
 void report_vec3(FILE *out, const vec3 v);
 /* One JSON line: the click, the pick ray, the lesson's pick and its fields. */
 void report_pick(FILE *out, const report_click_info *info, const lesson_click *c, const lesson_pick *p);
-/* One JSON line: the camera and the objects (count of them). */
-void report_layout(FILE *out, int lesson, const render_view *v, const lesson_object *objects, int count);
+/* One JSON line: the camera and the objects (count of them), each with
+   where it appears in a window of window_w x window_h (window coordinates,
+   what a click needs; the view's width and height are the drawable's),
+   and the HUD's panels when hud is not NULL. */
+void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
+                   const lesson_object *objects, int count);
+/* Where world point p appears: window coordinates (top-left origin) in a
+   window of window_w x window_h whose drawable is v's size; on_screen when
+   inside the window and between the near and far planes. Any output may be
+   NULL. false (outputs untouched) for a NULL view, a size <= 0, or a point
+   at or behind the camera's plane. */
+bool report_window_position(const render_view *v, int window_w, int window_h, const vec3 p,
+                            float *wx, float *wy, bool *on_screen);
 
 #endif /* RAYPICK_REPORT_H */

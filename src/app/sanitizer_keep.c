@@ -14,7 +14,8 @@ static int pin(struct dl_phdr_info *info, size_t size, void *data)
     (void)size;
     (void)data;
     const char *name = info->dlpi_name;
-    if (name && (strstr(name, "_dri.so") || strstr(name, "libGLX_mesa") || strstr(name, "libgallium"))) {
+    if (name && (strstr(name, "_dri.so") || strstr(name, "libGLX_mesa") || strstr(name, "libEGL_mesa") ||
+                 strstr(name, "libgallium"))) {
         /* NOLOAD: only take a reference; NODELETE: never unmap it */
         void *handle = dlopen(name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
         (void)handle;   /* kept on purpose until exit */

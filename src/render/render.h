@@ -50,6 +50,9 @@ void render_submit(renderer *r, const render_list *list);
 
 /* HUD, in drawable pixels from the top-left corner; drawn last. */
 void render_text(renderer *r, float x, float y, float scale, const vec4 color, const char *text);
+/* render_text that leaves out every character reaching past x = max_x */
+void render_text_clipped(renderer *r, float x, float y, float scale, const vec4 color, const char *text,
+                         float max_x);
 void render_panel(renderer *r, float x, float y, float w, float h, const vec4 color);
 float render_text_width(const char *text, float scale);
 float render_text_height(const char *text, float scale);

@@ -2,6 +2,7 @@
    drawn as triangles in window pixels after the 3D scene. */
 #include "render_internal.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,12 +82,17 @@ void render_panel(renderer *r, float x, float y, float w, float h, const vec4 co
     quad(r, x, y, x + w, y + h, color);
 }
 
-static void text_quads(renderer *r, float x, float y, float scale, const vec4 color, const char *text)
+/* quads reaching past max_x are left out: a line too long for the window
+   is cut at a character, not drawn over the panel's edge */
+static void text_quads(renderer *r, float x, float y, float scale, const vec4 color, const char *text,
+                       float max_x)
 {
     static easy_vertex buf[6000];   /* ~1500 quads per call: several lines of HUD */
     int quads = stb_easy_font_print(0.0f, 0.0f, (char *)text, NULL, buf, (int)sizeof buf);
     for (int q = 0; q < quads; ++q) {
         const easy_vertex *e = &buf[q * 4];
+        if (x + e[2].x * scale > max_x)
+            continue;
         quad(r, x + e[0].x * scale, y + e[0].y * scale, x + e[2].x * scale, y + e[2].y * scale, color);
     }
 }
@@ -97,7 +103,14 @@ void render_text(renderer *r, float x, float y, float scale, const vec4 color, c
         return;
     /* no drop shadow: the HUD sits on panels, and every quad costs on a
        software rasteriser */
-    text_quads(r, x, y, scale, color, text);
+    text_quads(r, x, y, scale, color, text, FLT_MAX);
+}
+
+void render_text_clipped(renderer *r, float x, float y, float scale, const vec4 color, const char *text,
+                         float max_x)
+{
+    if (text)
+        text_quads(r, x, y, scale, color, text, max_x);
 }
 
 float render_text_width(const char *text, float scale)

@@ -3,7 +3,7 @@
 X server, click where known objects appear, and check what it reports and
 what the screenshot shows.
 
-    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4 lesson1_many
+    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4 lesson1_many layout hud
 
 The expected answers do not come from the program: the test projects the
 objects' centres with the camera the program prints (--print-layout), and an
@@ -556,7 +556,88 @@ def test_lesson1_many():
               (n_after, n_before))
 
 
-TESTS = {"usage": test_usage, "lesson1": test_lesson1, "lesson2": test_lesson2,
+def test_layout():
+    """--print-layout's window positions: the test's own projection agrees,
+    on_screen says whether the point is inside the window, and a click at
+    the printed position picks the object (lesson 1's oracle decides)."""
+    offscreen_seen = 0
+    for w, h in ((640, 360), (200, 600)):
+        lay = layout(1, w, h)
+        cam = Camera(lay)
+        check(lay["window_width"] == w and lay["window_height"] == h,
+              "layout %dx%d: window size %s" % (w, h, (lay["window_width"], lay["window_height"])))
+        clicks, wanted = [], []
+        for obj in lay["objects"]:
+            x, y = cam.project(obj["center"])
+            where = "layout %dx%d %s" % (w, h, obj["name"])
+            check(abs(obj["window"][0] - x) < 1e-3 * w and abs(obj["window"][1] - y) < 1e-3 * h,
+                  where + ": window %s, projected %.3f,%.3f" % (obj["window"], x, y))
+            inside = 0 <= x < w and 0 <= y < h
+            check(obj["on_screen"] == inside, where + ": on_screen %s at %.1f,%.1f" % (obj["on_screen"], x, y))
+            check(obj["click"] == [math.floor(obj["window"][0]), math.floor(obj["window"][1])],
+                  where + ": click %s" % obj["click"])
+            if not inside:
+                offscreen_seen += 1
+                continue
+            mx, my = obj["click"]
+            best = nearest_sphere(*cam.click_ray(mx, my), lay["objects"])
+            clicks.append((mx, my, len(clicks)))
+            wanted.append((obj, best))
+        reports = clicks_run(1, w, h, clicks)
+        itself = 0
+        for (obj, best), rep in zip(wanted, reports):
+            check(best is not None and rep["hit"] and rep["id"] == best[1]["id"],
+                  "layout %dx%d: a click at %s's printed position: %s, oracle %s" %
+                  (w, h, obj["name"], rep["id"], best and best[1]["id"]))
+            itself += rep["id"] == obj["id"]
+        check(itself >= min(4, len(wanted)) and itself >= 2,
+              "layout %dx%d: only %d of %d printed positions pick their own object" % (w, h, itself, len(wanted)))
+    check(offscreen_seen >= 1, "layout: the narrow window should leave an object off screen")
+
+
+def test_hud():
+    """The HUD's panels (--print-layout "hud") at a small, a medium and a
+    large size in every lesson: inside the window, apart, at most half its
+    height, the text larger with the drawable; at 320x240 the screenshot
+    shows the scene between the panels and dark, near-opaque panels."""
+    scales = {}
+    for lesson in (1, 2, 3, 4, 5):
+        for w, h in ((320, 240), (640, 360), (1920, 1080)):
+            hud = layout(lesson, w, h)["hud"]
+            top, bottom = hud["top"], hud["bottom"]
+            where = "hud lesson %d %dx%d" % (lesson, w, h)
+            check(top[0] >= 0 and top[1] >= 0 and top[0] + top[2] <= w, where + ": top panel %s" % top)
+            check(bottom[3] > 0 and bottom[0] + bottom[2] <= w and bottom[1] + bottom[3] <= h,
+                  where + ": bottom panel %s" % bottom)
+            check(top[1] + top[3] < bottom[1], where + ": the panels overlap: %s %s" % (top, bottom))
+            check(top[3] + bottom[3] <= 0.5 * h, where + ": the panels cover %.0f of %d rows" % (top[3] + bottom[3], h))
+            if (w, h) == (320, 240):
+                check(top[1] + top[3] <= 0.35 * h and bottom[1] >= 0.8 * h,
+                      where + ": the panels reach into the middle: %s %s" % (top, bottom))
+            scales[(lesson, w)] = hud["scale"]
+        # 2.7 at most; a lesson with long status text gives a little back
+        # to stay within half the height
+        check(scales[(lesson, 1920)] >= 2.0 * scales[(lesson, 640)],
+              "hud lesson %d: the text does not grow with the window: %s" % (lesson, scales))
+
+    w, h = 320, 240
+    lay = layout(1, w, h)
+    hud = lay["hud"]
+    img = screenshot("hud-320", 1, w, h, 3)
+    # the scene shows between the panels: the objects' own colours
+    scene = [img.pixel(x, y) for y in range(int(hud["top"][1] + hud["top"][3]) + 2, int(hud["bottom"][1]) - 2)
+             for x in range(w)]
+    coloured = sum(1 for p in scene if max(p) - min(p) > 60)
+    check(coloured > 0.08 * len(scene), "hud 320x240: little of the scene shows between the panels (%d px)" % coloured)
+    # the panels: dark wherever there is no letter (letters are bright)
+    for name in ("top", "bottom"):
+        x0, y0, pw, ph = hud[name]
+        px = [img.pixel(x, y) for y in range(int(y0) + 1, int(y0 + ph) - 1) for x in range(int(x0) + 1, int(x0 + pw) - 1)]
+        dark = sum(1 for p in px if max(p) < 40)
+        check(dark > 0.6 * len(px), "hud 320x240 %s panel: only %d of %d pixels dark" % (name, dark, len(px)))
+
+
+TESTS = {"usage": test_usage, "layout": test_layout, "hud": test_hud, "lesson1": test_lesson1, "lesson2": test_lesson2,
          "lesson3": test_lesson3, "lesson4": test_lesson4, "lesson1_many": test_lesson1_many}
 
 
