@@ -78,6 +78,14 @@ static void current_view(const app *a, render_view *v)
 {
     drawable_size(a, &v->width, &v->height);
     const app_camera *c = &a->cameras[a->current];
+    /* a lesson may frame what it shows (lesson 4's step mode) */
+    const lesson *l = a->lessons[a->current];
+    lesson_camera frame;
+    app_camera framed;
+    if (l->frame && l->frame(a->states[a->current], &frame)) {
+        app_camera_framed(c, &frame, &framed);
+        c = &framed;
+    }
     app_camera_matrices(c, (float)v->width / (float)v->height, v->view, v->proj);
     glm_mat4_mul(v->proj, v->view, v->view_proj);
     app_camera_eye(c, v->eye);
@@ -252,7 +260,7 @@ static void draw_hud(app *a, const render_view *v)
     const lesson *l = a->lessons[a->current];
     float s = glm_clamp((float)v->height / 400.0f, 1.0f, 3.0f);
     float x = 14.0f * s, y = 12.0f * s;
-    char status[512], pick[512];
+    char status[1024], pick[512];
     l->status(a->states[a->current], status, sizeof status);
     if (a->has_pick) {
         const lesson_pick *p = &a->pick;

@@ -344,8 +344,10 @@ def test_lesson4():
                       "lesson 4 1920x1080: landmark %s, got %s" % (m["center"], rep.get("point")))
             check(picked_640[:-1] == [r["hit"] for r in breps], "lesson 4: sizes differ")
 
-    # the spire: the exact method hits it; the seed's linear steps stride over
-    # it somewhere along its upper part
+    # the spire (1 x 1 units on top): a click meant for it hits it, with the
+    # exact method and with the default 30 linear steps; the binary search
+    # alone (L twice: 30 -> 300 -> 1) strides over it somewhere along its
+    # upper part. Every report carries both methods' points and t.
     spire = [o for o in lay["objects"] if o["kind"] == "spire"]
     if check(spire, "lesson 4: the default map has a spire"):
         top, base = spire[0]["center"], spire[0]["base"]
@@ -353,11 +355,22 @@ def test_lesson4():
         sclicks = [cam.click_for(p) + (i,) for i, p in enumerate(pts)]
         exact = clicks_run(4, w, h, sclicks, ["--key", "m@0"])
         search = clicks_run(4, w, h, sclicks)
-        near = lambda r: r["hit"] and math.hypot(r["point"][0] - top[0], r["point"][2] - top[2]) < 0.75
-        check(all(near(r) for r in exact), "lesson 4: exact must hit the spire: %s" %
+        alone = clicks_run(4, w, h, sclicks, ["--key", "l@0", "--key", "l@0"])
+        near = lambda p: math.hypot(p[0] - top[0], p[2] - top[2]) < 1.1
+        check(all(r["hit"] and near(r["point"]) for r in exact), "lesson 4: exact must hit the spire: %s" %
               [r["point"] for r in exact])
-        check(any(not near(r) for r in search), "lesson 4: the search never steps over the spire: %s" %
+        check(all(r["hit"] and near(r["point"]) for r in search), "lesson 4: 30 steps must hit the spire: %s" %
               [r["point"] for r in search])
+        check(all(r["linear_steps"] == 1 for r in alone), "lesson 4: L twice must give 1 linear step")
+        check(any(not near(r["search_point"]) for r in alone), "lesson 4: the binary search alone never "
+              "steps over the spire: %s" % [r["search_point"] for r in alone])
+        for r in exact + search + alone:
+            for m in ("search", "exact"):
+                if check(m + "_point" in r and m + "_t" in r, "lesson 4: report lacks %s_point/t" % m):
+                    o, d = r["origin"], r["dir"]
+                    on_ray = add(o, scale(d, r[m + "_t"]))
+                    check(dist(on_ray, r[m + "_point"]) < 1e-3 * norm(d) + 1e-3,
+                          "lesson 4: %s_t does not give %s_point" % (m, m))
 
     # --heightmap: a PGM written here; the clicked points must lie on the
     # surface this test computes from its own pixels (two triangles per cell,
