@@ -96,8 +96,20 @@ void render_text(renderer *r, float x, float y, float scale, const vec4 color, c
     if (!text)
         return;
     /* no drop shadow: the HUD sits on panels, and every quad costs on a
-       software rasteriser */
-    text_quads(r, x, y, scale, color, text);
+       software rasteriser. Line by line: text_quads' buffer holds a few
+       lines' quads, a long status would be cut off. */
+    char line[512];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        size_t keep = n < sizeof line ? n : sizeof line - 1;
+        memcpy(line, p, keep);
+        line[keep] = '\0';
+        text_quads(r, x, y, scale, color, line);
+        y += 12.0f * scale;     /* stb_easy_font's line height */
+        p += n;
+        if (*p == '\n')
+            ++p;
+    }
 }
 
 float render_text_width(const char *text, float scale)
