@@ -289,6 +289,43 @@ static void step_mode_draws_the_current_step_large(void **state)
     assert_int_equal(count_cmds(&list, RENDER_CMD_SHAPE), 0);
     int lines_at_clip = count_cmds(&list, RENDER_CMD_LINE);
     assert_true(lines_at_clip > 10);                /* ray, profile, drops, labels */
+    /* the framed view cuts the terrain away between the camera and the ray:
+       a new heights array (and version), the full map's lowest height on
+       the camera's side, the map's own heights well behind the ray */
+    const render_terrain_data *cut = NULL;
+    for (int i = 0; i < list.count; ++i)
+        if (list.cmds[i].kind == RENDER_CMD_TERRAIN)
+            cut = &list.cmds[i].u.terrain;
+    assert_non_null(cut);
+    assert_true(cut->version > 0);
+    lesson_camera cam;
+    assert_true(L->frame(self, &cam));
+    vec3 toward = {sinf(cam.yaw), 0.0f, cosf(cam.yaw)};      /* the eye's side */
+    float lo = 1e30f;
+    for (int i = 0; i < cut->cols * cut->rows; ++i)
+        lo = fminf(lo, cut->heights[i]);
+    int lowered = 0, kept = 0;
+    assert_true(L->key(self, 'z'));                 /* free camera: the whole map again */
+    rp_heightmap *whole = shown_terrain(self);
+    const float *full = rp_heightmap_heights(whole);
+    for (int r = 0; r < cut->rows; ++r)
+        for (int c = 0; c < cut->cols; ++c) {
+            vec3 q = {cut->origin[0] + (float)c * cut->spacing, 0.0f, cut->origin[2] + (float)r * cut->spacing};
+            vec3 rel;
+            glm_vec3_sub(q, p.ray.origin, rel);
+            float d = rel[0] * toward[0] + rel[2] * toward[2];
+            float hgt = cut->heights[r * cut->cols + c];
+            if (d > 0.1f) {
+                assert_float_equal(hgt, lo, 0.0f);
+                ++lowered;
+            } else if (d < -2.0f * cut->spacing) {
+                assert_float_equal(hgt, full[r * cut->cols + c], 0.0f);
+                ++kept;
+            }
+        }
+    assert_true(lowered > 100 && kept > 100);
+    assert_true(L->key(self, 'z'));
+    rp_heightmap_destroy(whole);
     /* the last step: the marker is back */
     for (int i = 0; i < 400; ++i)
         L->key(self, '.');

@@ -80,6 +80,12 @@ typedef struct lesson4 {
     rp_search_trace trace;
     int linear_used;            /* the step count of the last click */
     search_step steps[STEP_CAP];
+    /* step mode's cutaway: the terrain with everything between the framing
+       camera and the ray lowered to the floor, so the steps are seen from
+       the side like the recipe's figures */
+    float *cut_heights;
+    render_terrain_data cut_mesh;
+    vec3 cut_side;              /* horizontal, toward the camera, across the ray */
     char last[96];
 } lesson4;
 
@@ -151,6 +157,7 @@ static void destroy(void *self_)
     if (!self)
         return;
     rp_heightmap_destroy(self->map);
+    free(self->cut_heights);
     free(self);
 }
 
@@ -307,6 +314,37 @@ static int record_steps(lesson4 *self)
     return n;
 }
 
+/* The cutaway for the last ray: the samples nearer the camera's side than
+   one cell behind the vertical plane through the ray go down to the lowest
+   height, the rest stay. The renderer keeps a mesh per heights pointer:
+   the version tells it the heights changed. */
+static void make_cutaway(lesson4 *self)
+{
+    int cols = self->mesh.cols, rows = self->mesh.rows;
+    if (!self->cut_heights)
+        self->cut_heights = malloc(sizeof(float) * (size_t)cols * (size_t)rows);
+    if (!self->cut_heights)
+        return;     /* no cutaway: step mode shows the whole terrain */
+    vec2 h = {self->ray.dir[0], self->ray.dir[2]};
+    if (glm_vec2_norm(h) < 1e-6f * glm_vec3_norm(self->ray.dir))
+        glm_vec2_copy((vec2){0.0f, -1.0f}, h);
+    glm_vec2_normalize(h);
+    glm_vec3_copy((vec3){-h[1], 0.0f, h[0]}, self->cut_side);
+    float lo, hi;
+    rp_heightmap_height_range(self->map, &lo, &hi);
+    float keep_behind = -self->mesh.spacing;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            float x = self->mesh.origin[0] + (float)c * self->mesh.spacing - self->ray.origin[0];
+            float z = self->mesh.origin[2] + (float)r * self->mesh.spacing - self->ray.origin[2];
+            float d = x * self->cut_side[0] + z * self->cut_side[2];
+            self->cut_heights[r * cols + c] = d > keep_behind ? lo : self->mesh.heights[r * cols + c];
+        }
+    self->cut_mesh = self->mesh;
+    self->cut_mesh.heights = self->cut_heights;
+    self->cut_mesh.version++;
+}
+
 static void click(void *self_, const lesson_click *c, lesson_pick *out)
 {
     lesson4 *self = self_;
@@ -356,6 +394,7 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
             glm_vec3_copy(self->exact_point, self->exact_ghost);
     }
     lesson_stepper_restart(&self->stepper, record_steps(self));
+    make_cutaway(self);
 
     snprintf(out->note, sizeof out->note, "%s", self->last);
     lesson_pick_int(out, "linear_steps", self->linear_used);
@@ -462,7 +501,8 @@ static void draw_sample(render_list *list, const lesson4 *self, const vec3 p, fl
                ground above it, with the red drop going down into it */
             glm_vec4_copy((vec4){1.0f, 0.3f, 0.25f, 0.95f}, drop);
             render_list_point(list, g, size * 0.7f, drop);
-            label_at = g;
+            if (!self->framed)
+                label_at = g;   /* the whole terrain hides the point: label the ground above it */
         }
         render_list_line(list, p, g, drop);
     }
@@ -535,7 +575,8 @@ static void draw_steps(const lesson4 *self, render_list *list)
 static void draw(const void *self_, render_list *list)
 {
     const lesson4 *self = self_;
-    render_list_terrain(list, &self->mesh);
+    bool cut = self->framed && self->cut_heights && lesson_stepper_active(&self->stepper);
+    render_list_terrain(list, cut ? &self->cut_mesh : &self->mesh);
     if (self->has_marker && (!lesson_stepper_active(&self->stepper) ||
                              self->steps[self->stepper.current].kind == STEP_RESULT))
         draw_marker(list, self->marker);
@@ -640,34 +681,17 @@ static bool frame(const void *self_, lesson_camera *out)
     float len = glm_max(glm_vec3_distance((float *)s->span_a, (float *)s->span_b), FRAME_MIN);
     vec3 mid;
     glm_vec3_center((float *)s->span_a, (float *)s->span_b, mid);
-    vec2 h = {self->ray.dir[0], self->ray.dir[2]};
-    if (glm_vec2_norm(h) < 1e-6f * glm_vec3_norm((float *)self->ray.dir))
-        glm_vec2_copy((vec2){0.0f, -1.0f}, h);
-    glm_vec2_normalize(h);
-    vec3 side = {-h[1], 0.0f, h[0]};
-    float highest[2] = {-1e30f, -1e30f};
-    for (int k = 0; k < 2; ++k)
-        for (int i = 1; i <= 6; ++i) {
-            float y, f = (k ? -1.0f : 1.0f) * len * 0.25f * (float)i;
-            if (rp_heightmap_height_at(self->map, mid[0] + side[0] * f, mid[2] + side[2] * f, &y))
-                highest[k] = glm_max(highest[k], y);
-        }
-    if (highest[1] < highest[0])
-        glm_vec3_negate(side);
-    /* half from the side, half from behind the ray's origin: the ground
-       between the eye and the ray lies below the ray (the ray passed over
-       it), so little hides the steps */
-    vec3 eye_dir = {side[0] - h[0], 0.0f, side[2] - h[1]};
-    glm_vec3_normalize(eye_dir);
-    out->yaw = atan2f(eye_dir[0], eye_dir[2]);
-    out->pitch = 0.5f;
+    /* square to the ray, on the cutaway's open side, nearly level: the
+       recipe's figures are such side views */
+    out->yaw = atan2f(self->cut_side[0], self->cut_side[2]);
+    out->pitch = 0.12f;
     out->fov = 0.7853982f;
-    out->distance = 1.3f * len;
+    out->distance = 1.5f * len;
     /* the span a little right of and below the centre: the HUD is top left */
     vec3 right = {cosf(out->yaw), 0.0f, -sinf(out->yaw)};
     glm_vec3_copy(mid, out->target);
-    glm_vec3_muladds(right, -0.18f * len, out->target);
-    out->target[1] += 0.12f * len;
+    glm_vec3_muladds(right, -0.16f * len, out->target);
+    out->target[1] += 0.2f * len;
     return true;
 }
 
