@@ -422,7 +422,42 @@ def test_lesson4():
     check(len(red0) < len(red), "lesson 4: the marker colours are there without a click")
 
 
+def test_lesson4_steps():
+    """Step mode's pictures (P, '.'): the current point (a large pale-yellow
+    dot) moves from A (ClipRay) to the recipe's point 1 halfway down the
+    ray; the ground profile under the ray (yellow line) is drawn, and only
+    in step mode."""
+    w, h = 640, 360
+    cam = Camera(layout(4, w, h))
+    marks = [o for o in layout(4, w, h)["objects"] if o["kind"] == "point"]
+    mx, my = cam.click_for(marks[0]["center"])
+    keys = [("h", 0), ("p", 1), ("l", 1), ("l", 1)]    # step mode, the binary search alone
+
+    def current(img):     # the current step's dot and label: (1, 1, 0.45)
+        return [(x, y) for y in range(img.h) for x in range(img.w)
+                for p in [img.pixel(x, y)] if p[0] > 235 and p[1] > 235 and 80 < p[2] < 150]
+
+    def profile(img):     # the ground under the ray: (1, 0.85, 0.25)
+        return [1 for p in img.pixels() if p[0] > 235 and 195 < p[1] < 235 and p[2] < 100]
+
+    def centre(pts):
+        return (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
+
+    clip = screenshot("l4-step-clip", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys)
+    one = screenshot("l4-step-point1", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys + [(".", 4), (".", 4)])
+    plain = screenshot("l4-step-off", 4, w, h, 6, clicks=[(mx, my, 3)], keys=[("h", 0), ("l", 1), ("l", 1)])
+    a, b = current(clip), current(one)
+    if check(len(a) >= 20 and len(b) >= 20, "lesson 4 steps: no current point (%d, %d pixels)" % (len(a), len(b))):
+        ca, cb = centre(a), centre(b)
+        check(math.hypot(ca[0] - cb[0], ca[1] - cb[1]) > 20.0,
+              "lesson 4 steps: the current point did not move from A to point 1: %s -> %s" % (ca, cb))
+    check(len(profile(clip)) >= 100 and len(profile(one)) >= 100, "lesson 4 steps: no ground profile")
+    np_ = len(profile(plain))     # (the marker's gold shares the dot's colour: not counted)
+    check(np_ < len(profile(clip)) // 4, "lesson 4 steps: a ground profile without step mode (%d pixels)" % np_)
+
+
 TESTS = {"usage": test_usage, "lesson1": test_lesson1, "lesson2": test_lesson2,
+         "lesson4_steps": test_lesson4_steps,
          "lesson3": test_lesson3, "lesson4": test_lesson4}
 
 
