@@ -334,6 +334,33 @@ static void step_mode_draws_the_current_step_large(void **state)
     render_list_free(&list);
 }
 
+/* P after a click shows that click's steps, with its cutaway. */
+static void step_mode_turned_on_after_the_click(void **state)
+{
+    void *self = *state;
+    lesson_pick p;
+    click_middle(self, &p);
+    render_list list = {0};
+    draw_once(L, self, &list);
+    const float *before = NULL;
+    for (int i = 0; i < list.count; ++i)
+        if (list.cmds[i].kind == RENDER_CMD_TERRAIN)
+            before = list.cmds[i].u.terrain.heights;
+    assert_true(L->key(self, 'p'));
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step 1 of "));
+    draw_once(L, self, &list);
+    const render_terrain_data *t = NULL;
+    for (int i = 0; i < list.count; ++i)
+        if (list.cmds[i].kind == RENDER_CMD_TERRAIN)
+            t = &list.cmds[i].u.terrain;
+    assert_non_null(t);
+    assert_true(t->heights != before);
+    assert_true(t->version > 0);
+    render_list_free(&list);
+}
+
 static void spire_is_wide_enough_to_hit(void **state)
 {
     void *self = *state;
@@ -373,6 +400,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(l_cycles_the_linear_step_count, setup, teardown),
         cmocka_unit_test_setup_teardown(step_mode_walks_clip_linear_binary_result, setup, teardown),
         cmocka_unit_test_setup_teardown(step_mode_draws_the_current_step_large, setup, teardown),
+        cmocka_unit_test_setup_teardown(step_mode_turned_on_after_the_click, setup, teardown),
         cmocka_unit_test_setup_teardown(spire_is_wide_enough_to_hit, setup, teardown),
         cmocka_unit_test(bad_heightmap_file_is_refused_with_its_name),
     };

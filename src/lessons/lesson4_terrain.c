@@ -85,6 +85,7 @@ typedef struct lesson4 {
        the side like the recipe's figures */
     float *cut_heights;
     render_terrain_data cut_mesh;
+    bool cut_valid;             /* cut_mesh is for the last click's ray */
     vec3 cut_side;              /* horizontal, toward the camera, across the ray */
     char last[96];
 } lesson4;
@@ -199,11 +200,17 @@ static void update(void *self, float dt)
     (void)dt;
 }
 
+static void make_cutaway(lesson4 *self);
+
 static bool key(void *self_, char k)
 {
     lesson4 *self = self_;
-    if (lesson_stepper_key(&self->stepper, k))
+    if (lesson_stepper_key(&self->stepper, k)) {
+        /* step mode turned on after a click: its cutaway is made now */
+        if (self->stepper.on && self->has_ray && !self->cut_valid)
+            make_cutaway(self);
         return true;
+    }
     switch (k) {
     case 'm': self->mode = self->mode == MODE_SEARCH ? MODE_EXACT : MODE_SEARCH; return true;
     case 'l': self->linear_choice = (self->linear_choice + 1) % LINEAR_CHOICES; return true;
@@ -340,9 +347,11 @@ static void make_cutaway(lesson4 *self)
             float d = x * self->cut_side[0] + z * self->cut_side[2];
             self->cut_heights[r * cols + c] = d > keep_behind ? lo : self->mesh.heights[r * cols + c];
         }
+    uint32_t version = self->cut_mesh.version + 1;
     self->cut_mesh = self->mesh;
     self->cut_mesh.heights = self->cut_heights;
-    self->cut_mesh.version++;
+    self->cut_mesh.version = version;
+    self->cut_valid = true;
 }
 
 static void click(void *self_, const lesson_click *c, lesson_pick *out)
@@ -394,7 +403,10 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
             glm_vec3_copy(self->exact_point, self->exact_ghost);
     }
     lesson_stepper_restart(&self->stepper, record_steps(self));
-    make_cutaway(self);
+    /* a copy of the heights per click only in step mode (maps can be big) */
+    self->cut_valid = false;
+    if (self->stepper.on)
+        make_cutaway(self);
 
     snprintf(out->note, sizeof out->note, "%s", self->last);
     lesson_pick_int(out, "linear_steps", self->linear_used);
@@ -575,7 +587,7 @@ static void draw_steps(const lesson4 *self, render_list *list)
 static void draw(const void *self_, render_list *list)
 {
     const lesson4 *self = self_;
-    bool cut = self->framed && self->cut_heights && lesson_stepper_active(&self->stepper);
+    bool cut = self->framed && self->cut_valid && lesson_stepper_active(&self->stepper);
     render_list_terrain(list, cut ? &self->cut_mesh : &self->mesh);
     if (self->has_marker && (!lesson_stepper_active(&self->stepper) ||
                              self->steps[self->stepper.current].kind == STEP_RESULT))
