@@ -14,6 +14,11 @@
  * that turns with the object). Each click also tests the objects' own
  * triangles, and the HUD counts each volume's false positives: objects
  * whose volume the ray hits while it misses every triangle.
+ *
+ * The tutorial's own numbers are on the HUD: CalculateRay's px, py, the
+ * roots t0, t1 of the hit and what t measures with the current ray. T
+ * switches to the tutorial's click rule (rotation on for what is hit, off
+ * for the rest); step mode (P . ,) shows each object's test in turn.
  */
 #include "lesson.h"
 #include "shape_bounds.h"

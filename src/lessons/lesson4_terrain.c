@@ -6,8 +6,15 @@
  * in equal linear steps until a sample lies below the ground, then halve the
  * last step until the height error is small. It is drawn: the clipped
  * segment, the linear steps, the binary steps. M switches to the exact
- * method (the first triangle the ray meets). The default map has a thin spire
- * the linear steps can stride over: click it in both modes to see.
+ * method (the first triangle the ray meets); L cycles the linear step count
+ * (1 = the binary search alone, 8, 30, 300). The default map has a spire
+ * with a 1 x 1 top: 30 steps land on it, the binary search alone strides
+ * over it (the recipe's figure 5-20).
+ *
+ * Step mode (P, then '.' and ','): the click's search one step at a time,
+ * ClipRay, each linear sample, each halving numbered as in the recipe,
+ * then the result; seen from the side through a cutaway of the terrain,
+ * with a camera that frames the step (lesson->frame; Z frees it).
  */
 #include "lesson.h"
 
