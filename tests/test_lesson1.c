@@ -11,6 +11,7 @@
 #include "lesson_test_util.h"
 
 #define L (&lesson1_spheres)
+#define OBJECT_TOTAL 6
 
 static int setup(void **state)
 {
@@ -173,6 +174,142 @@ static void method_key_switches_to_unproject_and_both_agree(void **state)
     assert_true(lesson_pick_field(&p, "agree")->value.b);
 }
 
+
+static const rp_sphere *sphere_of(const lesson_object *o, int id)
+{
+    return &object_by_id(o, OBJECT_TOTAL, id)->shape.sphere;
+}
+
+/* The tutorial's px, py are the pick ray's direction in view space over its
+   depth (CalculateRay's (px, py, 1)); t0 and t1 are where the ray meets the
+   bounding sphere, t1 the near one, the hit's t. */
+static void hud_and_report_show_px_py_and_both_roots(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    lesson_pick p;
+    assert_true(click_world_point(L, self, sphere_of(o, 0)->center, &p));
+    assert_true(p.hit);
+    mat4 view, proj;
+    vec3 eye;
+    start_camera(L, view, proj, eye);
+    vec3 d_view;
+    glm_mat4_mulv3(view, p.ray.dir, 0.0f, d_view);
+    float px = lesson_pick_field(&p, "tutorial_px")->value.f, py = lesson_pick_field(&p, "tutorial_py")->value.f;
+    assert_float_equal(px, d_view[0] / -d_view[2], 1e-4f);
+    assert_float_equal(py, d_view[1] / -d_view[2], 1e-4f);
+    float t0 = lesson_pick_field(&p, "t0")->value.f, t1 = lesson_pick_field(&p, "t1")->value.f;
+    assert_true(t0 > t1);
+    assert_float_equal(t1, p.t, 1e-3f);
+    for (int k = 0; k < 2; ++k) {
+        vec3 at;
+        rp_ray_at(&p.ray, k ? t1 : t0, at);
+        assert_float_equal(vec3_dist(at, sphere_of(o, 0)->center), sphere_of(o, 0)->radius, 1e-3f);
+    }
+    char hud[1024], want[64];
+    L->status(self, hud, sizeof hud);
+    snprintf(want, sizeof want, "px %.4f  py %.4f", (double)px, (double)py);
+    assert_non_null(strstr(hud, want));
+    snprintf(want, sizeof want, "cube: t0 %.4g  t1 %.4g", (double)t0, (double)t1);
+    assert_non_null(strstr(hud, want));
+    assert_non_null(strstr(hud, "t: world units along the ray (D3D9 ray: unit dir"));
+}
+
+/* With the unproject ray t is a fraction of near -> far: t * |dir| is the
+   distance, and the HUD says so. */
+static void unproject_t_is_a_fraction_and_the_hud_says_so(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    lesson_pick d3d9, unproj;
+    assert_true(click_world_point(L, self, sphere_of(o, 0)->center, &d3d9));
+    assert_true(L->key(self, 'm'));
+    assert_true(click_world_point(L, self, sphere_of(o, 0)->center, &unproj));
+    assert_true(unproj.hit);
+    float len = glm_vec3_norm(unproj.ray.dir);
+    assert_true(len > 100.0f);                  /* far - near */
+    assert_true(unproj.t < 0.2f);
+    /* the same point: the unproject ray starts on the near plane, not at the eye */
+    assert_true(vec3_dist(d3d9.point, unproj.point) < 1e-3f);
+    assert_float_equal(lesson_pick_field(&unproj, "t1")->value.f, unproj.t, 1e-5f);
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "t: a fraction of near -> far (unproject ray: dir = far - near"));
+    /* CalculateRay's px, py belong to the pixel, whatever the method */
+    assert_float_equal(lesson_pick_field(&unproj, "tutorial_px")->value.f,
+                       lesson_pick_field(&d3d9, "tutorial_px")->value.f, 1e-6f);
+}
+
+/* T: the tutorial's rule sets rotation on for what is hit and off for
+   every other object; the demo's toggles. */
+static void tutorial_rule_sets_and_clears(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "click rule: toggle what is hit (demo) (T)"));
+    assert_true(L->key(self, 't'));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "click rule: the tutorial's: hit objects on, all others off (T)"));
+    lesson_pick p;
+    assert_true(click_world_point(L, self, sphere_of(o, 0)->center, &p));      /* cube */
+    assert_true(lesson_pick_field(&p, "set_clear")->value.b);
+    assert_int_equal(rotating_count(self), 1);
+    assert_true(click_world_point(L, self, sphere_of(o, 2)->center, &p));      /* cone */
+    assert_int_equal(p.id, 2);
+    assert_int_equal(rotating_count(self), 1);  /* the cube went off */
+    assert_true(click_world_point(L, self, sphere_of(o, 2)->center, &p));      /* cone again: stays on */
+    assert_int_equal(rotating_count(self), 1);
+    mat4 view, proj;
+    vec3 eye;
+    start_camera(L, view, proj, eye);
+    click_ray(L, self, eye, (vec3){0.0f, 1.0f, 0.0f}, &p);                    /* the sky: all off */
+    assert_int_equal(rotating_count(self), 0);
+}
+
+/* Step mode: one step per object, each with the tutorial's numbers. */
+static void step_mode_shows_each_objects_test(void **state)
+{
+    void *self = *state;
+    lesson_object o[16];
+    start_objects(L, self, o, 16);
+    char hud[1024];
+    assert_true(L->key(self, 'p'));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step mode (P): click"));
+    lesson_pick p;
+    assert_true(click_world_point(L, self, sphere_of(o, 0)->center, &p));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step 1 of 6  cube: a 1  b "));
+    assert_non_null(strstr(hud, "-> hit"));
+    /* the cube's sphere is drawn as glass, with both roots on the ray */
+    render_list list = {0};
+    draw_once(L, self, &list);
+    bool glass = false;
+    for (int i = 0; i < list.count; ++i)
+        glass |= list.cmds[i].kind == RENDER_CMD_GLASS &&
+                 vec3_dist(list.cmds[i].u.glass.center, sphere_of(o, 0)->center) < 1e-5f;
+    assert_true(glass);
+    assert_true(count_cmds(&list, RENDER_CMD_POINT) >= 3);     /* the hit, t0, t1 */
+    /* the cone's step: the ray passes it by */
+    assert_true(L->key(self, '.'));
+    assert_true(L->key(self, '.'));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "step 3 of 6  cone: a 1  b "));
+    assert_non_null(strstr(hud, "miss"));
+    draw_once(L, self, &list);
+    glass = false;
+    for (int i = 0; i < list.count; ++i)
+        glass |= list.cmds[i].kind == RENDER_CMD_GLASS &&
+                 vec3_dist(list.cmds[i].u.glass.center, sphere_of(o, 2)->center) < 1e-5f;
+    assert_true(glass);
+    render_list_free(&list);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +319,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(nearest_only_or_all_on_the_ray, setup, teardown),
         cmocka_unit_test_setup_teardown(sky_click_is_a_miss_and_toggles_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(method_key_switches_to_unproject_and_both_agree, setup, teardown),
+        cmocka_unit_test_setup_teardown(hud_and_report_show_px_py_and_both_roots, setup, teardown),
+        cmocka_unit_test_setup_teardown(unproject_t_is_a_fraction_and_the_hud_says_so, setup, teardown),
+        cmocka_unit_test_setup_teardown(tutorial_rule_sets_and_clears, setup, teardown),
+        cmocka_unit_test_setup_teardown(step_mode_shows_each_objects_test, setup, teardown),
     };
     return cmocka_run_group_tests_name("lesson1", tests, NULL, NULL);
 }

@@ -80,6 +80,14 @@ static void current_view(const app *a, render_view *v)
 {
     drawable_size(a, &v->width, &v->height);
     const app_camera *c = &a->cameras[a->current];
+    /* a lesson may frame what it shows (lesson 4's step mode) */
+    const lesson *l = a->lessons[a->current];
+    lesson_camera frame;
+    app_camera framed;
+    if (l->frame && l->frame(a->states[a->current], &frame)) {
+        app_camera_framed(c, &frame, &framed);
+        c = &framed;
+    }
     app_camera_matrices(c, (float)v->width / (float)v->height, v->view, v->proj);
     glm_mat4_mul(v->proj, v->view, v->view_proj);
     app_camera_eye(c, v->eye);
@@ -251,7 +259,7 @@ static void run_script_events(app *a)
 /* The HUD's texts for the current state; hud_layout.h decides which show. */
 typedef struct hud_texts {
     const char *title;
-    char status[512];
+    char status[1024];
     char pick[512];
     char pick_short[160];
     char help[768];

@@ -37,3 +37,12 @@ void app_camera_matrices(const app_camera *c, float aspect, mat4 view, mat4 proj
     glm_lookat(eye, (float *)c->target, (vec3){0.0f, 1.0f, 0.0f}, view);
     glm_perspective(c->fov, aspect, APP_CAMERA_NEAR, APP_CAMERA_FAR, proj);
 }
+
+void app_camera_framed(const app_camera *user, const lesson_camera *frame, app_camera *out)
+{
+    app_camera_reset(out, frame);
+    out->yaw += user->yaw - user->home.yaw;
+    out->pitch = glm_clamp(out->pitch + user->pitch - user->home.pitch, -1.45f, 1.45f);
+    if (user->home.distance > 0.0f)
+        out->distance *= user->distance / user->home.distance;
+}

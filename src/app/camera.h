@@ -15,6 +15,9 @@ void app_camera_reset(app_camera *c, const lesson_camera *home);
 void app_camera_orbit(app_camera *c, float dx_pixels, float dy_pixels);
 void app_camera_zoom(app_camera *c, float wheel_steps);
 void app_camera_eye(const app_camera *c, vec3 eye);
+/* A lesson's framing camera (lesson->frame) with the user's orbit and zoom
+   since the last reset applied on top, so [ ] and the wheel still work. */
+void app_camera_framed(const app_camera *user, const lesson_camera *frame, app_camera *out);
 /* view and projection (RP_GL convention: glm_lookat, glm_perspective) */
 void app_camera_matrices(const app_camera *c, float aspect, mat4 view, mat4 proj);
 

@@ -28,7 +28,8 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --bench-frames N    run N frames, print the median frame time\n"
             "  --help              this text\n"
             "keys: 1-5 lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
-            "      left click pick, M/N/B/T/S lesson toggles (see the HUD), Esc quit\n",
+            "      left click pick, M/N/B/T/S/L/Z lesson toggles (see the HUD), P step mode\n"
+            "      (. next step, , previous), Esc quit\n",
             argv0);
 }
 

@@ -50,7 +50,7 @@ typedef enum lesson_field_type {
 } lesson_field_type;
 
 #define LESSON_FIELD_INTS_MAX 16
-#define LESSON_PICK_FIELDS 8
+#define LESSON_PICK_FIELDS 16
 
 typedef struct lesson_field {
     const char *name;       /* a string literal: not copied */
@@ -142,6 +142,11 @@ typedef struct lesson {
     /* The pickable objects (and landmarks) seen from eye: writes at most
        cap to out, returns how many there are. */
     int (*objects)(const void *self, const vec3 eye, lesson_object *out, int cap);
+    /* Optional (NULL: never): a camera that frames what the lesson shows
+       now (lesson 4's step mode: the current interval). true when out is
+       set; the app then looks through it, with the user's orbit and zoom
+       applied on top (app_camera_framed). */
+    bool (*frame)(const void *self, lesson_camera *out);
 } lesson;
 
 extern const lesson lesson1_spheres;

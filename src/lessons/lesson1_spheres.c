@@ -17,11 +17,17 @@
  *
  * A switches to the many-objects mode (lesson1_many.c: 100,000 moving
  * objects in one rp_scene) and back.
+ * The tutorial's own numbers are on the HUD: CalculateRay's px, py, the
+ * roots t0, t1 of the hit and what t measures with the current ray. T
+ * switches to the tutorial's click rule (rotation on for what is hit, off
+ * for the rest); step mode (P . ,) shows each object's test in turn.
  */
 #include "lesson.h"
 #include "lesson1_many.h"
 #include "shape_bounds.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +48,18 @@ typedef struct object {
 /* The volume lesson 1 picks: the tutorial's sphere, or a computed one. */
 enum { VOLUME_TUTORIAL = 0, VOLUME_COUNT = 1 + BOUND_VOLUME_COUNT };
 
+/* One object's test for the last click, as the tutorial's CheckIntersection
+   computes it (sphere volumes: the quadratic a t^2 + b t + c = 0 with
+   v = origin - center; the tutorial's a is 1 for its unit dir), or the
+   box's slab interval (AABB, OBB). */
+typedef struct object_test {
+    bool quadratic;         /* a sphere volume: a, b, c, disc, t0, t1 below */
+    float a, b, c, disc;
+    float t0, t1;           /* the tutorial's names: t0 = (-b + sqrt(disc)) / 2a, t1 = (-b - sqrt(disc)) / 2a */
+    bool hit;               /* what the tutorial's test says: disc >= 0 and t0 >= 0 or t1 >= 0 */
+    float t_enter, t_exit;  /* a box: where the ray enters and leaves it */
+} object_test;
+
 typedef struct lesson1 {
     object objects[OBJECT_COUNT];
     shape_bounds bounds;
@@ -50,6 +68,13 @@ typedef struct lesson1 {
     char fp_names[VOLUME_COUNT][64];
     lesson_method method;
     bool nearest_only;
+    bool set_clear;                 /* T: the tutorial's rule (hit on, the rest off) instead of a toggle */
+    lesson_stepper stepper;         /* P . ,: one object's test per step */
+    object_test tests[OBJECT_COUNT];    /* of the last click */
+    float tut_px, tut_py;           /* the tutorial's px, py (CalculateRay) of the last click */
+    float dir_length;               /* |ray.dir| of the last click */
+    lesson_method last_method;
+    int last_id;
     bool show_bounds;
     bool has_ray;
     rp_ray last_ray;
@@ -88,6 +113,7 @@ static void *create(const lesson_env *env)
         self->objects[i].angle = 0.4f * (float)i;
     self->method = LESSON_PICK_D3D9;
     self->nearest_only = true;
+    self->last_id = -1;
     self->show_bounds = false;     /* B shows them */
     self->seed = env->seed;
     return self;
@@ -150,7 +176,10 @@ static void update(void *self_, float dt)
 static bool key(void *self_, char k)
 {
     lesson1 *self = self_;
+    if (lesson_stepper_key(&self->stepper, k))
+        return true;
     switch (k) {
+    case 't': self->set_clear = !self->set_clear; return true;
     case 'm': self->method = self->method == LESSON_PICK_D3D9 ? LESSON_PICK_UNPROJECT : LESSON_PICK_D3D9; return true;
     case 'n': self->nearest_only = !self->nearest_only; return true;
     case 'b': self->show_bounds = !self->show_bounds; return true;
@@ -230,9 +259,12 @@ static void count_false_positives(lesson1 *self, const rp_ray *ray)
 static void compare_methods(lesson1 *self, const lesson_click *c, int id, const rp_hit *hit)
 {
     rp_ray other;
+    mat4 proj, view;    /* copies: gcc's -Wstringop-overflow misreads the const struct's arrays once inlined */
+    glm_mat4_copy((vec4 *)c->proj, proj);
+    glm_mat4_copy((vec4 *)c->view, view);
     bool ok = c->method == LESSON_PICK_D3D9
-                  ? rp_pick_ray_unproject(c->px, c->py, &c->viewport, (vec4 *)c->proj, (vec4 *)c->view, RP_GL, &other)
-                  : rp_pick_ray_perspective(c->px, c->py, &c->viewport, (vec4 *)c->proj, (vec4 *)c->view, RP_GL, &other);
+                  ? rp_pick_ray_unproject(c->px, c->py, &c->viewport, proj, view, RP_GL, &other)
+                  : rp_pick_ray_perspective(c->px, c->py, &c->viewport, proj, view, RP_GL, &other);
     const char *other_name = lesson_method_name(c->method == LESSON_PICK_D3D9 ? LESSON_PICK_UNPROJECT : LESSON_PICK_D3D9);
     rp_hit other_hit;
     int other_id = ok ? nearest_hit(self, &other, &other_hit) : -2;
@@ -246,6 +278,52 @@ static void compare_methods(lesson1 *self, const lesson_click *c, int id, const 
         snprintf(self->agreement, sizeof self->agreement, "%s agrees: %s, points %.1e apart", other_name,
                  self->objects[id].name, (double)d);
     }
+}
+
+/* The tutorial's numbers for a click: CalculateRay's px, py (the view-space
+   direction before TransformRay; proj[0][0] is D3DX's _11, proj[1][1] its
+   _22) and CheckIntersection's quadratic for every object, with the ray the
+   click used (the unproject ray's dir is not unit: a != 1). */
+static void record_tests(lesson1 *self, const lesson_click *c)
+{
+    self->tut_px = ((2.0f * (c->px - c->viewport.x)) / c->viewport.width - 1.0f) / c->proj[0][0];
+    self->tut_py = ((-2.0f * (c->py - c->viewport.y)) / c->viewport.height + 1.0f) / c->proj[1][1];
+    self->dir_length = glm_vec3_norm((float *)c->ray.dir);
+    self->last_method = c->method;
+    for (int i = 0; i < OBJECT_COUNT; ++i) {
+        object_test *t = &self->tests[i];
+        memset(t, 0, sizeof *t);
+        if (self->volume > 1) {
+            rp_hit h;
+            t->hit = volume_hit(self, i, self->volume, &c->ray, &h);
+            if (t->hit) {
+                t->t_enter = h.t_enter;
+                t->t_exit = h.t_exit;
+            }
+            continue;
+        }
+        rp_sphere s;
+        if (self->volume == VOLUME_TUTORIAL) {
+            bounding_sphere(&self->objects[i], &s);
+        } else {
+            shape_placement p = placement(&self->objects[i]);
+            shape_bounds_sphere(&self->bounds, &p, &s);
+        }
+        vec3 v;
+        glm_vec3_sub((float *)c->ray.origin, s.center, v);
+        t->quadratic = true;
+        t->a = glm_vec3_dot((float *)c->ray.dir, (float *)c->ray.dir);
+        t->b = 2.0f * glm_vec3_dot((float *)c->ray.dir, v);
+        t->c = glm_vec3_dot(v, v) - s.radius * s.radius;
+        t->disc = t->b * t->b - 4.0f * t->a * t->c;
+        if (t->disc >= 0.0f) {
+            float n = sqrtf(t->disc);
+            t->t0 = (-t->b + n) / (2.0f * t->a);
+            t->t1 = (-t->b - n) / (2.0f * t->a);
+            t->hit = t->t0 >= 0.0f || t->t1 >= 0.0f;
+        }
+    }
+    lesson_stepper_restart(&self->stepper, OBJECT_COUNT);
 }
 
 static void click(void *self_, const lesson_click *c, lesson_pick *out)
@@ -271,16 +349,32 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
             if (volume_hit(self, i, self->volume, &c->ray, NULL))
                 hits[hit_count++] = i;
     }
-    for (int i = 0; i < hit_count; ++i) {
-        object *o = &self->objects[hits[i]];
-        o->rotating = !o->rotating;
-        o->flash = 0.6f;
+    if (self->set_clear) {
+        /* the tutorial's WM_LBUTTONDOWN: m_bRotate[i] = CheckIntersection(...) */
+        for (int i = 0; i < OBJECT_COUNT; ++i)
+            self->objects[i].rotating = false;
+        for (int i = 0; i < hit_count; ++i)
+            self->objects[hits[i]].rotating = true;
+    } else {
+        for (int i = 0; i < hit_count; ++i)
+            self->objects[hits[i]].rotating = !self->objects[hits[i]].rotating;
     }
+    for (int i = 0; i < hit_count; ++i)
+        self->objects[hits[i]].flash = 0.6f;
+    record_tests(self, c);
+    self->last_id = id;
     count_false_positives(self, &c->ray);
     compare_methods(self, c, id, &hit);
     snprintf(out->note, sizeof out->note, "%s", self->agreement);
 
     lesson_pick_bool(out, "nearest_only", self->nearest_only);
+    lesson_pick_bool(out, "set_clear", self->set_clear);
+    lesson_pick_float(out, "tutorial_px", self->tut_px, 6);
+    lesson_pick_float(out, "tutorial_py", self->tut_py, 6);
+    if (id >= 0 && self->tests[id].quadratic) {
+        lesson_pick_float(out, "t0", self->tests[id].t0, 6);
+        lesson_pick_float(out, "t1", self->tests[id].t1, 6);
+    }
     lesson_pick_ints(out, "toggled", hits, hit_count);
     lesson_pick_bool(out, "agree", strstr(self->agreement, "agrees") != NULL);
     lesson_pick_int(out, "volume", self->volume);
@@ -334,6 +428,42 @@ static void list_box(const lesson1 *self, int i, render_list *list)
                 render_list_line(list, corner[c], corner[c | 1 << k], color);
 }
 
+/* Step mode: the object under test, its volume lit (yellow: the test
+   says hit, red: miss) and the roots t0, t1 as points on the whole ray
+   (green in front of the origin, grey behind it). */
+static void draw_step(const lesson1 *self, render_list *list)
+{
+    int i = self->stepper.current;
+    const object_test *t = &self->tests[i];
+    const object *o = &self->objects[i];
+    vec3 far;
+    rp_ray_at(&self->last_ray, self->last_method == LESSON_PICK_D3D9 ? 60.0f : 0.3f, far);
+    render_list_line(list, self->last_ray.origin, far, (vec4){1.0f, 1.0f, 1.0f, 0.4f});
+    if (!t->quadratic) {
+        list_box(self, i, list);
+        return;
+    }
+    rp_sphere s;
+    shape_placement p = placement(o);
+    if (self->volume == VOLUME_TUTORIAL)
+        bounding_sphere(o, &s);
+    else
+        shape_bounds_sphere(&self->bounds, &p, &s);
+    vec4 c = {1.0f, 0.3f, 0.25f, 0.12f};
+    if (t->hit)
+        glm_vec4_copy((vec4){1.0f, 0.85f, 0.3f, 0.14f}, c);
+    render_list_glass_sphere(list, s.center, s.radius, c);
+    if (t->disc < 0.0f)
+        return;
+    float roots[2] = {t->t0, t->t1};
+    for (int k = 0; k < 2; ++k) {
+        vec3 at;
+        rp_ray_at(&self->last_ray, roots[k], at);
+        render_list_point(list, at, 14.0f, roots[k] >= 0.0f ? (vec4){0.4f, 1.0f, 0.5f, 1.0f}
+                                                            : (vec4){0.6f, 0.6f, 0.6f, 1.0f});
+    }
+}
+
 static void draw(const void *self_, render_list *list)
 {
     const lesson1 *self = self_;
@@ -370,6 +500,8 @@ static void draw(const void *self_, render_list *list)
         if (self->last_hit)
             render_list_point(list, self->last_point, 12.0f, (vec4){1.0f, 0.95f, 0.5f, 1.0f});
     }
+    if (lesson_stepper_active(&self->stepper))
+        draw_step(self, list);
     if (self->show_bounds && self->volume > 1)
         for (int i = 0; i < OBJECT_COUNT; ++i)
             list_box(self, i, list);
@@ -390,6 +522,34 @@ static void draw(const void *self_, render_list *list)
     }
 }
 
+/* One object's test in the tutorial's terms, for the HUD. */
+static void test_text(const lesson1 *self, int i, char *buf, size_t size)
+{
+    const object_test *t = &self->tests[i];
+    const char *name = self->objects[i].name;
+    if (!t->quadratic)
+        snprintf(buf, size, t->hit ? "%s (%s): the ray enters at t %.3f, leaves at t %.3f -> hit"
+                                   : "%s (%s): the slabs do not overlap -> miss",
+                 name, volume_name(self->volume), (double)t->t_enter, (double)t->t_exit);
+    else if (t->disc < 0.0f)
+        snprintf(buf, size, "%s: a %.4g  b %.4g  c %.4g  b^2-4ac %.4g < 0: no root -> miss", name, (double)t->a,
+                 (double)t->b, (double)t->c, (double)t->disc);
+    else
+        snprintf(buf, size, "%s: a %.4g  b %.4g  c %.4g  b^2-4ac %.4g  t0 %.4g  t1 %.4g -> %s", name, (double)t->a,
+                 (double)t->b, (double)t->c, (double)t->disc, (double)t->t0, (double)t->t1,
+                 t->hit ? "hit" : "miss: both behind the origin");
+}
+
+/* What t measures with the last click's ray. */
+static void t_meaning(const lesson1 *self, char *buf, size_t size)
+{
+    if (self->last_method == LESSON_PICK_D3D9)
+        snprintf(buf, size, "t: world units along the ray (D3D9 ray: unit dir, a = 1)");
+    else
+        snprintf(buf, size, "t: a fraction of near -> far (unproject ray: dir = far - near, |dir| = %.1f)",
+                 (double)self->dir_length);
+}
+
 static void status(const void *self_, char *buf, size_t size)
 {
     const lesson1 *self = self_;
@@ -400,15 +560,38 @@ static void status(const void *self_, char *buf, size_t size)
     int n = 0;
     for (int i = 0; i < OBJECT_COUNT; ++i)
         n += self->objects[i].rotating;
-    int k = snprintf(buf, size, "ray: %s (M)   picks: %s (N)   bounds: %s (B)   rotating: %d\n%s\n"
+    char meaning[96] = "", numbers[160] = "", step[200] = "", label[32];
+    if (self->has_ray) {
+        t_meaning(self, meaning, sizeof meaning);
+        int k = snprintf(numbers, sizeof numbers, "px %.4f  py %.4f (CalculateRay: ((2x/w)-1)/_11, (1-2y/h)/_22)",
+                         (double)self->tut_px, (double)self->tut_py);
+        const object_test *t = self->last_id >= 0 ? &self->tests[self->last_id] : NULL;
+        if (t && t->quadratic && k > 0 && (size_t)k < sizeof numbers)
+            snprintf(numbers + k, sizeof numbers - (size_t)k, "   %s: t0 %.4g  t1 %.4g",
+                     self->objects[self->last_id].name, (double)t->t0, (double)t->t1);
+    }
+    if (lesson_stepper_active(&self->stepper)) {
+        int k = snprintf(step, sizeof step, "%s  ", lesson_stepper_label(&self->stepper, label, sizeof label));
+        if (k > 0 && (size_t)k < sizeof step)
+            test_text(self, self->stepper.current, step + k, sizeof step - (size_t)k);
+    } else {
+        snprintf(step, sizeof step, self->stepper.on ? "step mode (P): click, then . next  , previous"
+                                                     : "P: step through each object's test");
+    }
+    int k = snprintf(buf, size, "ray: %s (M)   picks: %s (N)   bounds: %s (B)   rotating: %d\n"
+                     "click rule: %s (T)\n%s%s%s\n%s\n"
                      "volume: %s (V)   false positives of the last click: tutorial sphere %d, "
                      "smallest sphere %d, AABB %d, OBB %d",
                      self->method == LESSON_PICK_D3D9 ? "D3D9 CalculateRay" : "XNA unproject",
                      self->nearest_only ? "nearest only" : "all on the ray", self->show_bounds ? "shown" : "hidden",
-                     n, self->agreement, volume_name(self->volume), self->false_positives[0],
+                     n, self->set_clear ? "the tutorial's: hit objects on, all others off" : "toggle what is hit (demo)",
+                     self->agreement, self->has_ray ? "\n" : "", meaning,
+                     numbers[0] ? numbers : step, volume_name(self->volume), self->false_positives[0],
                      self->false_positives[1], self->false_positives[2], self->false_positives[3]);
     if (k > 0 && (size_t)k < size && self->fp_names[self->volume][0])
-        snprintf(buf + k, size - (size_t)k, " (%s: %s)", volume_name(self->volume), self->fp_names[self->volume]);
+        k += snprintf(buf + k, size - (size_t)k, " (%s: %s)", volume_name(self->volume), self->fp_names[self->volume]);
+    if (numbers[0] && k > 0 && (size_t)k < size)
+        snprintf(buf + k, size - (size_t)k, "\n%s", step);
 }
 
 static int objects(const void *self_, const vec3 eye, lesson_object *out, int cap)
@@ -434,7 +617,9 @@ const lesson lesson1_spheres = {
             "N  nearest only / all on the ray\n"
             "B  show bounding volumes\n"
             "V  volume: tutorial sphere / smallest sphere / AABB / OBB\n"
-            "A  many objects: 100,000 moving in one scene BVH / back",
+            "A  many objects: 100,000 moving in one scene BVH / back\n"
+            "T  click rule: toggle (demo) / set hit, clear the rest (tutorial)\n"
+            LESSON_STEP_KEYS,
     .camera = {{0.0f, 1.0f, -2.0f}, 0.0f, 0.38f, 15.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

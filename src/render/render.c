@@ -798,7 +798,7 @@ static void terrain_destroy(render_terrain *t)
    same. NULL when it cannot be built. */
 static bool same_terrain(const render_terrain_data *a, const render_terrain_data *b)
 {
-    return a->heights == b->heights && a->cols == b->cols && a->rows == b->rows &&
+    return a->heights == b->heights && a->version == b->version && a->cols == b->cols && a->rows == b->rows &&
            a->spacing == b->spacing && glm_vec3_eqv((float *)a->origin, (float *)b->origin);
 }
 

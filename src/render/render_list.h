@@ -55,6 +55,8 @@ typedef struct render_terrain_data {
     float spacing;
     vec3 origin;
     const float *heights;
+    uint32_t version;   /* bump when the heights change in place: the
+                           renderer's cached mesh is rebuilt (0 is fine) */
 } render_terrain_data;
 
 typedef enum render_cmd_kind {

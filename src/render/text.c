@@ -97,20 +97,39 @@ static void text_quads(renderer *r, float x, float y, float scale, const vec4 co
     }
 }
 
+/* Line by line: text_quads' buffer holds a few lines' quads, so a long
+   status drawn in one call would be cut off. */
+static void text_lines(renderer *r, float x, float y, float scale, const vec4 color, const char *text,
+                       float max_x)
+{
+    char line[512];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        size_t keep = n < sizeof line ? n : sizeof line - 1;
+        memcpy(line, p, keep);
+        line[keep] = '\0';
+        text_quads(r, x, y, scale, color, line, max_x);
+        y += 12.0f * scale;     /* stb_easy_font's line height */
+        p += n;
+        if (*p == '\n')
+            ++p;
+    }
+}
+
 void render_text(renderer *r, float x, float y, float scale, const vec4 color, const char *text)
 {
     if (!text)
         return;
     /* no drop shadow: the HUD sits on panels, and every quad costs on a
        software rasteriser */
-    text_quads(r, x, y, scale, color, text, FLT_MAX);
+    text_lines(r, x, y, scale, color, text, FLT_MAX);
 }
 
 void render_text_clipped(renderer *r, float x, float y, float scale, const vec4 color, const char *text,
                          float max_x)
 {
     if (text)
-        text_quads(r, x, y, scale, color, text, max_x);
+        text_lines(r, x, y, scale, color, text, max_x);
 }
 
 float render_text_width(const char *text, float scale)

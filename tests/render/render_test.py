@@ -3,7 +3,7 @@
 X server, click where known objects appear, and check what it reports and
 what the screenshot shows.
 
-    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4 lesson1_many layout hud
+    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4 lesson1_many layout hud lesson4_steps
 
 The expected answers do not come from the program: the test projects the
 objects' centres with the camera the program prints (--print-layout), and an
@@ -431,8 +431,10 @@ def test_lesson4():
                       "lesson 4 1920x1080: landmark %s, got %s" % (m["center"], rep.get("point")))
             check(picked_640[:-1] == [r["hit"] for r in breps], "lesson 4: sizes differ")
 
-    # the spire: the exact method hits it; the seed's linear steps stride over
-    # it somewhere along its upper part
+    # the spire (1 x 1 units on top): a click meant for it hits it, with the
+    # exact method and with the default 30 linear steps; the binary search
+    # alone (L twice: 30 -> 300 -> 1) strides over it somewhere along its
+    # upper part. Every report carries both methods' points and t.
     spire = [o for o in lay["objects"] if o["kind"] == "spire"]
     if check(spire, "lesson 4: the default map has a spire"):
         top, base = spire[0]["center"], spire[0]["base"]
@@ -440,11 +442,22 @@ def test_lesson4():
         sclicks = [cam.click_for(p) + (i,) for i, p in enumerate(pts)]
         exact = clicks_run(4, w, h, sclicks, ["--key", "m@0"])
         search = clicks_run(4, w, h, sclicks)
-        near = lambda r: r["hit"] and math.hypot(r["point"][0] - top[0], r["point"][2] - top[2]) < 0.75
-        check(all(near(r) for r in exact), "lesson 4: exact must hit the spire: %s" %
+        alone = clicks_run(4, w, h, sclicks, ["--key", "l@0", "--key", "l@0"])
+        near = lambda p: math.hypot(p[0] - top[0], p[2] - top[2]) < 1.1
+        check(all(r["hit"] and near(r["point"]) for r in exact), "lesson 4: exact must hit the spire: %s" %
               [r["point"] for r in exact])
-        check(any(not near(r) for r in search), "lesson 4: the search never steps over the spire: %s" %
+        check(all(r["hit"] and near(r["point"]) for r in search), "lesson 4: 30 steps must hit the spire: %s" %
               [r["point"] for r in search])
+        check(all(r["linear_steps"] == 1 for r in alone), "lesson 4: L twice must give 1 linear step")
+        check(any(not near(r["search_point"]) for r in alone), "lesson 4: the binary search alone never "
+              "steps over the spire: %s" % [r["search_point"] for r in alone])
+        for r in exact + search + alone:
+            for m in ("search", "exact"):
+                if check(m + "_point" in r and m + "_t" in r, "lesson 4: report lacks %s_point/t" % m):
+                    o, d = r["origin"], r["dir"]
+                    on_ray = add(o, scale(d, r[m + "_t"]))
+                    check(dist(on_ray, r[m + "_point"]) < 1e-3 * norm(d) + 1e-3,
+                          "lesson 4: %s_t does not give %s_point" % (m, m))
 
     # --heightmap: a PGM written here; the clicked points must lie on the
     # surface this test computes from its own pixels (two triangles per cell,
@@ -637,8 +650,43 @@ def test_hud():
         check(dark > 0.6 * len(px), "hud 320x240 %s panel: only %d of %d pixels dark" % (name, dark, len(px)))
 
 
+def test_lesson4_steps():
+    """Step mode's pictures (P, '.'): the current point (a large pale-yellow
+    dot) moves from A (ClipRay) to the recipe's point 1 halfway down the
+    ray; the ground profile under the ray (yellow line) is drawn, and only
+    in step mode."""
+    w, h = 640, 360
+    cam = Camera(layout(4, w, h))
+    marks = [o for o in layout(4, w, h)["objects"] if o["kind"] == "point"]
+    mx, my = cam.click_for(marks[0]["center"])
+    keys = [("h", 0), ("p", 1), ("l", 1), ("l", 1)]    # step mode, the binary search alone
+
+    def current(img):     # the current step's dot and label: (1, 1, 0.45)
+        return [(x, y) for y in range(img.h) for x in range(img.w)
+                for p in [img.pixel(x, y)] if p[0] > 235 and p[1] > 235 and 80 < p[2] < 150]
+
+    def profile(img):     # the ground under the ray: (1, 0.85, 0.25)
+        return [1 for p in img.pixels() if p[0] > 235 and 195 < p[1] < 235 and p[2] < 100]
+
+    def centre(pts):
+        return (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
+
+    clip = screenshot("l4-step-clip", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys)
+    one = screenshot("l4-step-point1", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys + [(".", 4), (".", 4)])
+    plain = screenshot("l4-step-off", 4, w, h, 6, clicks=[(mx, my, 3)], keys=[("h", 0), ("l", 1), ("l", 1)])
+    a, b = current(clip), current(one)
+    if check(len(a) >= 20 and len(b) >= 20, "lesson 4 steps: no current point (%d, %d pixels)" % (len(a), len(b))):
+        ca, cb = centre(a), centre(b)
+        check(math.hypot(ca[0] - cb[0], ca[1] - cb[1]) > 20.0,
+              "lesson 4 steps: the current point did not move from A to point 1: %s -> %s" % (ca, cb))
+    check(len(profile(clip)) >= 100 and len(profile(one)) >= 100, "lesson 4 steps: no ground profile")
+    np_ = len(profile(plain))     # (the marker's gold shares the dot's colour: not counted)
+    check(np_ < len(profile(clip)) // 4, "lesson 4 steps: a ground profile without step mode (%d pixels)" % np_)
+
+
 TESTS = {"usage": test_usage, "layout": test_layout, "hud": test_hud, "lesson1": test_lesson1, "lesson2": test_lesson2,
-         "lesson3": test_lesson3, "lesson4": test_lesson4, "lesson1_many": test_lesson1_many}
+         "lesson3": test_lesson3, "lesson4": test_lesson4, "lesson1_many": test_lesson1_many,
+         "lesson4_steps": test_lesson4_steps}
 
 
 def main(argv):
