@@ -1,6 +1,7 @@
 /* mesh_bvh.c: the mesh BVH builder. Binned SAH (16 bins on the centroids,
    all three axes in one pass), built iteratively with an explicit stack,
-   into a flat array of 32-byte nodes whose two children are adjacent. */
+   into a flat array of 32-byte binary nodes whose two children are
+   adjacent; then collapsed into the BVH4 the queries walk. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -141,6 +142,113 @@ static uint32_t partition(bvh_ref *refs, uint32_t begin, uint32_t end, const bvh
     return i;
 }
 
+/* ---- the BVH4 ------------------------------------------------------------ */
+
+static void slot_set(rp_bvh4_node *q, int i, const rp_bvh_node *n, uint32_t child, uint32_t count)
+{
+    for (int a = 0; a < 3; a++) {
+        q->b[a][i] = n->b[0][a];
+        q->b[3 + a][i] = n->b[1][a];
+    }
+    q->child[i] = child;
+    q->count[i] = count;
+}
+
+static void slot_empty(rp_bvh4_node *q, int i)
+{
+    for (int a = 0; a < 3; a++) {
+        q->b[a][i] = INFINITY;
+        q->b[3 + a][i] = -INFINITY;
+    }
+    q->child[i] = RP_BVH4_EMPTY;
+    q->count[i] = 0;
+}
+
+/* Up to four binary nodes that together hold the subtree of inner node
+   `root`: its two children, then, while there is room, the inner one of
+   largest area replaced by its own two (Wald et al., "Getting rid of
+   packets", 2008: open the largest first, it is the one rays enter most). */
+static int gather(const rp_bvh_node *nodes, uint32_t root, uint32_t out[4])
+{
+    int k = 2;
+    out[0] = nodes[root].first;
+    out[1] = nodes[root].first + 1;
+    while (k < 4) {
+        int open = -1;
+        double best = -1.0;
+        for (int i = 0; i < k; i++) {
+            const rp_bvh_node *n = &nodes[out[i]];
+            double area = half_area(n->b[0], n->b[1]);
+            if (n->count == 0 && area > best) {
+                best = area;
+                open = i;
+            }
+        }
+        if (open < 0)
+            break;
+        uint32_t first = nodes[out[open]].first;
+        out[open] = first;
+        out[k++] = first + 1;
+    }
+    return k;
+}
+
+/* The binary tree (nodes[0] the root, `used` nodes) as a BVH4, built
+   depth first (a node's inner children get consecutive indices). Each BVH4 node takes the
+   place of one distinct binary inner node, so there are at most as many
+   as those (or one, for a root that is a leaf). NULL on out of memory. */
+static rp_bvh4_node *collapse(const rp_bvh_node *nodes, uint32_t used, uint32_t *count_out)
+{
+    uint32_t inner = 0;
+    for (uint32_t i = 0; i < used; i++)
+        inner += nodes[i].count == 0;
+    size_t cap = inner > 0 ? inner : 1;
+    rp_bvh4_node *out = malloc(cap * sizeof *out);
+    if (!out)
+        return NULL;
+    uint32_t count = 1;
+    if (nodes[0].count > 0) {   /* a single leaf: the root's only child */
+        slot_set(&out[0], 0, &nodes[0], nodes[0].first, nodes[0].count);
+        for (int i = 1; i < 4; i++)
+            slot_empty(&out[0], i);
+        *count_out = 1;
+        return out;
+    }
+    /* (binary inner node, its BVH4 node) pairs to fill; each pop pushes
+       at most four, and the depth bound of RP_BVH4_STACK holds here too */
+    uint32_t stack[RP_BVH4_STACK][2];
+    int sp = 0;
+    stack[sp][0] = 0;
+    stack[sp][1] = 0;
+    sp++;
+    while (sp > 0) {
+        sp--;
+        uint32_t bin = stack[sp][0], q = stack[sp][1];
+        uint32_t kids[4];
+        int k = gather(nodes, bin, kids);
+        /* pushed in reverse, so the first child's subtree comes next */
+        for (int i = 3; i >= 0; i--) {
+            if (i >= k) {
+                slot_empty(&out[q], i);
+                continue;
+            }
+            const rp_bvh_node *n = &nodes[kids[i]];
+            if (n->count > 0) {
+                slot_set(&out[q], i, n, n->first, n->count);
+                continue;
+            }
+            slot_set(&out[q], i, n, count, 0);
+            stack[sp][0] = kids[i];
+            stack[sp][1] = count;
+            sp++;
+            count++;
+        }
+    }
+    *count_out = count;
+    rp_bvh4_node *shrunk = realloc(out, (size_t)count * sizeof *out);
+    return shrunk ? shrunk : out;
+}
+
 /*
  * Depth bound (why a 64-entry traversal stack always suffices):
  * SAH splits are taken only at depth < RP_BVH_SAH_DEPTH (32). A node at
@@ -257,9 +365,15 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     free(refs);
     free(tris);
     free(index);
-    rp_bvh_node *shrunk = realloc(nodes, (size_t)used * sizeof *nodes);
-    m->nodes = shrunk ? shrunk : nodes;
-    m->node_count = used;
+    uint32_t count4 = 0;
+    rp_bvh4_node *nodes4 = collapse(nodes, used, &count4);
+    free(nodes);
+    if (!nodes4) {
+        free(sorted);
+        return false;
+    }
+    m->nodes = nodes4;
+    m->node_count = count4;
     m->tris = sorted;
     return true;
 }
