@@ -72,12 +72,12 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
     }
 
     rp_mesh *m = calloc(1, sizeof *m);
-    float *tris = prims ? malloc(prims * 9 * sizeof *tris) : NULL;
-    uint32_t *index = prims ? malloc(prims * sizeof *index) : NULL;
+    float *tris = prims ? rp_alloc_large(prims * 9 * sizeof *tris) : NULL;
+    uint32_t *index = prims ? rp_alloc_large(prims * sizeof *index) : NULL;
     if (!m || (prims && (!tris || !index))) {
         free(m);
-        free(tris);
-        free(index);
+        rp_free_large(tris);
+        rp_free_large(index);
         return NULL;
     }
     /* Pass 2: copy the triangles that can be hit. */
@@ -111,8 +111,8 @@ void rp_mesh_destroy(rp_mesh *m)
 {
     if (m == NULL)
         return;
-    free(m->nodes);
-    free(m->tris);
+    rp_free_large(m->nodes);
+    rp_free_large(m->tris);
     free(m);
 }
 
@@ -264,7 +264,13 @@ static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const tr
         if (!(mask & (1 << i)))
             continue;
         stack_entry e = {n->child[i], n->count[i], t_enter[i]};
-        RP_PREFETCH(e.count > 0 ? (const void *)&m->tris[e.first] : (const void *)&m->nodes[e.first]);
+        /* both cache lines of a node; a leaf's first and last triangle */
+        const char *line = e.count > 0 ? (const char *)&m->tris[e.first]
+                                       : (const char *)&m->nodes[e.first];
+        const char *last = e.count > 0 ? (const char *)&m->tris[e.first + e.count] - 1
+                                       : line + sizeof(rp_bvh4_node) - 1;
+        RP_PREFETCH(line);
+        RP_PREFETCH(last);
         /* insertion by entry distance: at most four */
         int j = k++;
         while (j > 0 && out[j - 1].t_enter > e.t_enter) {

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal.h"
 #include "mesh_internal.h"
 
 typedef struct bvh_ref {
@@ -203,7 +204,9 @@ static rp_bvh4_node *collapse(const rp_bvh_node *nodes, uint32_t used, uint32_t 
     for (uint32_t i = 0; i < used; i++)
         inner += nodes[i].count == 0;
     size_t cap = inner > 0 ? inner : 1;
-    rp_bvh4_node *out = malloc(cap * sizeof *out);
+    /* not shrunk afterwards: a large block's untouched tail is never
+       given pages (rp_alloc_large), a small one's slack is small */
+    rp_bvh4_node *out = rp_alloc_large(cap * sizeof *out);
     if (!out)
         return NULL;
     uint32_t count = 1;
@@ -245,8 +248,7 @@ static rp_bvh4_node *collapse(const rp_bvh_node *nodes, uint32_t used, uint32_t 
         }
     }
     *count_out = count;
-    rp_bvh4_node *shrunk = realloc(out, (size_t)count * sizeof *out);
-    return shrunk ? shrunk : out;
+    return out;
 }
 
 /*
@@ -273,20 +275,20 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     m->nodes = NULL;
     m->tris = NULL;
     if (prim_count == 0) {   /* only degenerate triangles: nothing to hit */
-        free(tris);
-        free(index);
+        rp_free_large(tris);
+        rp_free_large(index);
         return true;
     }
 
-    bvh_ref *refs = malloc((size_t)prim_count * sizeof *refs);
+    bvh_ref *refs = rp_alloc_large((size_t)prim_count * sizeof *refs);
     /* a binary tree with one triangle or more per leaf has < 2n nodes */
     size_t max_nodes = 2 * (size_t)prim_count - 1;
-    rp_bvh_node *nodes = malloc(max_nodes * sizeof *nodes);
+    rp_bvh_node *nodes = rp_alloc_large(max_nodes * sizeof *nodes);
     if (!refs || !nodes) {
-        free(refs);
-        free(nodes);
-        free(tris);
-        free(index);
+        rp_free_large(refs);
+        rp_free_large(nodes);
+        rp_free_large(tris);
+        rp_free_large(index);
         return false;
     }
     for (uint32_t i = 0; i < prim_count; i++) {
@@ -350,26 +352,26 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     }
 
     /* Triangles in BVH order, so a leaf's are contiguous. */
-    rp_mesh_tri *sorted = malloc((size_t)prim_count * sizeof *sorted);
+    rp_mesh_tri *sorted = rp_alloc_large((size_t)prim_count * sizeof *sorted);
     if (!sorted) {
-        free(refs);
-        free(nodes);
-        free(tris);
-        free(index);
+        rp_free_large(refs);
+        rp_free_large(nodes);
+        rp_free_large(tris);
+        rp_free_large(index);
         return false;
     }
     for (uint32_t i = 0; i < prim_count; i++) {
         memcpy(sorted[i].v, tris + 9 * (size_t)refs[i].prim, sizeof sorted[i].v);
         sorted[i].index = index[refs[i].prim];
     }
-    free(refs);
-    free(tris);
-    free(index);
+    rp_free_large(refs);
+    rp_free_large(tris);
+    rp_free_large(index);
     uint32_t count4 = 0;
     rp_bvh4_node *nodes4 = collapse(nodes, used, &count4);
-    free(nodes);
+    rp_free_large(nodes);
     if (!nodes4) {
-        free(sorted);
+        rp_free_large(sorted);
         return false;
     }
     m->nodes = nodes4;
