@@ -6,15 +6,9 @@
 #include <stdint.h>
 #include "raypick/mesh.h"
 
-/* Deepest leaf the builder makes (see rp_bvh_build's proof), and the
-   traversal stack that therefore always suffices: a depth-first walk holds
-   at most one pending sibling per level above the current node. */
+/* Deepest leaf the builder makes (rp_sbvh_build_shaped's bound,
+   scene_internal.h: RP_SBVH_SAH_DEPTH + 31 for any count below 2^31). */
 #define RP_BVH_MAX_DEPTH 63
-#define RP_BVH_STACK 64
-/* Binned SAH chooses splits down to this depth; below it every split is a
-   median split that halves the node (that is what bounds the depth). */
-#define RP_BVH_SAH_DEPTH 32
-#define RP_BVH_BINS 16
 #define RP_BVH_MAX_LEAF 8
 /* The SAH cost of visiting a node, in triangle tests (two box tests, a
    stack push, a likely cache miss). 3 was measured best in bench_mesh on
@@ -22,16 +16,7 @@
    triangle instead of ~76 with 1. */
 #define RP_BVH_NODE_COST 3.0
 
-/* 32 bytes: b[0] = min corner, b[1] = max corner. count == 0: an inner
-   node whose children are nodes first and first + 1; count > 0: a leaf of
-   triangles first .. first + count - 1 (in BVH order). */
-typedef struct rp_bvh_node {
-    float    b[2][3];
-    uint32_t first;
-    uint32_t count;
-} rp_bvh_node;
-
-/* The BVH the queries walk: the binary tree above collapsed into nodes of
+/* The BVH the queries walk: the builder's binary tree collapsed into nodes of
    up to four children (128 bytes), boxes stored one lane per child so one
    SSE2 slab test checks all four (Embree's BVH4 layout). b[0..2] are the
    children's min x, y, z, b[3..5] their max x, y, z. A child slot is a
