@@ -63,9 +63,9 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
             p[k] = vertex_at(positions, stride, v[k]);
             if (!rp_vec3_finite(p[k]))
                 return NULL;
-            for (int a = 0; a < 3; a++) {
-                box.min[a] = fminf(box.min[a], p[k][a]);
-                box.max[a] = fmaxf(box.max[a], p[k][a]);
+            for (int a = 0; a < 3; a++) {   /* finite: no NaN to care for */
+                box.min[a] = p[k][a] < box.min[a] ? p[k][a] : box.min[a];
+                box.max[a] = p[k][a] > box.max[a] ? p[k][a] : box.max[a];
             }
         }
         prims += !rp_tri_is_degenerate(p[0], p[1], p[2]);
@@ -88,7 +88,8 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
         const float *p0 = vertex_at(positions, stride, v[0]);
         const float *p1 = vertex_at(positions, stride, v[1]);
         const float *p2 = vertex_at(positions, stride, v[2]);
-        if (rp_tri_is_degenerate(p0, p1, p2))
+        /* (when pass 1 found no degenerate triangle, none to skip) */
+        if (prims < triangle_count && rp_tri_is_degenerate(p0, p1, p2))
             continue;
         memcpy(tris + 9 * n, p0, 3 * sizeof *tris);
         memcpy(tris + 9 * n + 3, p1, 3 * sizeof *tris);
@@ -252,18 +253,48 @@ typedef struct stack_entry {
     float    t_enter;
 } stack_entry;
 
+/* Compare-exchange of two sort keys, branch free (min and max). */
+#define RP_KEY_SORT2(x, y)                  \
+    do {                                    \
+        uint32_t lo_ = x < y ? x : y;       \
+        uint32_t hi_ = x < y ? y : x;       \
+        x = lo_;                            \
+        y = hi_;                            \
+    } while (0)
+
 /* The children of node n the ray enters within t_max, nearest first:
-   returns how many. */
+   returns how many. Sorted by a key per child: its entry distance's bits
+   (t_enter >= 0, so they order as unsigned integers) with the slot in the
+   two lowest; a missed child's key is all ones, so it sorts last. A
+   sorting network of min and max: no branch to mispredict. The t_enter
+   read back from a key has lost those two bits (rounded towards 0): a
+   pending child is then skipped a hair later, never wrongly. */
 static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const trav_ray *r,
                                float t_max, stack_entry out[4])
 {
     float t_enter[4];
     int mask = box4_enter(n, r, t_max, t_enter);
+    if (mask == 0)
+        return 0;
+    uint32_t key[4];
     int k = 0;
     for (int i = 0; i < 4; i++) {
-        if (!(mask & (1 << i)))
-            continue;
-        stack_entry e = {n->child[i], n->count[i], t_enter[i]};
+        uint32_t bits;
+        memcpy(&bits, &t_enter[i], sizeof bits);
+        key[i] = (mask >> i) & 1 ? (bits & ~3u) | (uint32_t)i : UINT32_MAX;
+        k += (mask >> i) & 1;
+    }
+    RP_KEY_SORT2(key[0], key[1]);
+    RP_KEY_SORT2(key[2], key[3]);
+    RP_KEY_SORT2(key[0], key[2]);
+    RP_KEY_SORT2(key[1], key[3]);
+    RP_KEY_SORT2(key[1], key[2]);
+    for (int j = 0; j < k; j++) {
+        uint32_t slot = key[j] & 3u, bits = key[j] & ~3u;
+        stack_entry e;
+        e.first = n->child[slot];
+        e.count = n->count[slot];
+        memcpy(&e.t_enter, &bits, sizeof bits);
         /* both cache lines of a node; a leaf's first and last triangle */
         const char *line = e.count > 0 ? (const char *)&m->tris[e.first]
                                        : (const char *)&m->nodes[e.first];
@@ -271,12 +302,6 @@ static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const tr
                                        : line + sizeof(rp_bvh4_node) - 1;
         RP_PREFETCH(line);
         RP_PREFETCH(last);
-        /* insertion by entry distance: at most four */
-        int j = k++;
-        while (j > 0 && out[j - 1].t_enter > e.t_enter) {
-            out[j] = out[j - 1];
-            j--;
-        }
         out[j] = e;
     }
     return k;
