@@ -253,6 +253,21 @@ typedef struct stack_entry {
     float    t_enter;
 } stack_entry;
 
+/* Bit i set when child slot i of n is not empty. */
+static inline int slots_used(const rp_bvh4_node *n)
+{
+#if RP_MESH_SSE2
+    __m128i empty = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
+                                    _mm_set1_epi32(-1));
+    return ~_mm_movemask_ps(_mm_castsi128_ps(empty)) & 15;
+#else
+    int used = 0;
+    for (int i = 0; i < 4; i++)
+        used |= (n->child[i] != RP_BVH4_EMPTY) << i;
+    return used;
+#endif
+}
+
 /* Compare-exchange of two sort keys, branch free (min and max). */
 #define RP_KEY_SORT2(x, y)                  \
     do {                                    \
@@ -273,7 +288,9 @@ static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const tr
                                float t_max, stack_entry out[4])
 {
     float t_enter[4];
-    int mask = box4_enter(n, r, t_max, t_enter);
+    /* empty slots never count: their inverted boxes stop no ray whose
+       pad overflowed to infinity (then every slab is NaN, no constraint) */
+    int mask = box4_enter(n, r, t_max, t_enter) & slots_used(n);
     if (mask == 0)
         return 0;
     uint32_t key[4];

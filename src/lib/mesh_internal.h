@@ -22,9 +22,11 @@
    children's min x, y, z, b[3..5] their max x, y, z. A child slot is a
    node when count[i] == 0 (child[i] = its index), a leaf of count[i]
    triangles from child[i] (in BVH order) when count[i] > 0, and empty when
-   child[i] == RP_BVH4_EMPTY: then its box is inverted (min +inf, max -inf),
-   which no ray enters (every slab's near distance is +inf, its far -inf).
-   Node 0 is the root. */
+   child[i] == RP_BVH4_EMPTY (UINT32_MAX, all bits set: compared four at a
+   time); its box is then inverted (min +inf, max -inf), but the queries
+   skip it by the child, not the box (a ray whose box padding overflowed
+   to infinity gets NaN slabs, which constrain nothing). Node 0 is the
+   root. */
 #define RP_BVH4_EMPTY UINT32_MAX
 typedef struct rp_bvh4_node {
     float    b[6][4];
