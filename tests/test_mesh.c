@@ -783,6 +783,42 @@ static void coplanar_and_collinear_centroids_build_bounded(void **state)
    origin; the triangle test once took "origin on the plane" for "origin on
    the triangle" and reported it at t = 0 too, which the BVH's boxes (rightly)
    never reached: brute force said triangle 2, the mesh triangle 6. */
+/* Coordinates near FLT_MAX on both the mesh and the ray's origin: the
+   box padding (16 eps of their sum) overflows to infinity, every slab test
+   is NaN and lets the box through. The BVH4's root here is one leaf and
+   three empty slots, which must still never be entered (they were: a read
+   far past the node array, fuzz_mesh finding). */
+static void huge_coordinates_never_enter_empty_slots(void **state)
+{
+    (void)state;
+    static const float pos[2 * 9] = {
+        3e38f, -1, -1,   3e38f, 1, -1,   3e38f, 0, 1,
+        0, -1, -1,       0, 1, -1,       0, 0, 1,
+    };
+    const rp_ray ray = {{-3e38f, 0.25f, 0}, {1e12f, 0, 0}};
+    rp_mesh *m = rp_mesh_create(pos, 6, 0, NULL, 2);
+    assert_non_null(m);
+    check_bvh(m);
+    int want = -1;
+    float want_t = INFINITY;
+    rp_hit h;
+    for (int t = 0; t < 2; t++)
+        if (rp_intersect_ray_triangle(&ray, &pos[9 * t], &pos[9 * t + 3], &pos[9 * t + 6], &h,
+                                      NULL) && h.t < want_t) {
+            want = t;
+            want_t = h.t;
+        }
+    assert_int_equal(want, 1);   /* the one at x = 0 */
+    rp_triangle_hit th;
+    assert_true(rp_intersect_ray_mesh(m, &ray, &h, &th));
+    assert_int_equal(th.triangle, want);
+    assert_true(h.t == want_t);
+    assert_true(rp_test_ray_mesh(m, &ray, INFINITY));
+    size_t all = rp_intersect_ray_mesh_all(m, &ray, NULL, NULL, 0);
+    assert_true(all >= 1 && all <= 2);
+    rp_mesh_destroy(m);
+}
+
 static void ray_near_a_plane_but_off_its_triangle_misses_it(void **state)
 {
     (void)state;
@@ -843,6 +879,7 @@ int main(void)
         cmocka_unit_test(million_identical_triangles),
         cmocka_unit_test(coplanar_and_collinear_centroids_build_bounded),
         cmocka_unit_test(ray_near_a_plane_but_off_its_triangle_misses_it),
+        cmocka_unit_test(huge_coordinates_never_enter_empty_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
