@@ -21,37 +21,62 @@
 
 static int bvh_depth(const rp_mesh *m, uint32_t node, int depth)
 {
-    const rp_bvh_node *n = &m->nodes[node];
-    if (n->count > 0)
-        return depth;
-    int a = bvh_depth(m, n->first, depth + 1), b = bvh_depth(m, n->first + 1, depth + 1);
-    return a > b ? a : b;
+    const rp_bvh4_node *n = &m->nodes[node];
+    int deepest = depth;
+    for (int i = 0; i < 4; i++)
+        if (n->count[i] == 0 && n->child[i] != RP_BVH4_EMPTY) {
+            int d = bvh_depth(m, n->child[i], depth + 1);
+            deepest = d > deepest ? d : deepest;
+        }
+    return deepest;
 }
 
-/* Every triangle of the BVH is in exactly one leaf, inside its boxes. */
+/* Every triangle of the BVH4 is in exactly one leaf, inside its boxes;
+   every node but the root is some node's child exactly once; empty slots
+   have boxes no ray can enter. */
 static void check_bvh(const rp_mesh *m)
 {
     if (m->node_count == 0)
         return;
-    assert_true(bvh_depth(m, 0, 0) <= RP_BVH_MAX_DEPTH);
-    size_t covered = 0;
+    assert_true(bvh_depth(m, 0, 0) <= RP_BVH_MAX_DEPTH - 1);
+    size_t covered = 0, children = 0;
     for (uint32_t i = 0; i < m->node_count; i++) {
-        const rp_bvh_node *n = &m->nodes[i];
-        if (n->count == 0) {
-            assert_true(n->first + 1 < m->node_count);
-            for (int c = 0; c < 2; c++)
+        const rp_bvh4_node *n = &m->nodes[i];
+        int used = 0;
+        for (int c = 0; c < 4; c++) {
+            if (n->child[c] == RP_BVH4_EMPTY) {
+                assert_int_equal(n->count[c], 0);
                 for (int a = 0; a < 3; a++) {
-                    assert_true(m->nodes[n->first + c].b[0][a] >= n->b[0][a]);
-                    assert_true(m->nodes[n->first + c].b[1][a] <= n->b[1][a]);
+                    assert_true(n->b[a][c] == INFINITY);
+                    assert_true(n->b[3 + a][c] == -INFINITY);
                 }
-            continue;
+                continue;
+            }
+            used++;
+            if (n->count[c] == 0) {
+                const rp_bvh4_node *k = &m->nodes[n->child[c]];
+                assert_true(n->child[c] > i && n->child[c] < m->node_count);
+                children++;
+                /* the child's own children lie inside its box */
+                for (int j = 0; j < 4; j++)
+                    if (k->child[j] != RP_BVH4_EMPTY)
+                        for (int a = 0; a < 3; a++) {
+                            assert_true(k->b[a][j] >= n->b[a][c]);
+                            assert_true(k->b[3 + a][j] <= n->b[3 + a][c]);
+                        }
+                continue;
+            }
+            covered += n->count[c];
+            assert_true(n->count[c] <= RP_BVH_MAX_LEAF);
+            for (uint32_t p = n->child[c]; p < n->child[c] + n->count[c]; p++)
+                for (int k = 0; k < 9; k++)
+                    assert_true(m->tris[p].v[k] >= n->b[k % 3][c] &&
+                                m->tris[p].v[k] <= n->b[3 + k % 3][c]);
         }
-        covered += n->count;
-        for (uint32_t p = n->first; p < n->first + n->count; p++)
-            for (int k = 0; k < 9; k++)
-                assert_true(m->tris[p].v[k] >= n->b[0][k % 3] &&
-                            m->tris[p].v[k] <= n->b[1][k % 3]);
+        /* only a single-leaf root has fewer than two children */
+        assert_true(used >= 2 || (i == 0 && m->node_count == 1 && used == 1));
     }
+    assert_int_equal(children, m->node_count - 1);
     assert_int_equal(covered, m->prim_count);
 }
 
@@ -758,6 +783,42 @@ static void coplanar_and_collinear_centroids_build_bounded(void **state)
    origin; the triangle test once took "origin on the plane" for "origin on
    the triangle" and reported it at t = 0 too, which the BVH's boxes (rightly)
    never reached: brute force said triangle 2, the mesh triangle 6. */
+/* Coordinates near FLT_MAX on both the mesh and the ray's origin: the
+   box padding (16 eps of their sum) overflows to infinity, every slab test
+   is NaN and lets the box through. The BVH4's root here is one leaf and
+   three empty slots, which must still never be entered (they were: a read
+   far past the node array, fuzz_mesh finding). */
+static void huge_coordinates_never_enter_empty_slots(void **state)
+{
+    (void)state;
+    static const float pos[2 * 9] = {
+        3e38f, -1, -1,   3e38f, 1, -1,   3e38f, 0, 1,
+        0, -1, -1,       0, 1, -1,       0, 0, 1,
+    };
+    const rp_ray ray = {{-3e38f, 0.25f, 0}, {1e12f, 0, 0}};
+    rp_mesh *m = rp_mesh_create(pos, 6, 0, NULL, 2);
+    assert_non_null(m);
+    check_bvh(m);
+    int want = -1;
+    float want_t = INFINITY;
+    rp_hit h;
+    for (int t = 0; t < 2; t++)
+        if (rp_intersect_ray_triangle(&ray, &pos[9 * t], &pos[9 * t + 3], &pos[9 * t + 6], &h,
+                                      NULL) && h.t < want_t) {
+            want = t;
+            want_t = h.t;
+        }
+    assert_int_equal(want, 1);   /* the one at x = 0 */
+    rp_triangle_hit th;
+    assert_true(rp_intersect_ray_mesh(m, &ray, &h, &th));
+    assert_int_equal(th.triangle, want);
+    assert_true(h.t == want_t);
+    assert_true(rp_test_ray_mesh(m, &ray, INFINITY));
+    size_t all = rp_intersect_ray_mesh_all(m, &ray, NULL, NULL, 0);
+    assert_true(all >= 1 && all <= 2);
+    rp_mesh_destroy(m);
+}
+
 static void ray_near_a_plane_but_off_its_triangle_misses_it(void **state)
 {
     (void)state;
@@ -818,6 +879,7 @@ int main(void)
         cmocka_unit_test(million_identical_triangles),
         cmocka_unit_test(coplanar_and_collinear_centroids_build_bounded),
         cmocka_unit_test(ray_near_a_plane_but_off_its_triangle_misses_it),
+        cmocka_unit_test(huge_coordinates_never_enter_empty_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,16 @@
 #include "mesh_internal.h"
 #include "triangle_internal.h"
 
+/* SSE2 (the x86-64 baseline) for the four-box slab test, plain C
+   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD); both give the
+   same answers. */
+#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
+#include <emmintrin.h>
+#define RP_MESH_SSE2 1
+#else
+#define RP_MESH_SSE2 0
+#endif
+
 /* ---- creation ---------------------------------------------------------- */
 
 static const float *vertex_at(const float *positions, size_t stride_floats, size_t i)
@@ -53,21 +63,21 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
             p[k] = vertex_at(positions, stride, v[k]);
             if (!rp_vec3_finite(p[k]))
                 return NULL;
-            for (int a = 0; a < 3; a++) {
-                box.min[a] = fminf(box.min[a], p[k][a]);
-                box.max[a] = fmaxf(box.max[a], p[k][a]);
+            for (int a = 0; a < 3; a++) {   /* finite: no NaN to care for */
+                box.min[a] = p[k][a] < box.min[a] ? p[k][a] : box.min[a];
+                box.max[a] = p[k][a] > box.max[a] ? p[k][a] : box.max[a];
             }
         }
         prims += !rp_tri_is_degenerate(p[0], p[1], p[2]);
     }
 
     rp_mesh *m = calloc(1, sizeof *m);
-    float *tris = prims ? malloc(prims * 9 * sizeof *tris) : NULL;
-    uint32_t *index = prims ? malloc(prims * sizeof *index) : NULL;
+    float *tris = prims ? rp_alloc_large(prims * 9 * sizeof *tris) : NULL;
+    uint32_t *index = prims ? rp_alloc_large(prims * sizeof *index) : NULL;
     if (!m || (prims && (!tris || !index))) {
         free(m);
-        free(tris);
-        free(index);
+        rp_free_large(tris);
+        rp_free_large(index);
         return NULL;
     }
     /* Pass 2: copy the triangles that can be hit. */
@@ -78,7 +88,8 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
         const float *p0 = vertex_at(positions, stride, v[0]);
         const float *p1 = vertex_at(positions, stride, v[1]);
         const float *p2 = vertex_at(positions, stride, v[2]);
-        if (rp_tri_is_degenerate(p0, p1, p2))
+        /* (when pass 1 found no degenerate triangle, none to skip) */
+        if (prims < triangle_count && rp_tri_is_degenerate(p0, p1, p2))
             continue;
         memcpy(tris + 9 * n, p0, 3 * sizeof *tris);
         memcpy(tris + 9 * n + 3, p1, 3 * sizeof *tris);
@@ -101,8 +112,8 @@ void rp_mesh_destroy(rp_mesh *m)
 {
     if (m == NULL)
         return;
-    free(m->nodes);
-    free(m->tris);
+    rp_free_large(m->nodes);
+    rp_free_large(m->tris);
     free(m);
 }
 
@@ -142,10 +153,14 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
  *    its axis for any t <= FLT_MAX; that is added to the pad.
  */
 typedef struct trav_ray {
+#if RP_MESH_SSE2
+    __m128     o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
+#endif
     rp_tri_ray tri;
     float      o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
     float      inv[3];
-    int        neg[3];                /* 1 when dir[a] is negative: near bound = max */
+    int        near_row[3], far_row[3];   /* rows of rp_bvh4_node.b: the slab's near
+                                             bound is the max when dir[a] < 0 */
 } trav_ray;
 
 /* 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps), eps = 2^-24 */
@@ -158,7 +173,9 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
     float pad = fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
     for (int a = 0; a < 3; a++) {
         float d = ray->dir[a], p = pad;
-        r->neg[a] = signbit(d) ? 1 : 0;
+        int neg = signbit(d) ? 1 : 0;
+        r->near_row[a] = neg ? 3 + a : a;
+        r->far_row[a] = neg ? a : 3 + a;
         if (fabsf(d) < 1.0f / FLT_MAX) {
             r->inv[a] = copysignf(INFINITY, d);
             p += fabsf(d) * FLT_MAX;
@@ -167,47 +184,145 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
         }
         /* near plane of the widened box: min - pad (positive d) or
            max + pad (negative d); (bound -+ pad - o) = (bound - (o +- pad)) */
-        float s = r->neg[a] ? -p : p;
+        float s = neg ? -p : p;
         r->o_near[a] = ray->origin[a] + s;
         r->o_far[a] = ray->origin[a] - s;
+#if RP_MESH_SSE2
+        r->o_near4[a] = _mm_set1_ps(r->o_near[a]);
+        r->o_far4[a] = _mm_set1_ps(r->o_far[a]);
+        r->inv4[a] = _mm_set1_ps(r->inv[a]);
+#endif
     }
 }
 
-/* The entry distance of the ray into the node's (widened) box when the
-   ray meets it within [0, t_max]; -1 when it does not. */
-static inline float box_enter(const rp_bvh_node *n, const trav_ray *r, float t_max)
+/* The ray against the (widened) boxes of a node's four children: bit i
+   of the result is set when the ray meets child i's box within
+   [0, t_max], and t_enter[i] is then where it enters. The SSE2 and the
+   plain C versions do the same float operations in the same order, so
+   they agree bit for bit: _mm_max_ps(x, y) is x > y ? x : y, the scalar
+   line below, and keeps y when x is NaN (likewise _mm_min_ps). */
+static inline int box4_enter(const rp_bvh4_node *n, const trav_ray *r, float t_max,
+                             float t_enter[4])
 {
-    float t_near = 0.0f, t_far = INFINITY;
+#if RP_MESH_SSE2
+    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(INFINITY);
     for (int a = 0; a < 3; a++) {
-        float t0 = (n->b[r->neg[a]][a] - r->o_near[a]) * r->inv[a];
-        float t1 = (n->b[1 - r->neg[a]][a] - r->o_far[a]) * r->inv[a];
-        /* a NaN compares false: the interval keeps its old end */
-        t_near = t0 > t_near ? t0 : t_near;
-        t_far = t1 < t_far ? t1 : t_far;
+        __m128 t0 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->near_row[a]]), r->o_near4[a]),
+                               r->inv4[a]);
+        __m128 t1 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->far_row[a]]), r->o_far4[a]),
+                               r->inv4[a]);
+        t_near = _mm_max_ps(t0, t_near);
+        t_far = _mm_min_ps(t1, t_far);
     }
-    t_far *= RP_SLAB_PAD;
-    t_far = t_max < t_far ? t_max : t_far;
-    return t_near <= t_far ? t_near : -1.0f;
+    t_far = _mm_mul_ps(t_far, _mm_set1_ps(RP_SLAB_PAD));
+    t_far = _mm_min_ps(_mm_set1_ps(t_max), t_far);
+    _mm_storeu_ps(t_enter, t_near);
+    return _mm_movemask_ps(_mm_cmple_ps(t_near, t_far));
+#else
+    int mask = 0;
+    for (int i = 0; i < 4; i++) {
+        float t_near = 0.0f, t_far = INFINITY;
+        for (int a = 0; a < 3; a++) {
+            float t0 = (n->b[r->near_row[a]][i] - r->o_near[a]) * r->inv[a];
+            float t1 = (n->b[r->far_row[a]][i] - r->o_far[a]) * r->inv[a];
+            /* a NaN compares false: the interval keeps its old end */
+            t_near = t0 > t_near ? t0 : t_near;
+            t_far = t1 < t_far ? t1 : t_far;
+        }
+        t_far *= RP_SLAB_PAD;
+        t_far = t_max < t_far ? t_max : t_far;
+        t_enter[i] = t_near;
+        mask |= (t_near <= t_far) << i;
+    }
+    return mask;
+#endif
 }
 
-/* Start loading a leaf's triangles as soon as its box is hit: the near
-   and far children's misses then overlap. A hint only. */
+/* Start loading a child as soon as its box is hit: the misses of the
+   children then overlap. A hint only. */
 #if defined(__GNUC__) || defined(__clang__)
 #define RP_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define RP_PREFETCH(p) ((void)(p))
 #endif
 
-static inline void prefetch_leaf(const rp_mesh *m, const rp_bvh_node *n)
-{
-    if (n->count > 0)
-        RP_PREFETCH(&m->tris[n->first]);
-}
-
+/* A child reference: a BVH4 node (count == 0) or a leaf of count
+   triangles from first; t_enter: where the ray enters its box. */
 typedef struct stack_entry {
-    uint32_t node;
+    uint32_t first, count;
     float    t_enter;
 } stack_entry;
+
+/* Bit i set when child slot i of n is not empty. */
+static inline int slots_used(const rp_bvh4_node *n)
+{
+#if RP_MESH_SSE2
+    __m128i empty = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
+                                    _mm_set1_epi32(-1));
+    return ~_mm_movemask_ps(_mm_castsi128_ps(empty)) & 15;
+#else
+    int used = 0;
+    for (int i = 0; i < 4; i++)
+        used |= (n->child[i] != RP_BVH4_EMPTY) << i;
+    return used;
+#endif
+}
+
+/* Compare-exchange of two sort keys, branch free (min and max). */
+#define RP_KEY_SORT2(x, y)                  \
+    do {                                    \
+        uint32_t lo_ = x < y ? x : y;       \
+        uint32_t hi_ = x < y ? y : x;       \
+        x = lo_;                            \
+        y = hi_;                            \
+    } while (0)
+
+/* The children of node n the ray enters within t_max, nearest first:
+   returns how many. Sorted by a key per child: its entry distance's bits
+   (t_enter >= 0, so they order as unsigned integers) with the slot in the
+   two lowest; a missed child's key is all ones, so it sorts last. A
+   sorting network of min and max: no branch to mispredict. The t_enter
+   read back from a key has lost those two bits (rounded towards 0): a
+   pending child is then skipped a hair later, never wrongly. */
+static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const trav_ray *r,
+                               float t_max, stack_entry out[4])
+{
+    float t_enter[4];
+    /* empty slots never count: their inverted boxes stop no ray whose
+       pad overflowed to infinity (then every slab is NaN, no constraint) */
+    int mask = box4_enter(n, r, t_max, t_enter) & slots_used(n);
+    if (mask == 0)
+        return 0;
+    uint32_t key[4];
+    int k = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t bits;
+        memcpy(&bits, &t_enter[i], sizeof bits);
+        key[i] = (mask >> i) & 1 ? (bits & ~3u) | (uint32_t)i : UINT32_MAX;
+        k += (mask >> i) & 1;
+    }
+    RP_KEY_SORT2(key[0], key[1]);
+    RP_KEY_SORT2(key[2], key[3]);
+    RP_KEY_SORT2(key[0], key[2]);
+    RP_KEY_SORT2(key[1], key[3]);
+    RP_KEY_SORT2(key[1], key[2]);
+    for (int j = 0; j < k; j++) {
+        uint32_t slot = key[j] & 3u, bits = key[j] & ~3u;
+        stack_entry e;
+        e.first = n->child[slot];
+        e.count = n->count[slot];
+        memcpy(&e.t_enter, &bits, sizeof bits);
+        /* both cache lines of a node; a leaf's first and last triangle */
+        const char *line = e.count > 0 ? (const char *)&m->tris[e.first]
+                                       : (const char *)&m->nodes[e.first];
+        const char *last = e.count > 0 ? (const char *)&m->tris[e.first + e.count] - 1
+                                       : line + sizeof(rp_bvh4_node) - 1;
+        RP_PREFETCH(line);
+        RP_PREFETCH(last);
+        out[j] = e;
+    }
+    return k;
+}
 
 /* The triangle test of prim i of the mesh, exactly as
    rp_intersect_ray_triangle makes it, including its refusal of a hit
@@ -231,7 +346,9 @@ typedef struct nearest {
 } nearest;
 
 /* Nearest hit with t <= t_max (ties: lowest original index); any = stop
-   at the first hit. */
+   at the first hit. Children are visited nearest first; a pending child
+   entered after the best hit so far is skipped (one entered exactly there
+   is not: it may hold a tie with a lower index). */
 static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any, nearest *best)
 {
     if (m->node_count == 0)
@@ -240,15 +357,12 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     trav_setup(ray, m->max_abs, &r);
     bool found = false;
     best->t = t_max;
-    stack_entry stack[RP_BVH_STACK];
+    stack_entry stack[RP_BVH4_STACK];
     int sp = 0;
-    if (box_enter(&m->nodes[0], &r, t_max) < 0.0f)
-        return false;
-    uint32_t node = 0;
+    stack_entry cur = {0, 0, 0.0f};   /* the root */
     for (;;) {
-        const rp_bvh_node *n = &m->nodes[node];
-        if (n->count > 0) {
-            for (uint32_t i = n->first; i < n->first + n->count; i++) {
+        if (cur.count > 0) {
+            for (uint32_t i = cur.first; i < cur.first + cur.count; i++) {
                 rp_tri_result res;
                 if (!prim_hit(m, ray, &r, i, &res) || res.t > best->t)
                     continue;
@@ -264,30 +378,13 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                     return true;
             }
         } else {
-            /* both children; the nearer first, the other on the stack */
-            uint32_t c = n->first;
-            float t0 = box_enter(&m->nodes[c], &r, best->t);
-            float t1 = box_enter(&m->nodes[c + 1], &r, best->t);
-            if (t0 >= 0.0f)
-                prefetch_leaf(m, &m->nodes[c]);
-            if (t1 >= 0.0f)
-                prefetch_leaf(m, &m->nodes[c + 1]);
-            if (t0 >= 0.0f && t1 >= 0.0f) {
-                if (t1 < t0) {
-                    stack[sp++] = (stack_entry){c, t0};
-                    node = c + 1;
-                } else {
-                    stack[sp++] = (stack_entry){c + 1, t1};
-                    node = c;
-                }
-                continue;
-            }
-            if (t0 >= 0.0f) {
-                node = c;
-                continue;
-            }
-            if (t1 >= 0.0f) {
-                node = c + 1;
+            stack_entry hit[4];
+            int k = hit_children(m, &m->nodes[cur.first], &r, best->t, hit);
+            if (k > 0) {
+                /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
+                for (int i = k - 1; i > 0; i--)
+                    stack[sp++] = hit[i];
+                cur = hit[0];
                 continue;
             }
         }
@@ -295,11 +392,9 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
         for (;;) {
             if (sp == 0)
                 return found;
-            stack_entry e = stack[--sp];
-            if (e.t_enter <= best->t) {
-                node = e.node;
+            cur = stack[--sp];
+            if (cur.t_enter <= best->t)
                 break;
-            }
         }
     }
 }
@@ -372,19 +467,19 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     any_hit local[LOCAL_HITS];
     any_hit *buf = local;
     size_t count = 0, cap = LOCAL_HITS;
-    uint32_t stack[RP_BVH_STACK];
+    stack_entry stack[RP_BVH4_STACK];
     int sp = 0;
-    stack[sp++] = 0;
+    stack[sp++] = (stack_entry){0, 0, 0.0f};
     while (sp > 0) {
-        const rp_bvh_node *n = &m->nodes[stack[--sp]];
-        if (box_enter(n, &r, INFINITY) < 0.0f)
-            continue;
-        if (n->count == 0) {
-            stack[sp++] = n->first + 1;
-            stack[sp++] = n->first;
+        stack_entry n = stack[--sp];
+        if (n.count == 0) {
+            stack_entry hit[4];
+            int k = hit_children(m, &m->nodes[n.first], &r, INFINITY, hit);
+            for (int i = 0; i < k; i++)
+                stack[sp++] = hit[i];
             continue;
         }
-        for (uint32_t i = n->first; i < n->first + n->count; i++) {
+        for (uint32_t i = n.first; i < n.first + n.count; i++) {
             rp_tri_result res;
             if (!prim_hit(m, ray, &r, i, &res))
                 continue;

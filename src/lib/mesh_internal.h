@@ -6,15 +6,9 @@
 #include <stdint.h>
 #include "raypick/mesh.h"
 
-/* Deepest leaf the builder makes (see rp_bvh_build's proof), and the
-   traversal stack that therefore always suffices: a depth-first walk holds
-   at most one pending sibling per level above the current node. */
+/* Deepest leaf the builder makes (rp_sbvh_build_shaped's bound,
+   scene_internal.h: RP_SBVH_SAH_DEPTH + 31 for any count below 2^31). */
 #define RP_BVH_MAX_DEPTH 63
-#define RP_BVH_STACK 64
-/* Binned SAH chooses splits down to this depth; below it every split is a
-   median split that halves the node (that is what bounds the depth). */
-#define RP_BVH_SAH_DEPTH 32
-#define RP_BVH_BINS 16
 #define RP_BVH_MAX_LEAF 8
 /* The SAH cost of visiting a node, in triangle tests (two box tests, a
    stack push, a likely cache miss). 3 was measured best in bench_mesh on
@@ -22,14 +16,30 @@
    triangle instead of ~76 with 1. */
 #define RP_BVH_NODE_COST 3.0
 
-/* 32 bytes: b[0] = min corner, b[1] = max corner. count == 0: an inner
-   node whose children are nodes first and first + 1; count > 0: a leaf of
-   triangles first .. first + count - 1 (in BVH order). */
-typedef struct rp_bvh_node {
-    float    b[2][3];
-    uint32_t first;
-    uint32_t count;
-} rp_bvh_node;
+/* The BVH the queries walk: the builder's binary tree collapsed into nodes of
+   up to four children (128 bytes), boxes stored one lane per child so one
+   SSE2 slab test checks all four (Embree's BVH4 layout). b[0..2] are the
+   children's min x, y, z, b[3..5] their max x, y, z. A child slot is a
+   node when count[i] == 0 (child[i] = its index), a leaf of count[i]
+   triangles from child[i] (in BVH order) when count[i] > 0, and empty when
+   child[i] == RP_BVH4_EMPTY (UINT32_MAX, all bits set: compared four at a
+   time); its box is then inverted (min +inf, max -inf), but the queries
+   skip it by the child, not the box (a ray whose box padding overflowed
+   to infinity gets NaN slabs, which constrain nothing). Node 0 is the
+   root. */
+#define RP_BVH4_EMPTY UINT32_MAX
+typedef struct rp_bvh4_node {
+    float    b[6][4];
+    uint32_t child[4];
+    uint32_t count[4];
+} rp_bvh4_node;
+
+/* Each BVH4 node holds the children of a binary inner node, and a binary
+   inner node is at depth <= RP_BVH_MAX_DEPTH - 1 (62), so no BVH4 node is
+   deeper than that. A depth-first walk that pushes a node's hit children
+   (up to four) and pops the nearest holds, at a node of depth d, at most
+   three entries per ancestor level, plus its own four: 3 * 62 + 4 = 190. */
+#define RP_BVH4_STACK (3 * RP_BVH_MAX_DEPTH + 4)
 
 /* A triangle as the BVH stores it: its three vertices and its original
    index together (40 bytes), so the index costs no second cache miss. */
@@ -43,12 +53,12 @@ struct rp_mesh {
     rp_aabb      bounds;           /* of the vertices the triangles use */
     float        max_abs;          /* largest |coordinate| in bounds */
     uint32_t     prim_count;       /* non-degenerate triangles: those in the BVH */
-    uint32_t     node_count;
-    rp_bvh_node *nodes;
+    uint32_t     node_count;       /* of the BVH4 */
+    rp_bvh4_node *nodes;
     rp_mesh_tri *tris;             /* prim_count triangles, in BVH order */
 };
 
-/* Builds m->nodes and m->tris from `tris` (9 floats per
+/* Builds m->nodes (the BVH4) and m->tris from `tris` (9 floats per
    triangle) and `index` (their original indices), both prim_count long,
    in original order; takes ownership of both arrays (frees or keeps them).
    false on out of memory (then nothing is left allocated). */

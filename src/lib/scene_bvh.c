@@ -286,9 +286,10 @@ static uint32_t partition(bprim *p, uint32_t count, const split *s, const binnin
 
 /* Builds the node of task t: bounds, and where to split its objects (0
    makes a leaf); fills the children's centroid bounds. */
-static uint32_t build_node(bprim *p, const task *t, rp_snode *node, task *left, task *right)
+static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, rp_snode *node,
+                           task *left, task *right)
 {
-    bool leaf_ok = t->count <= RP_SBVH_MAX_LEAF;
+    bool leaf_ok = t->count <= shape->max_leaf;
     memcpy(node->min, t->bmin, sizeof node->min);
     memcpy(node->max, t->bmax, sizeof node->max);
     if (t->count > 1 && t->depth < RP_SBVH_SAH_DEPTH) {
@@ -299,7 +300,7 @@ static uint32_t build_node(bprim *p, const task *t, rp_snode *node, task *left, 
             double area = half_area(node->min, node->max);
             /* traversal 1 + the children's objects, against testing all
                (sampled nodes are far too big to become leaves) */
-            if (leaf_ok && area + s.cost >= area * t->count)
+            if (leaf_ok && shape->node_cost * area + s.cost >= area * t->count)
                 return 0;
             return partition(p, t->count, &s, &bn, left, right);
         }
@@ -315,6 +316,13 @@ static uint32_t build_node(bprim *p, const task *t, rp_snode *node, task *left, 
 }
 
 bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out)
+{
+    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0};
+    return rp_sbvh_build_shaped(boxes, count, &scene, out);
+}
+
+bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
+                          rp_sbvh *out)
 {
     memset(out, 0, sizeof *out);
     if (count == 0)
@@ -350,7 +358,7 @@ bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out)
         task t = stack[--sp];
         rp_snode *node = &nodes[t.node];
         task left, right;
-        uint32_t nl = build_node(p + t.first, &t, node, &left, &right);
+        uint32_t nl = build_node(p + t.first, &t, shape, node, &left, &right);
         if (nl == 0 || nl == t.count) {
             node->first = t.first;
             node->count = t.count;

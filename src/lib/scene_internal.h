@@ -49,6 +49,18 @@ typedef struct rp_sbvh {
    be empty); false when out of memory, with *out left empty. */
 bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out);
 
+/* The tree's shape, for other users of the builder (the mesh BVH): leaves
+   of at most max_leaf objects (>= 1), and the SAH cost of a node visit in
+   object tests (a split is taken when it is cheaper than a leaf). */
+typedef struct rp_sbvh_shape {
+    uint32_t max_leaf;
+    double   node_cost;
+} rp_sbvh_shape;
+
+/* rp_sbvh_build with that shape (rp_sbvh_build: RP_SBVH_MAX_LEAF, 1). */
+bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
+                          rp_sbvh *out);
+
 /* Recomputes every node's box from the objects' current boxes (the tree's
    shape stays), bottom-up in one pass; returns the new SAH cost. */
 double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes);

@@ -165,15 +165,19 @@ static inline bool rp_tri_intersect(const rp_tri_ray *r, const float *p0, const 
     const float U = cx * by - cy * bx;
     const float V = ax * cy - ay * cx;
     const float W = bx * ay - by * ax;
-    /* a zero (or an overflow) goes to the exact path; mixed signs miss */
-    if (!(U != 0.0f && V != 0.0f && W != 0.0f && fabsf(U) <= FLT_MAX &&
-          fabsf(V) <= FLT_MAX && fabsf(W) <= FLT_MAX)) {
-        if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f))
-            return false;
-        return rp_tri_slow(r, p0, p1, p2, res);
-    }
-    if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f))
+    /* Mixed signs miss; a zero (or an overflow) goes to the exact path.
+       The comparisons are combined with | and &, not || and &&: one
+       branch on the outcome instead of one per comparison (in a mesh,
+       whether a ray misses a triangle is a coin toss the CPU cannot
+       predict). */
+    const int neg = (U < 0.0f) | (V < 0.0f) | (W < 0.0f);
+    const int pos = (U > 0.0f) | (V > 0.0f) | (W > 0.0f);
+    if (neg & pos)
         return false;
+    const int finite = (U != 0.0f) & (V != 0.0f) & (W != 0.0f) & (fabsf(U) <= FLT_MAX) &
+                       (fabsf(V) <= FLT_MAX) & (fabsf(W) <= FLT_MAX);
+    if (!finite)
+        return rp_tri_slow(r, p0, p1, p2, res);
 
     const float det = U + V + W;
     const float sz = r->sz;
