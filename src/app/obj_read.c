@@ -306,14 +306,18 @@ static bool check_counts(obj_reader *r)
         return fail(r, "too many normals (%zu)", c->vn);
     if (c->triangles > OBJ_READ_MAX_TRIANGLES)
         return fail(r, "too many triangles (%zu; at most %zu)", c->triangles, OBJ_READ_MAX_TRIANGLES);
+    /* good faces have at most 3 corners a triangle; faces of one or two
+       (an error on their line) count too, and must not grow the arrays */
+    if (c->corners > 3 * OBJ_READ_MAX_TRIANGLES)
+        return fail(r, "too many face corners (%zu; at most %zu)", c->corners, 3 * OBJ_READ_MAX_TRIANGLES);
     return true;
 }
 
 static bool allocate(obj_reader *r)
 {
     const obj_counts *c = &r->total;
+    /* every corner the second pass meets is counted: the table never fills */
     size_t slots = 1;
-    /* corners <= 3 * triangles (a face of n corners gives n - 2 >= 1) */
     while (slots < 2 * c->corners)
         slots <<= 1;
     r->slot_mask = slots - 1;

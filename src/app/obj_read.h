@@ -25,9 +25,10 @@
 
 /* Most `v` statements, and most `vt` statements, a file may have. */
 #define OBJ_READ_MAX_POSITIONS ((size_t)1 << 24)
-/* Most triangles after the fans (each face of n corners gives n - 2).
-   With the positions' limit this bounds the memory to about 2.5 GiB at
-   the very worst; a file near the limits is hundreds of MiB itself. */
+/* Most triangles after the fans (each face of n corners gives n - 2), and
+   three times as many face corners. With the positions' limit this bounds
+   the memory to about 2.5 GiB at the very worst; a file near the limits is
+   hundreds of MiB itself. */
 #define OBJ_READ_MAX_TRIANGLES ((size_t)1 << 24)
 
 /* Reads `size` bytes of OBJ text into *out (arrays from malloc: free with
