@@ -1,10 +1,113 @@
-/* model_load.c: a model file -> one flat mesh_data, through assimp's C API.
-   Without assimp (RAYPICK_HAVE_ASSIMP undefined) it only says so. */
+/* model_load.c: a model file -> one flat mesh_data. Wavefront .obj files
+   go through our own reader (obj_read.c) in every build, the browser's
+   included; everything else through assimp's C API when raypick is built
+   with it (RAYPICK_HAVE_ASSIMP), else a message saying so.
+
+   Why .obj is ours even with assimp: the face numbers in the reports are
+   the file's triangles in order in every build (assimp regroups faces by
+   material and object), so the browser and the desktop name the same
+   triangle; and one reader, fuzzed, is the one every build runs. */
 #include "model_load.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "obj_read.h"
+
+/* Largest .obj file read into memory (1 GiB: beyond obj_read's limits). */
+#define MODEL_LOAD_MAX_OBJ_BYTES ((size_t)1 << 30)
+
+/* true when the path ends in ".obj", in any case. */
+static bool is_obj_path(const char *path)
+{
+    size_t n = strlen(path);
+    if (n < 4)
+        return false;
+    const char *ext = path + n - 4;
+    return ext[0] == '.' && (ext[1] | 0x20) == 'o' && (ext[2] | 0x20) == 'b' && (ext[3] | 0x20) == 'j';
+}
+
+/* The whole file in a malloc'd buffer, at most `limit` bytes. */
+static bool read_whole_file(const char *path, size_t limit, char **data, size_t *size, char *err,
+                            size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "%s: cannot open the model: %s", path, strerror(errno));
+        return false;
+    }
+    size_t used = 0, room = 0;
+    char *buf = NULL;
+    bool ok = false;
+    for (;;) {
+        if (used == room) {
+            if (room > limit) {
+                snprintf(err, err_size, "%s: the model is larger than %zu bytes", path, limit);
+                break;
+            }
+            /* at most one byte past the limit: enough to see a file is larger */
+            size_t grown = room ? 2 * room : (size_t)1 << 16;
+            grown = grown > limit ? limit + 1 : grown;
+            char *more = realloc(buf, grown);
+            if (!more) {
+                snprintf(err, err_size, "%s: out of memory reading the model (%zu bytes)", path, grown);
+                break;
+            }
+            buf = more;
+            room = grown;
+        }
+        size_t got = fread(buf + used, 1, room - used, f);
+        used += got;
+        if (got == 0) {
+            ok = !ferror(f);
+            if (!ok)
+                snprintf(err, err_size, "%s: cannot read the model: %s", path, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (!ok) {
+        free(buf);
+        return false;
+    }
+    *data = buf;
+    *size = used;
+    return true;
+}
+
+/* The model's last steps in every path: fitted to the view, normals from
+   its triangles. false (mesh freed) with a message. */
+static bool fit_model(const char *path, float fit_radius, mesh_data *m, char *err, size_t err_size)
+{
+    if (!mesh_data_fit(m, fit_radius)) {
+        snprintf(err, err_size, "%s: the model has no size (all points equal) or a position "
+                 "that is not a finite number", path);
+        mesh_data_free(m);
+        return false;
+    }
+    if (!mesh_data_compute_normals(m)) {
+        snprintf(err, err_size, "%s: the model has a triangle with a corner that does not exist", path);
+        mesh_data_free(m);
+        return false;
+    }
+    return true;
+}
+
+static bool load_obj(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size)
+{
+    char *text = NULL;
+    size_t size = 0;
+    if (!read_whole_file(path, MODEL_LOAD_MAX_OBJ_BYTES, &text, &size, err, err_size))
+        return false;
+    mesh_data m;
+    bool ok = obj_read(text, size, path, &m, err, err_size) && fit_model(path, fit_radius, &m, err, err_size);
+    free(text);
+    if (ok)
+        *out = m;
+    return ok;
+}
 
 #ifdef RAYPICK_HAVE_ASSIMP
 
@@ -95,12 +198,8 @@ static void flatten_node(const struct aiScene *s, const struct aiNode *node,
         flatten_node(s, node->mChildren[i], &world, out);
 }
 
-bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size)
+static bool load_other(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size)
 {
-    if (!path || !out) {
-        snprintf(err, err_size, "no model file given");
-        return false;
-    }
     const struct aiScene *s = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
                                                      aiProcess_SortByPType | aiProcess_ValidateDataStructure);
     if (!s) {
@@ -129,11 +228,7 @@ bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, s
         struct aiMatrix4x4 identity;
         aiIdentityMatrix4(&identity);
         flatten_node(s, s->mRootNode, &identity, &m);
-        if (!mesh_data_fit(&m, fit_radius))
-            snprintf(err, err_size, "%s: the model has no size (all points equal) or a position "
-                     "that is not a finite number", path);
-        else
-            ok = mesh_data_compute_normals(&m);
+        ok = fit_model(path, fit_radius, &m, err, err_size);
     }
     aiReleaseImport(s);
     if (!ok) {
@@ -151,13 +246,24 @@ bool model_load_available(void)
     return false;
 }
 
-bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size)
+static bool load_other(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size)
 {
     (void)fit_radius;
     (void)out;
-    snprintf(err, err_size, "%s: --mesh is not built in (this raypick was built without assimp; "
-             "install libassimp-dev and reconfigure with -Dassimp=enabled)", path ? path : "--mesh");
+    snprintf(err, err_size, "%s: this model format is not built in (this raypick reads .obj files "
+             "only: it was built without assimp; install libassimp-dev and reconfigure with "
+             "-Dassimp=enabled for .x, .gltf, .ply, ...)", path);
     return false;
 }
 
 #endif
+
+bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size)
+{
+    if (!path || !out) {
+        snprintf(err, err_size, "no model file given");
+        return false;
+    }
+    return is_obj_path(path) ? load_obj(path, fit_radius, out, err, err_size)
+                             : load_other(path, fit_radius, out, err, err_size);
+}

@@ -1,8 +1,10 @@
 /*
- * model_load.h: --mesh FILE, a user's model for lesson 5, read with assimp
- * (its C API, assimp/cimport.h) when raypick was built with it (the Meson
- * feature option `assimp`). The .x files of a D3D9 project (text, binary,
- * compressed), .obj, .gltf/.glb, .ply, .stl, ... load as they are.
+ * model_load.h: --mesh FILE, a user's model for lesson 5. Wavefront .obj
+ * files are read by raypick's own reader (obj_read.h) in every build, the
+ * browser's too; every other format with assimp (its C API,
+ * assimp/cimport.h) when raypick was built with it (the Meson feature
+ * option `assimp`): the .x files of a D3D9 project (text, binary,
+ * compressed), .gltf/.glb, .ply, .stl, ... load as they are.
  *
  * Every mesh of the file is flattened into one mesh_data with its node's
  * transform (instances repeat), triangles only (points and lines are
@@ -19,13 +21,13 @@
 /* Most triangles a model may have (a bound on memory, 2^26). */
 #define MODEL_LOAD_MAX_TRIANGLES ((size_t)1 << 26)
 
-/* true when this build can read model files. */
+/* true when this build reads assimp's formats (.obj is read in every build). */
 bool model_load_available(void);
 
 /* Reads `path` into *out, fitted so its largest half-size is fit_radius.
    false (out untouched) with a message in err naming the file and the
-   reason (assimp's aiGetErrorString, "no triangles", "too many
-   triangles", "not built in", ...). */
+   reason (the .obj file's line and problem, assimp's aiGetErrorString,
+   "no triangles", "too many triangles", "not built in", ...). */
 bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size);
 
 #endif /* RAYPICK_MODEL_LOAD_H */

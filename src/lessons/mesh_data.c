@@ -42,6 +42,11 @@ bool mesh_data_compute_normals(mesh_data *m)
     }
     for (size_t i = 0; i < m->vertex_count; ++i) {
         float *n = m->vertices[i].n;
+        /* scaled by its largest component first: a tiny triangle's sum is
+           a denormal float whose square underflows (fuzz_obj found one) */
+        float big = fmaxf(fabsf(n[0]), fmaxf(fabsf(n[1]), fabsf(n[2])));
+        if (big > 0.0f && isfinite(big))
+            n[0] /= big, n[1] /= big, n[2] /= big;
         float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         if (len > 0.0f && isfinite(len)) {
             n[0] /= len, n[1] /= len, n[2] /= len;

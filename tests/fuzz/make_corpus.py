@@ -262,11 +262,36 @@ def geometry():
     write("scene", "raw", bytes([0, 2]) + bytes([0]) + raws(0, 0, -5, 1) + bytes([1]) +
           raws(0, 0, -5, 1, 2, 3, 0, 0, 0, NAN) + bytes([0]) + raws(0, 0, 0, 0, 0, -1))
 
+# ---------------------------------------------------------------- .obj text
+
+def objs():
+    """fuzz_obj: models as the demo reads them, good and broken."""
+    quad = b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+    write("obj", "triangle.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    write("obj", "quad_fan.obj", quad + b"f 1 2 3 4\n")
+    write("obj", "forms.obj", b"# every corner form\r\nmtllib m.mtl\r\no a\r\n" + quad +
+          b"vt 0 0\nvt 1 0 0\nvt 0.5\nvn 0 0 1\ng g\nusemtl red\ns 1\n"
+          b"f 1/1/1 2/2/1 3/3/1\nf 1//1 3//1 4//1\nf -4/-3 -3/-2 -1/-1\nl 1 2\np 3\n")
+    write("obj", "forward.obj", b"f 1 2 3 4 5\nv 0 0 0 1\nv 1 0 0 1 0 0 1\nv 1e-3 -.5 +2.\n"
+          b"v 0x1p2 0 0\nv 1E2 3.25e+1 -0\n")
+    write("obj", "dot.obj", b"v 1 1 1\nv 1 1 1\nv 1 1 1\nf 1 2 3\n")
+    write("obj", "huge_coords.obj", b"v -3e38 -3e38 0\nv 3e38 0 3e38\nv 0 3e38 -3e38\nf 1 2 3\n")
+    write("obj", "tiny_coords.obj", b"v 1e-45 0 0\nv 0 1e-45 0\nv 0 0 1e-45\nf 1 2 3\n")
+    write("obj", "bad_nan.obj", b"v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    write("obj", "bad_index.obj", quad + b"f 1 2 5\nf 0 1 2\nf -5 1 2\n")
+    write("obj", "bad_corner.obj", quad + b"f 1/1/1/1 2 3\nf 1//x 2 3\n")
+    write("obj", "bad_short_face.obj", quad + b"f 1 2\n")
+    write("obj", "bad_overflow.obj", quad + b"f 4294967297 99999999999999999999999 1\n")
+    write("obj", "points_only.obj", quad + b"p 1 2 3\nl 1 2 3\n")
+    write("obj", "binary.obj", bytes(range(256)))
+
+
 def main():
     if os.path.isdir(CORPUS):
         shutil.rmtree(CORPUS)
     images()
     geometry()
+    objs()
     n = sum(len(fs) for _, _, fs in os.walk(CORPUS))
     print("make_corpus: wrote %d seeds under %s" % (n, os.path.relpath(CORPUS)))
 

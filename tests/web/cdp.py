@@ -303,6 +303,15 @@ class Browser:
         self.call("Input.dispatchKeyEvent", dict(base, type="keyDown", text=char))
         self.call("Input.dispatchKeyEvent", dict(base, type="keyUp"))
 
+    def choose_files(self, expression, paths):
+        """Puts files into an <input type=file> as the user's file dialog
+        would (DOM.setFileInputFiles): the page gets its change event."""
+        r = self.call("Runtime.evaluate", {"expression": expression})
+        node = r.get("result", {}).get("objectId")
+        if not node:
+            raise CdpError("%s: no element" % expression)
+        self.call("DOM.setFileInputFiles", {"files": [os.path.abspath(p) for p in paths], "objectId": node})
+
     def screenshot(self):
         """The page as PNG bytes."""
         r = self.call("Page.captureScreenshot", {"format": "png"})

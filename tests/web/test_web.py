@@ -20,14 +20,26 @@ the native ones; GPU picking (key G) in lessons 1 and 5 gives the ray's
 object and triangle, as natively (WebGL 2 has no gl_PrimitiveID and reads
 no depth buffer: the ID pass takes its other path there); bad query values are reported on the page with the native
 program's message.
+Files: the page is served from a folder of its own (build-web's three
+files copied) with a grey-scale PNG terrain and a Wavefront .obj model
+beside it. heightmap=NAME (lesson 4) and mesh=NAME (lesson 5): real clicks
+pick as the native program's with --heightmap NAME / --mesh NAME; the
+page's file pickers, given the same files as a file dialog would
+(DOM.setFileInputFiles), restart the URL's script in their lesson and pick
+as natively; a missing or broken file is reported on the page with the
+native message, a name with a directory in it with the page's own.
 
 Prints one line per check and "N passed, M failed" last."""
 import argparse
 import json
+import math
 import os
+import shutil
+import struct
 import subprocess
 import sys
 import time
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
@@ -84,21 +96,27 @@ def project(layout, point):
     return None
 
 
-def click_points(native, lesson, tmp):
-    """Up to three objects' centres on screen and one empty corner."""
+def click_points(native, lesson, tmp, files=()):
+    """Up to three objects' centres on screen and one empty corner. With a
+    model (--mesh), its first four faces' centres: the centre of its
+    bounding sphere may fall on a corner several faces share."""
+    extra = [a for option, name in files for a in ("--" + option, name)]
     rc, out, err = run_native(native, ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT),
-                                       "--print-layout"], tmp)
+                                       "--print-layout"] + extra, tmp)
     if rc != 0:
         raise RuntimeError("native --print-layout failed: " + err)
     layout = json.loads(out.splitlines()[-1])
     points = []
+    model = "--mesh" in extra
     for o in layout["objects"]:
+        if model and o["id"] < 0:
+            continue
         p = project(layout, o["center"]) if "center" in o else None
         if o["kind"] == "map":
             p = (WIDTH // 2, HEIGHT * 2 // 3)
         if p and p not in points:
             points.append(p)
-    return points[:3] + [(8, HEIGHT - 8)]
+    return points[:4 if model else 3] + [(8, HEIGHT - 8)]
 
 
 def same_pick(web, native):
@@ -133,12 +151,15 @@ def canvas_shot(browser):
     return images.crop(shot, 0, 0, WIDTH, HEIGHT)
 
 
-def real_clicks(suite, browser, server, native, lesson, tmp, scale=1.0):
-    tag = "lesson %d%s" % (lesson, " dpr %g" % scale if scale != 1 else "")
-    points = click_points(native, lesson, tmp)
+def real_clicks(suite, browser, server, native, lesson, tmp, scale=1.0, files=()):
+    """files: (option, name) pairs, heightmap=NAME on the page, --heightmap
+    NAME natively (the same file, beside the page and in tmp)."""
+    tag = "lesson %d%s%s" % (lesson, " dpr %g" % scale if scale != 1 else "",
+                             "".join(" %s=%s" % f for f in files))
+    points = click_points(native, lesson, tmp, files)
     browser.set_viewport(WIDTH + 160, HEIGHT + 240, scale)
-    load(browser, server, "lesson=%d&size=%dx%d&frames=%d&report" % (lesson, WIDTH, HEIGHT, REAL_CLICK_FRAMES),
-         scale)
+    load(browser, server, "lesson=%d&size=%dx%d&frames=%d&report%s" % (
+        lesson, WIDTH, HEIGHT, REAL_CLICK_FRAMES, "".join("&%s=%s" % f for f in files)), scale)
     for i, (x, y) in enumerate(points):
         browser.click(x, y)
         browser.wait_for("document.getElementById('report').textContent.split('\\n').length > %d" % (i + 1),
@@ -151,6 +172,7 @@ def real_clicks(suite, browser, server, native, lesson, tmp, scale=1.0):
                 "" if vp_ok else str([r["viewport"] for r in web]))
     args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--report",
             "--frames", str(max(r["frame"] for r in web) + 1)]
+    args += [a for option, name in files for a in ("--" + option, name)]
     for r in web:
         args += ["--click", "%d,%d@%d" % (r["x"], r["y"], r["frame"])]
     rc, out, err = run_native(native, args, tmp)
@@ -248,6 +270,142 @@ def gpu_picks(suite, browser, server, native, lesson, tmp):
                 same, "%d async reads for %d clicks: %s" % (len(later), len(web), later))
 
 
+# ------------------------------------------------------------ files beside the page
+
+TERRAIN = "test-terrain.png"
+MODEL = "test-model.obj"
+BROKEN_MODEL = "test-broken.obj"
+
+# A 3 x 2 panel of unit squares facing the camera (+z), the faces in every
+# form the reader takes: corners v//vn, negative v/vt/vn (triangles 0 and
+# 1, the ones the clicks find first), then quads v/vt and v (fans of two),
+# one of them over a T-junction.
+MODEL_OBJ = """# raypick web test: a panel
+o panel
+v 0 0 0
+v 1 0 0
+v 2 0 0
+v 3 0 0
+v 0 1 0
+v 1 1 0
+v 2 1 0
+v 3 1 0
+v 0 2 0
+v 1 2 0
+v 2 2 0
+v 3 2 0
+vt 0 0
+vt 1 0
+vt 1 1
+vn 0 0 1
+usemtl panel
+f 3//1 4//1 8//1
+f -10/1/1 -5/3/1 -6/2/1
+f 1/1 2/2 6/3 5/1
+f 2 3 7 6
+f 5 6 10 9
+f 6 8 12 10
+"""
+
+# Line 4 names a vertex the file does not have.
+BROKEN_OBJ = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"
+
+
+def grey_png(width, height, level):
+    """An 8-bit grey-scale PNG: level(x, y) in 0..255 per pixel."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    rows = b"".join(b"\0" + bytes(level(x, y) for x in range(width)) for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
+def terrain_png():
+    """48 x 40 samples: a ridge and a round hill, nothing like the default terrain."""
+    def level(x, y):
+        ridge = 90 * math.exp(-((x - 2 * y / 3 - 10) / 5.0) ** 2)
+        hill = 150 * math.exp(-((x - 34) ** 2 + (y - 24) ** 2) / 60.0)
+        return min(255, int(20 + ridge + hill))
+    return grey_png(48, 40, level)
+
+
+def make_site(build_web, tmp):
+    """The page's three files and the test's own beside them, in a folder
+    of their own (build-web stays as built); the test's files also in tmp,
+    the native program's working directory."""
+    site = os.path.join(tmp, "site")
+    shutil.rmtree(site, ignore_errors=True)
+    os.makedirs(site)
+    for name in ("index.html", "raypick.js", "raypick.wasm"):
+        shutil.copy(os.path.join(build_web, name), site)
+    for name, data in ((TERRAIN, terrain_png()), (MODEL, MODEL_OBJ.encode()), (BROKEN_MODEL, BROKEN_OBJ.encode())):
+        for folder in (site, tmp):
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
+    return site
+
+
+def file_pickers(suite, browser, server, native, tmp):
+    """A page running lesson 1's script; a file given to a picker restarts
+    the script in the picker's lesson with that file: the same picks as
+    natively."""
+    for option, lesson, name in (("heightmap", 4, TERRAIN), ("mesh", 5, MODEL)):
+        tag = "the %s picker" % option
+        points = click_points(native, lesson, tmp, [(option, name)])[:3]
+        clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
+        frames = 4 + 3 * len(points)
+        query = "lesson=1&size=%dx%d&%s&frames=%d&report" % (
+            WIDTH, HEIGHT, "&".join("click=" + c for c in clicks), frames)
+        browser.set_viewport(WIDTH + 160, HEIGHT + 240, 1.0)
+        load(browser, server, query)
+        browser.wait_for("document.body.getAttribute('data-finished')", timeout=120)
+        before = report_lines(browser)
+        browser.choose_files("document.getElementById('%s')" % option, [os.path.join(tmp, name)])
+        # the restart empties the report and clears data-finished at once
+        browser.wait_for("document.body.getAttribute('data-finished') && document.getElementById('report')"
+                         ".textContent.includes('{\"lesson\":%d,')" % lesson, timeout=120)
+        web = report_lines(browser)
+        args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--frames", str(frames),
+                "--report", "--" + option, name]
+        for c in clicks:
+            args += ["--click", c]
+        rc, out, err = run_native(native, args, tmp)
+        nat = reports(out)
+        ok = (all(r["lesson"] == 1 for r in before) and all(r["lesson"] == lesson for r in web) and
+              rc == 0 and len(web) == len(nat) == len(clicks))
+        if not suite.check("%s: restarts the URL's %d clicks in lesson %d with %s" % (tag, len(clicks), lesson, name),
+                           ok, "before %s, web %s, native %d, exit %d %s" % (
+                               [r["lesson"] for r in before], [r["lesson"] for r in web], len(nat), rc,
+                               err.strip())):
+            continue
+        whys = [same_pick(w, n) for w, n in zip(web, nat)]
+        suite.check("%s: picks as natively with --%s (%s)" % (tag, option, ", ".join(
+                    w["what"] if w["hit"] else "miss" for w in web)), not any(whys), "; ".join(w for w in whys if w))
+        suite.check("%s: at least one click hits something" % tag, any(n["hit"] for n in nat))
+
+
+def bad_files(suite, browser, server, native, tmp):
+    """A file that is not there or cannot be read: the native message on
+    the page; a name that is not a file beside the page: the page's own."""
+    for query, args in (("lesson=5&mesh=missing.obj", ["--lesson", "5", "--mesh", "missing.obj"]),
+                        ("lesson=5&mesh=" + BROKEN_MODEL, ["--lesson", "5", "--mesh", BROKEN_MODEL]),
+                        ("lesson=4&heightmap=missing.png", ["--lesson", "4", "--heightmap", "missing.png"]),
+                        ("lesson=4&heightmap=" + MODEL, ["--lesson", "4", "--heightmap", MODEL])):
+        browser.navigate(server.url("index.html?" + query))
+        text = browser.wait_for("document.getElementById('error').textContent", timeout=60)
+        rc, _, err = run_native(native, args + ["--frames", "1"], tmp)
+        first = err.splitlines()[0] if err else ""
+        suite.check("bad file '%s': the page says '%s' as natively" % (query, first),
+                    rc == 1 and first and text.splitlines()[0] == first, "page: " + text.splitlines()[0])
+    for query in ("mesh=../index.html", "heightmap=.hidden"):
+        browser.navigate(server.url("index.html?" + query))
+        text = browser.wait_for("document.getElementById('error').textContent", timeout=60)
+        option, name = query.split("=")
+        want = "raypick: %s= takes the name of a file beside the page, not '%s'" % (option, name)
+        suite.check("bad file name '%s': the page says so" % query, text.splitlines()[0] == want,
+                    "page: " + text.splitlines()[0])
+
+
 def bad_queries(suite, browser, server, native, tmp):
     for query, args in (("lesson=9", ["--lesson", "9"]), ("click=12@3", ["--click", "12@3"]),
                         ("size=10x10", ["--size", "10x10"]), ("frobnicate=1", ["--frobnicate", "1"])):
@@ -271,7 +429,8 @@ def main():
     native = os.path.abspath(opt.native)
     start = time.monotonic()
     try:
-        with cdp.StaticServer(os.path.abspath(opt.build_web)) as server, cdp.Browser() as browser:
+        site = make_site(opt.build_web, tmp)
+        with cdp.StaticServer(os.path.abspath(site)) as server, cdp.Browser() as browser:
             shots = {}
             for lesson in (1, 2, 3, 4, 5):
                 real_clicks(suite, browser, server, native, lesson, tmp)
@@ -284,7 +443,11 @@ def main():
                 d = images.mean_abs_difference(shots[1][0], shots[2][1])
                 suite.check("control: lesson 1 on the web vs lesson 2 natively differ (%.2f >= %g)"
                             % (d, SIMILAR), d >= SIMILAR)
+            real_clicks(suite, browser, server, native, 4, tmp, files=[("heightmap", TERRAIN)])
+            real_clicks(suite, browser, server, native, 5, tmp, files=[("mesh", MODEL)])
+            file_pickers(suite, browser, server, native, tmp)
             bad_queries(suite, browser, server, native, tmp)
+            bad_files(suite, browser, server, native, tmp)
             errors = [m for m in browser.console_messages() if m.startswith("exception")]
             suite.check("no uncaught exceptions in the page", not errors, "; ".join(errors))
     except (cdp.CdpError, OSError, RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
