@@ -160,8 +160,8 @@ extern const lesson lesson5_triangles;
    click records its steps (the lesson keeps them); the stepper only says
    which one is shown. Zero value: step mode off, no steps. */
 #define LESSON_STEP_KEYS \
-    "p           step mode on/off: show the last click's algorithm step by step\n" \
-    ". ,         next / previous step (step mode)\n"
+    "P  step mode on/off: the last click's algorithm step by step\n" \
+    ". ,  next / previous step (step mode)\n"
 
 typedef struct lesson_stepper {
     bool on;        /* step mode */

@@ -628,9 +628,10 @@ def test_hud():
                 check(top[1] + top[3] <= 0.35 * h and bottom[1] >= 0.8 * h,
                       where + ": the panels reach into the middle: %s %s" % (top, bottom))
             scales[(lesson, w)] = hud["scale"]
-        # 2.7 at most; a lesson with long status text gives a little back
-        # to stay within half the height
-        check(scales[(lesson, 1920)] >= 2.0 * scales[(lesson, 640)],
+        # 2.7 at most; a lesson with long status text and a long key list
+        # (lesson 1: 22 lines at 1920x1080, where 640x360 shows "H help"
+        # only) gives some back to stay within half the height
+        check(scales[(lesson, 1920)] >= 1.75 * scales[(lesson, 640)],
               "hud lesson %d: the text does not grow with the window: %s" % (lesson, scales))
 
     w, h = 320, 240
