@@ -56,6 +56,9 @@ struct app {
     render_pick_result async_last;
     bool has_async;
     mesh_data user_mesh;            /* --mesh */
+    /* the lessons being created (finish_loading) */
+    struct app_loading *loading;
+    SDL_Thread *loader;
     /* the frame loop */
     bool script;
     int frames;                     /* script mode: how many */
@@ -466,10 +469,14 @@ static bool create_window(app *a)
     return false;
 }
 
+static bool finish_loading(app *a, bool show);
+
 void app_destroy(app *a)
 {
     if (!a)
         return;
+    if (a->loading)
+        finish_loading(a, false);   /* the thread must end before its lessons go */
     for (int i = 0; i < LESSON_COUNT; ++i)
         if (a->states[i])
             a->lessons[i]->destroy(a->states[i]);
@@ -495,7 +502,7 @@ void app_destroy(app *a)
    step once it has taken LOADING_SHOW_S. */
 #define LOADING_SHOW_S 0.5
 
-typedef struct app_loading {
+struct app_loading {
     app *a;
     SDL_mutex *lock;
     char what[256];         /* the step under way (under lock) */
@@ -504,7 +511,8 @@ typedef struct app_loading {
     SDL_atomic_t done;
     bool ok;
     char err[512];
-} app_loading;
+};
+typedef struct app_loading app_loading;
 
 static void loading_progress(void *user, const char *what)
 {
@@ -568,50 +576,66 @@ static void draw_loading(app *a, const char *what, double seconds)
     SDL_GL_SwapWindow(a->window);
 }
 
-/* Runs create_lessons on a thread and the loading screen meanwhile (where
-   there are no threads, as in a browser without them, right here). A quit
-   asked for meanwhile is kept for the first frame. false after printing why
-   on stderr. */
-static bool load_lessons(app *a)
+/* Starts create_lessons on a thread, before the window opens: decoding a
+   large map then overlaps the window's and the GL driver's start-up. Where
+   there are no threads (a browser without them) the lessons are created
+   right here. */
+static bool start_loading(app *a)
 {
-    app_loading l;
-    memset(&l, 0, sizeof l);
-    l.a = a;
-    l.step_start = SDL_GetPerformanceCounter();
-    l.lock = SDL_CreateMutex();
-    SDL_Thread *worker = l.lock ? SDL_CreateThread(create_lessons, "raypick-load", &l) : NULL;
-    if (!worker) {
-        create_lessons(&l);
-    } else {
-        int shown = 0;      /* the step last written to stderr */
-        while (!SDL_AtomicGet(&l.done)) {
-            SDL_Event e;
-            while (SDL_PollEvent(&e))
-                if (e.type == SDL_QUIT || (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_ESCAPE))
-                    a->quit = true;
-            char what[256];
-            SDL_LockMutex(l.lock);
-            snprintf(what, sizeof what, "%s", l.what[0] ? l.what : "starting the lessons");
-            double took = seconds_since(l.step_start);
-            int step = l.step;
-            SDL_UnlockMutex(l.lock);
-            if (took >= LOADING_SHOW_S) {
-                draw_loading(a, what, took);
-                if (app_script_mode(&a->opt) && step != shown) {
-                    fprintf(stderr, "raypick: %s ...\n", what);
-                    shown = step;
-                }
-            }
-            SDL_Delay(15);
-        }
-        SDL_WaitThread(worker, NULL);
-    }
-    if (l.lock)
-        SDL_DestroyMutex(l.lock);
-    if (!l.ok) {
-        fprintf(stderr, "raypick: %s\n", l.err);
+    app_loading *l = calloc(1, sizeof *l);
+    if (!l)
         return false;
+    l->a = a;
+    l->step_start = SDL_GetPerformanceCounter();
+    l->lock = SDL_CreateMutex();
+    a->loading = l;
+    a->loader = l->lock ? SDL_CreateThread(create_lessons, "raypick-load", l) : NULL;
+    if (!a->loader)
+        create_lessons(l);
+    return true;
+}
+
+/* Waits for the lessons (drawing the loading screen when there is a
+   window), frees the loading state. A quit asked for meanwhile is kept for
+   the first frame. false after printing why on stderr. */
+static bool finish_loading(app *a, bool show)
+{
+    app_loading *l = a->loading;
+    if (!l)
+        return false;
+    int shown = 0;      /* the step last written to stderr */
+    while (a->loader && !SDL_AtomicGet(&l->done)) {
+        SDL_Event e;
+        while (show && SDL_PollEvent(&e))
+            if (e.type == SDL_QUIT || (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_ESCAPE))
+                a->quit = true;
+        char what[256];
+        SDL_LockMutex(l->lock);
+        snprintf(what, sizeof what, "%s", l->what[0] ? l->what : "starting the lessons");
+        double took = seconds_since(l->step_start);
+        int step = l->step;
+        SDL_UnlockMutex(l->lock);
+        if (show && took >= LOADING_SHOW_S) {
+            draw_loading(a, what, took);
+            if (app_script_mode(&a->opt) && step != shown) {
+                fprintf(stderr, "raypick: %s ...\n", what);
+                shown = step;
+            }
+        }
+        SDL_Delay(15);
     }
+    if (a->loader)
+        SDL_WaitThread(a->loader, NULL);
+    a->loader = NULL;
+    a->loading = NULL;
+    if (l->lock)
+        SDL_DestroyMutex(l->lock);
+    bool ok = l->ok;
+    if (!ok && show)
+        fprintf(stderr, "raypick: %s\n", l->err);
+    free(l);
+    if (!ok)
+        return false;
     for (int i = 0; i < LESSON_COUNT; ++i)
         app_camera_reset(&a->cameras[i], &a->lessons[i]->camera);
     return true;
@@ -640,9 +664,14 @@ app *app_create(const app_options *opt)
         return NULL;
     }
 
+    if (!start_loading(a)) {
+        fprintf(stderr, "raypick: out of memory\n");
+        free(a);
+        return NULL;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
-        free(a);
+        app_destroy(a);
         return NULL;
     }
     if (!create_window(a)) {
@@ -661,7 +690,7 @@ app *app_create(const app_options *opt)
     /* GPU picking is an extra: where its pass cannot be built (WebGL 2 has
        no gl_PrimitiveID) the program runs without it and G says why */
     a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
-    if (!load_lessons(a)) {
+    if (!finish_loading(a, true)) {
         app_destroy(a);
         return NULL;
     }
