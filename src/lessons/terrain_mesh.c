@@ -83,6 +83,8 @@ void terrain_mesh_marker(const terrain_mesh *m, const vec3 p, vec3 out)
 {
     glm_vec3_copy((float *)p, out);
     float drawn;
-    if (terrain_mesh_height_at(m, p[0], p[2], &drawn) && drawn > p[1])
+    /* at full resolution the drawing is the surface: nothing to lift (the
+       search's points lie within its accuracy of it, either side) */
+    if (m && m->stride > 1 && terrain_mesh_height_at(m, p[0], p[2], &drawn) && drawn > p[1])
         out[1] = drawn;
 }

@@ -48,8 +48,9 @@ void terrain_mesh_free(terrain_mesh *m);
 bool terrain_mesh_height_at(const terrain_mesh *m, float x, float z, float *out_y);
 
 /* Where to draw a marker for the exact point p so that it is seen: p
-   itself, or p raised onto the drawn surface when that lies above p there
-   (a coarser surface can cover an exact hit in a dip). */
+   itself, or, on a decimated drawing (stride > 1), p raised onto the drawn
+   surface when that lies above p there (a coarser surface can cover an
+   exact hit in a dip). */
 void terrain_mesh_marker(const terrain_mesh *m, const vec3 p, vec3 out);
 
 #endif /* RAYPICK_TERRAIN_MESH_H */
