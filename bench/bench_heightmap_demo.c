@@ -14,6 +14,7 @@
  * and the ratios demo / library (the target: at most 2 each).
  *
  *   bench_heightmap_demo RAYPICK [SIDE]     # needs a display (xvfb-run -a)
+ *   bench_heightmap_demo --write FILE SIDE  # only write the map (scripts/screenshots)
  *
  * POSIX only (fork, exec, wait4); elsewhere it says so and does nothing.
  */
@@ -220,6 +221,15 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--load"))
         return load_only(argv[2]);
+    if (argc == 4 && !strcmp(argv[1], "--write")) {
+        int n = atoi(argv[3]);
+        crc_init();
+        if (n < 2 || n > 16384 || !write_png16(argv[2], n)) {
+            fprintf(stderr, "bench_heightmap_demo: cannot write a %s-sample map to %s\n", argv[3], argv[2]);
+            return 1;
+        }
+        return 0;
+    }
     if (argc < 2 || argc > 3) {
         fprintf(stderr, "usage: bench_heightmap_demo RAYPICK [SIDE]\n");
         return 2;
