@@ -298,14 +298,14 @@ static void large_map_draws_coarse_and_picks_exact(void **state)
     assert_float_equal(o[0].shape.map.spacing, 48.0f / 1200.0f, 1e-7f);
     assert_float_equal(o[0].shape.map.height_scale, 7.0f, 0.0f);
 
-    /* the drawing: at most TERRAIN_MESH_MAX_SIDE a side, stride 5 */
+    /* the drawing: at most TERRAIN_MESH_MAX_SIDE (129) a side, stride 10 */
     render_list list = {0};
     draw_once(L, self, &list);
     const render_terrain_data *t = drawn_terrain(&list);
     assert_non_null(t);
-    assert_int_equal(t->cols, 241);
-    assert_int_equal(t->rows, 161);
-    assert_float_equal(t->spacing, 5.0f * o[0].shape.map.spacing, 1e-6f);
+    assert_int_equal(t->cols, 121);
+    assert_int_equal(t->rows, 81);
+    assert_float_equal(t->spacing, 10.0f * o[0].shape.map.spacing, 1e-6f);
     render_list_free(&list);
 
     /* exact clicks land on the full-resolution surface, a ridge included */
@@ -341,7 +341,7 @@ static void large_map_draws_coarse_and_picks_exact(void **state)
         assert_true(ring);
         render_list_free(&list);
     }
-    assert_true(on_ridge >= 3);     /* the drawing (stride 5) has no ridge there: picking does */
+    assert_true(on_ridge >= 3);     /* the drawing (stride 10) has no ridge at all: picking does */
     rp_heightmap_destroy(hm);
     L->destroy(self);
 

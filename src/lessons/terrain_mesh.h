@@ -2,7 +2,7 @@
  * terrain_mesh.h: what lesson 4 draws of a heightmap. A map larger than the
  * screen can show is drawn decimated: every stride-th sample of the
  * library's own heights (rp_heightmap_heights, read in place: no second
- * full-resolution copy), so a 4097x4097 map becomes a 257x257 grid. Its
+ * full-resolution copy), so a 4097x4097 map becomes a 129x129 grid. Its
  * vertices are samples of the exact surface; between them the drawn surface
  * is coarser than the one the library picks, so a marker at an exact hit is
  * lifted onto the drawn surface where that lies above it (terrain_mesh_marker).
@@ -15,10 +15,11 @@
 #include <raypick/raypick.h>
 #include "render_list.h"
 
-/* The most vertices per side lesson 4 draws (256 cells): with the whole map
-   in view at 1280x720 a cell is about 5 pixels wide, and the grid costs a
-   software rasteriser (llvmpipe) little more than the default 97x97 map. */
-#define TERRAIN_MESH_MAX_SIDE 257
+/* The most vertices per side lesson 4 draws (128 cells): about as many
+   triangles as the default 97x97 map, so a software rasteriser (llvmpipe)
+   keeps its frame time (257 a side doubled the CPU time per frame). With
+   the whole map in view at 1280x720 a cell is about 10 pixels wide. */
+#define TERRAIN_MESH_MAX_SIDE 129
 
 typedef struct terrain_mesh {
     render_terrain_data data;   /* what render_list_terrain gets */

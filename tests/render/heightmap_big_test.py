@@ -4,8 +4,8 @@
     heightmap_big_test.py RAYPICK
 
 Writes a 2049x2049 16-bit PNG itself: gentle hills plus ridges one sample
-wide every 5 columns. The demo draws such a map decimated (every 8th
-sample: no drawn vertex sees most ridges), but its clicks must land on the
+wide every 5 columns. The demo draws such a map decimated (every 16th
+sample: most drawn vertices miss the ridges), but its clicks must land on the
 exact full-resolution surface. The oracle here walks each click's ray (the
 one the report prints) over the map's own samples in double precision and
 finds its first crossing of the triangles (two per cell, split along the
@@ -115,7 +115,7 @@ def test():
     check((info["cols"], info["rows"]) == (SIDE, SIDE), "the map object is %dx%d" % (info["cols"], info["rows"]))
     check(abs(info["spacing"] - 48.0 / (SIDE - 1)) < 1e-7, "fit to 48 units: spacing %g" % info["spacing"])
     exact = Surface(samples, info)
-    drawn = Surface(samples, info, stride=8)        # what the demo draws (terrain_mesh: 257 a side)
+    drawn = Surface(samples, info, stride=16)       # what the demo draws (terrain_mesh: 129 a side)
 
     spots = [(w // 2, h // 2), (w // 2 + 37, h // 2 + 20), (w // 3, 2 * h // 3), (2 * w // 3, h // 2 - 15),
              (w // 2 - 80, h // 2 + 60), (w // 2 + 120, h // 2 + 45)]
