@@ -510,7 +510,7 @@ struct app_loading {
     int step;               /* counts steps (under lock) */
     SDL_atomic_t done;
     bool ok;
-    char err[512];
+    char err[560];          /* "lesson N: " and the lesson's message (512) */
 };
 typedef struct app_loading app_loading;
 
