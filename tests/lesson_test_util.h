@@ -124,7 +124,7 @@ static inline float vec3_dist(const vec3 a, const vec3 b)
 static inline void *create_ok(const lesson *l, uint32_t seed)
 {
     char err[256] = "";
-    lesson_env env = {seed, NULL, err, sizeof err, NULL};
+    lesson_env env = {.seed = seed, .err = err, .err_size = sizeof err};
     void *self = l->create(&env);
     if (!self)
         fprintf(stderr, "lesson %d: %s\n", l->number, err);

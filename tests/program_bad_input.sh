@@ -78,6 +78,15 @@ run refuse "click no comma" "${short[@]}" --click 10@1
 run refuse "key empty" "${short[@]}" --key @1
 run refuse "key two chars" "${short[@]}" --key ab@1
 run refuse "key frame -1" "${short[@]}" --key m@-1
+run refuse "heightmap spacing 0" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing 0
+run refuse "heightmap spacing -1" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing -1
+run refuse "heightmap spacing abc" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing abc
+run refuse "heightmap spacing inf" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing inf
+run refuse "heightmap scale nan" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-scale nan
+run refuse "heightmap scale 0" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-scale 0
+run refuse "heightmap scale 1e9" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-scale 1e9
+run refuse "spacing without map" "${short[@]}" --heightmap-spacing 1
+run refuse "scale without map" "${short[@]}" --heightmap-scale 1
 
 # ---- input the program must survive and carry on from
 for lesson in 1 2 3 4 5; do
@@ -112,7 +121,30 @@ for f in bad_truncated.png bad_zlib.png bad_huge_dims.png bad_max_dims.png bad_z
 done
 # stb_image does not check CRCs: decoding it anyway is fine.
 hm either bad_crc.png "$corpus/bad_crc.png"
+# too large for the demo: refused from the header, before decoding, with a
+# message naming the file and the limit (the header is all these files have)
+png_header() {   # png_header FILE WIDTH_HEX4 HEIGHT_HEX4 BITS COLOUR_TYPE (hex bytes)
+    printf '%b' "\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x${2:0:2}\x${2:2:2}\x00\x00\x${3:0:2}\x${3:2:2}\x$4\x$5\x00\x00\x00\x00\x00\x00\x00" >"$1"
+}
+hm_limit() {     # hm_limit NAME FILE TEXT: refused, and the message names FILE and has TEXT
+    hm refuse "$1" "$2"
+    if grep -qF "$2" "$tmp/err" && grep -qF "$3" "$tmp/err"; then
+        passed=$((passed + 1))
+        printf 'ok    %-28s names the file and "%s"\n' "$1 message" "$3"
+    else
+        failed=$((failed + 1))
+        printf 'FAIL  %-28s message lacks the file or "%s": %s\n' "$1 message" "$3" "$(head -1 "$tmp/err")"
+    fi
+}
+png_header "$tmp/side.png" 4001 0002 10 00       # 16385 x 2, 16-bit gray
+hm_limit "side above the library's" "$tmp/side.png" "at most 16384"
+png_header "$tmp/rgba.png" 2000 2000 10 06       # 8192 x 8192, 16-bit RGBA: about 1.3 GiB
+hm_limit "over the memory budget" "$tmp/rgba.png" "1024 MiB the demo allows"
+printf 'P5\n16385 16385\n255\n' >"$tmp/side.pgm"
+hm_limit "PGM above the limit" "$tmp/side.pgm" "at most 16384"
 hm carry-on "valid 8-bit PNG" "$corpus/gray8_4x4.png"
+run carry-on "heightmap spacing and scale" --lesson 4 --size 160x120 --frames 3 \
+    --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing 2.5 --heightmap-scale 0.5 --click 80,60@1
 hm carry-on "valid 16-bit PNG" "$corpus/gray16_5x3.png"
 hm carry-on "valid PGM" "$corpus/gray8_4x3.pgm"
 

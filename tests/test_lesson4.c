@@ -383,7 +383,7 @@ static void bad_heightmap_file_is_refused_with_its_name(void **state)
 {
     (void)state;
     char err[256] = "";
-    lesson_env env = {1, "/nonexistent/raypick-test-map.png", err, sizeof err, NULL};
+    lesson_env env = {.seed = 1, .heightmap_path = "/nonexistent/raypick-test-map.png", .err = err, .err_size = sizeof err};
     assert_null(L->create(&env));
     assert_non_null(strstr(err, "raypick-test-map.png"));
     L->destroy(NULL);

@@ -112,7 +112,7 @@ static void a_users_mesh_is_fitted_and_picked(void **state)
     uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
     mesh_data m = {v, 4, idx, 2};
     char err[256] = "";
-    lesson_env env = {1, NULL, err, sizeof err, &m};
+    lesson_env env = {.seed = 1, .err = err, .err_size = sizeof err, .mesh = &m};
     void *self = L->create(&env);
     assert_non_null(self);
     lesson_object objs[CAP];

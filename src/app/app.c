@@ -58,6 +58,9 @@ struct app {
     render_pick_result async_last;
     bool has_async;
     mesh_data user_mesh;            /* --mesh */
+    /* the lessons being created (finish_loading) */
+    struct app_loading *loading;
+    SDL_Thread *loader;
     /* the frame loop */
     bool script;
     int frames;                     /* script mode: how many */
@@ -542,10 +545,14 @@ static bool create_window(app *a)
     return false;
 }
 
+static bool finish_loading(app *a, bool show);
+
 void app_destroy(app *a)
 {
     if (!a)
         return;
+    if (a->loading)
+        finish_loading(a, false);   /* the thread must end before its lessons go */
     for (int i = 0; i < LESSON_COUNT; ++i)
         if (a->states[i])
             a->lessons[i]->destroy(a->states[i]);
@@ -562,20 +569,151 @@ void app_destroy(app *a)
     free(a);
 }
 
-/* The lessons, each with its camera. false with a message on stderr. */
-static bool create_lessons(app *a)
+/* ------------------------------------------------------------ loading */
+
+/* Creating the lessons can take seconds (lesson 4 loading a large
+   --heightmap): it runs on a thread while the window shows what it is
+   doing, so the window never freezes. The lessons say what they do through
+   lesson_env.progress; the loading screen and stderr (script mode) show a
+   step once it has taken LOADING_SHOW_S. */
+#define LOADING_SHOW_S 0.5
+
+struct app_loading {
+    app *a;
+    SDL_mutex *lock;
+    char what[256];         /* the step under way (under lock) */
+    Uint64 step_start;      /* when it started (under lock) */
+    int step;               /* counts steps (under lock) */
+    SDL_atomic_t done;
+    bool ok;
+    char err[560];          /* "lesson N: " and the lesson's message (512) */
+};
+typedef struct app_loading app_loading;
+
+static void loading_progress(void *user, const char *what)
 {
+    app_loading *l = user;
+    if (l->lock)
+        SDL_LockMutex(l->lock);
+    snprintf(l->what, sizeof l->what, "%s", what);
+    l->step_start = SDL_GetPerformanceCounter();
+    ++l->step;
+    if (l->lock)
+        SDL_UnlockMutex(l->lock);
+}
+
+/* The lessons, each with its camera; false with the message in l->err. */
+static int create_lessons(void *user)
+{
+    app_loading *l = user;
+    app *a = l->a;
     char err[512] = "";
-    lesson_env env = {a->opt.seed, a->opt.heightmap, err, sizeof err, a->opt.mesh ? &a->user_mesh : NULL};
-    for (int i = 0; i < LESSON_COUNT; ++i) {
+    lesson_env env = {.seed = a->opt.seed, .heightmap_path = a->opt.heightmap, .err = err,
+                      .err_size = sizeof err, .mesh = a->opt.mesh ? &a->user_mesh : NULL,
+                      .heightmap_spacing = a->opt.heightmap_spacing,
+                      .heightmap_scale = a->opt.heightmap_scale,
+                      .progress = loading_progress, .progress_user = l};
+    l->ok = true;
+    for (int i = 0; i < LESSON_COUNT && l->ok; ++i) {
         err[0] = '\0';
         a->states[i] = a->lessons[i]->create(&env);
         if (!a->states[i]) {
-            fprintf(stderr, "raypick: lesson %d: %s\n", i + 1, err[0] ? err : "cannot start");
-            return false;
+            snprintf(l->err, sizeof l->err, "lesson %d: %s", i + 1, err[0] ? err : "cannot start");
+            l->ok = false;
         }
-        app_camera_reset(&a->cameras[i], &a->lessons[i]->camera);
     }
+    SDL_AtomicSet(&l->done, 1);
+    return 0;
+}
+
+static double seconds_since(Uint64 start)
+{
+    return (double)(SDL_GetPerformanceCounter() - start) / (double)SDL_GetPerformanceFrequency();
+}
+
+/* One frame of the loading screen: the step under way and its time. */
+static void draw_loading(app *a, const char *what, double seconds)
+{
+    render_view v;
+    memset(&v, 0, sizeof v);
+    drawable_size(a, &v.width, &v.height);
+    glm_mat4_identity(v.view);
+    glm_mat4_identity(v.proj);
+    glm_mat4_identity(v.view_proj);
+    render_begin(a->r, &v);
+    float s = glm_clamp((float)v.height / 400.0f, 1.0f, 3.0f);
+    char text[320];
+    snprintf(text, sizeof text, "%s ... %.1f s", what, seconds);
+    float x = 14.0f * s, y = 12.0f * s;
+    render_panel(a->r, x - 8.0f * s, y - 6.0f * s, render_text_width(text, s) + 16.0f * s,
+                 render_text_height(text, s) + 10.0f * s, (vec4){0.02f, 0.03f, 0.06f, 0.55f});
+    render_text(a->r, x, y, s, (vec4){0.80f, 0.88f, 1.0f, 1.0f}, text);
+    render_end(a->r);
+    SDL_GL_SwapWindow(a->window);
+}
+
+/* Starts create_lessons on a thread, before the window opens: decoding a
+   large map then overlaps the window's and the GL driver's start-up. Where
+   there are no threads (a browser without them) the lessons are created
+   right here. */
+static bool start_loading(app *a)
+{
+    app_loading *l = calloc(1, sizeof *l);
+    if (!l)
+        return false;
+    l->a = a;
+    l->step_start = SDL_GetPerformanceCounter();
+    l->lock = SDL_CreateMutex();
+    a->loading = l;
+    a->loader = l->lock ? SDL_CreateThread(create_lessons, "raypick-load", l) : NULL;
+    if (!a->loader)
+        create_lessons(l);
+    return true;
+}
+
+/* Waits for the lessons (drawing the loading screen when there is a
+   window), frees the loading state. A quit asked for meanwhile is kept for
+   the first frame. false after printing why on stderr. */
+static bool finish_loading(app *a, bool show)
+{
+    app_loading *l = a->loading;
+    if (!l)
+        return false;
+    int shown = 0;      /* the step last written to stderr */
+    while (a->loader && !SDL_AtomicGet(&l->done)) {
+        SDL_Event e;
+        while (show && SDL_PollEvent(&e))
+            if (e.type == SDL_QUIT || (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_ESCAPE))
+                a->quit = true;
+        char what[256];
+        SDL_LockMutex(l->lock);
+        snprintf(what, sizeof what, "%s", l->what[0] ? l->what : "starting the lessons");
+        double took = seconds_since(l->step_start);
+        int step = l->step;
+        SDL_UnlockMutex(l->lock);
+        if (show && took >= LOADING_SHOW_S) {
+            draw_loading(a, what, took);
+            if (app_script_mode(&a->opt) && step != shown) {
+                fprintf(stderr, "raypick: %s ...\n", what);
+                shown = step;
+            }
+        }
+        SDL_Delay(15);
+    }
+    if (a->loader)
+        SDL_WaitThread(a->loader, NULL);
+    a->loader = NULL;
+    a->loading = NULL;
+    if (l->lock)
+        SDL_DestroyMutex(l->lock);
+    bool ok = l->ok;
+    if (!ok && show)
+        fprintf(stderr, "raypick: %s\n", l->err);
+    free(l);
+    if (!ok)
+        return false;
+    for (int i = 0; i < LESSON_COUNT; ++i)
+        app_camera_reset(&a->cameras[i], &a->lessons[i]->camera);
     return true;
 }
 
@@ -626,12 +764,19 @@ app *app_create(const app_options *opt)
     }
 
     if (!choose_video_driver(opt)) {
+        mesh_data_free(&a->user_mesh);
+        free(a);
+        return NULL;
+    }
+    if (!start_loading(a)) {
+        fprintf(stderr, "raypick: out of memory\n");
+        mesh_data_free(&a->user_mesh);
         free(a);
         return NULL;
     }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
-        free(a);
+        app_destroy(a);
         return NULL;
     }
     if (!create_window(a)) {
@@ -650,7 +795,7 @@ app *app_create(const app_options *opt)
     /* GPU picking is an extra: where its pass cannot be built the program
        runs without it and G says why */
     a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
-    if (!create_lessons(a)) {
+    if (!finish_loading(a, true)) {
         app_destroy(a);
         return NULL;
     }

@@ -14,7 +14,11 @@ void app_print_usage(const char *argv0, FILE *out)
             "usage: %s [options]\n"
             "  --lesson N          start in lesson N (1-5)\n"
             "  --size WxH          window size (default 1280x720)\n"
-            "  --heightmap FILE    lesson 4: load the terrain from an image\n"
+            "  --heightmap FILE    lesson 4: load the terrain from an image (PNG, PGM, PPM, BMP;\n"
+            "                      at most 16384 a side, and 1 GiB to load)\n"
+            "  --heightmap-spacing S  world units between samples (default: the map fits\n"
+            "                      48x48 units, its longer side 48 whatever its pixels)\n"
+            "  --heightmap-scale H world height of white (default 7; black is 0)\n"
             "  --mesh FILE         lesson 5: pick this model (.obj; .x .gltf .glb .ply .stl ...\n"
             "                      with a build with assimp)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
@@ -150,6 +154,10 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
         } else if (!strcmp(a, "--heightmap")) {
             o->heightmap = v;
             ok = *v != '\0';
+        } else if (!strcmp(a, "--heightmap-spacing")) {
+            ok = parse_float(v, &o->heightmap_spacing) && o->heightmap_spacing > 0.0f;
+        } else if (!strcmp(a, "--heightmap-scale")) {
+            ok = parse_float(v, &o->heightmap_scale) && o->heightmap_scale > 0.0f;
         } else if (!strcmp(a, "--click") || !strcmp(a, "--key")) {
             if (o->event_count == APP_MAX_EVENTS) {
                 snprintf(err, n, "too many --click/--key events (at most %d)", APP_MAX_EVENTS);
@@ -175,6 +183,10 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
                      o->events[i].frame, frames, frames - 1);
             return APP_PARSE_ERROR;
         }
+    }
+    if ((o->heightmap_spacing > 0.0f || o->heightmap_scale > 0.0f) && !o->heightmap) {
+        snprintf(err, n, "--heightmap-spacing and --heightmap-scale need --heightmap");
+        return APP_PARSE_ERROR;
     }
     if (o->screenshot && !app_script_mode(o)) {
         snprintf(err, n, "--screenshot needs --frames or --bench-frames");

@@ -25,6 +25,8 @@ typedef struct app_options {
     int  bench_frames;      /* > 0: script mode, print the median frame time */
     const char *screenshot; /* PNG of the last frame */
     const char *heightmap;  /* lesson 4: load this image */
+    float heightmap_spacing;  /* world units per sample; 0 = fit the 48x48 view */
+    float heightmap_scale;    /* world height of white; 0 = 7 */
     const char *mesh;       /* lesson 5: load this model (assimp) */
     bool report;            /* JSON line per pick on stdout */
     bool print_layout;      /* print the lesson's objects and camera, exit */

@@ -111,6 +111,13 @@ typedef struct lesson_env {
     char       *err;            /* create() failure message */
     size_t      err_size;
     const struct mesh_data *mesh; /* lesson 5: a model to pick (--mesh), copied; NULL = procedural */
+    float heightmap_spacing;    /* lesson 4: world units per sample; 0 = fit the default view */
+    float heightmap_scale;      /* lesson 4: world height of white; 0 = the default (7) */
+    /* create() calls this when a step that may take long starts (what it
+       does, e.g. "map.png: loading 4097x4097"), for the HUD; may be NULL.
+       create() may run on another thread than the window's. */
+    void (*progress)(void *user, const char *what);
+    void *progress_user;
 } lesson_env;
 
 /* The orbit camera a lesson starts with (and R returns to). */
@@ -179,6 +186,8 @@ bool lesson_stepper_active(const lesson_stepper *s);
 const char *lesson_stepper_label(const lesson_stepper *s, char *buf, size_t size);
 
 /* helpers shared by the lessons (lesson_common.c) */
+/* env->progress(env->progress_user, what) when there is one */
+void lesson_progress(const lesson_env *env, const char *what);
 void lesson_pick_miss(lesson_pick *out, const rp_ray *ray, const char *method);
 /* append a report field to a pick (ignored when the pick is full) */
 void lesson_pick_bool(lesson_pick *out, const char *name, bool value);

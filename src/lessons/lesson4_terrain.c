@@ -17,6 +17,8 @@
  * with a camera that frames the step (lesson->frame; Z frees it).
  */
 #include "lesson.h"
+#include "heightmap_file.h"
+#include "terrain_mesh.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -66,7 +68,8 @@ typedef struct search_step {
 
 typedef struct lesson4 {
     rp_heightmap *map;
-    render_terrain_data mesh;  /* what the renderer draws: the map's own heights */
+    terrain_mesh mesh;          /* what the renderer draws: the map's own heights, decimated when large */
+    float height_scale;         /* world height of white (a loaded map) */
     terrain_mode mode;
     int linear_choice;          /* index into linear_choices */
     bool framed;                /* step mode: the camera frames the step (Z) */
@@ -141,21 +144,43 @@ static rp_heightmap *default_map(lesson4 *self, uint32_t seed)
     return map;
 }
 
-/* An image from --heightmap, rescaled to the default map's extent and
-   centred under the camera, whatever its size in pixels. */
-static rp_heightmap *loaded_map(const char *path, char *err, size_t err_size)
+/* An image from --heightmap: spacing and white from the options, or by
+   default the default map's extent (the whole map in the start view) and
+   height, centred under the camera whatever its size in pixels. The size
+   comes from the header first: it sets the spacing, and a map too large for
+   the demo is refused before anything is decoded. */
+static rp_heightmap *loaded_map(const lesson_env *env, float height_scale)
 {
-    rp_heightmap *image = rp_heightmap_load(path, 1.0f, MAP_HEIGHT, (vec3){0.0f, 0.0f, 0.0f}, err, err_size);
-    if (!image)
+    const char *path = env->heightmap_path;
+    heightmap_file_info info;
+    if (!heightmap_file_probe(path, &info, env->err, env->err_size) ||
+        !heightmap_file_fits(path, &info, HEIGHTMAP_FILE_BUDGET, env->err, env->err_size))
         return NULL;
-    int cols = rp_heightmap_cols(image), rows = rp_heightmap_rows(image);
-    float extent = (MAP_SIZE - 1) * MAP_SPACING;
-    float spacing = extent / (float)(glm_max(cols, rows) - 1);
+    char what[256];
+    if (info.known)
+        snprintf(what, sizeof what, "%s: loading a %lldx%lld %d-bit %s", path, info.width, info.height,
+                 info.bits, info.format);
+    else
+        snprintf(what, sizeof what, "%s: loading", path);
+    lesson_progress(env, what);
+    /* an unknown header (the library may still read it): load, then place */
+    long long cols = info.known ? info.width : 2, rows = info.known ? info.height : 2;
+    rp_heightmap *image = NULL;
+    if (!info.known) {
+        image = rp_heightmap_load(path, 1.0f, height_scale, (vec3){0.0f, 0.0f, 0.0f}, env->err, env->err_size);
+        if (!image)
+            return NULL;
+        cols = rp_heightmap_cols(image);
+        rows = rp_heightmap_rows(image);
+    }
+    float spacing = env->heightmap_spacing > 0.0f ? env->heightmap_spacing
+                    : (MAP_SIZE - 1) * MAP_SPACING / (float)(glm_max(cols, rows) - 1);
     vec3 origin = {-0.5f * spacing * (float)(cols - 1), 0.0f, -0.5f * spacing * (float)(rows - 1)};
-    rp_heightmap *map = rp_heightmap_create(cols, rows, spacing, origin, rp_heightmap_heights(image));
+    rp_heightmap *map = image ? rp_heightmap_create((int)cols, (int)rows, spacing, origin, rp_heightmap_heights(image))
+                              : rp_heightmap_load(path, spacing, height_scale, origin, env->err, env->err_size);
+    if (image && !map)
+        snprintf(env->err, env->err_size, "%s: cannot build a %lldx%lld terrain", path, cols, rows);
     rp_heightmap_destroy(image);
-    if (!map)
-        snprintf(err, err_size, "%s: cannot build a %dx%d terrain", path, cols, rows);
     return map;
 }
 
@@ -164,6 +189,7 @@ static void destroy(void *self_)
     lesson4 *self = self_;
     if (!self)
         return;
+    terrain_mesh_free(&self->mesh);
     rp_heightmap_destroy(self->map);
     free(self->cut_heights);
     free(self);
@@ -176,8 +202,9 @@ static void *create(const lesson_env *env)
         snprintf(env->err, env->err_size, "out of memory");
         return NULL;
     }
+    self->height_scale = env->heightmap_scale > 0.0f ? env->heightmap_scale : MAP_HEIGHT;
     if (env->heightmap_path) {
-        self->map = loaded_map(env->heightmap_path, env->err, env->err_size);
+        self->map = loaded_map(env, self->height_scale);
     } else {
         self->map = default_map(self, env->seed);
         if (!self->map)
@@ -187,11 +214,12 @@ static void *create(const lesson_env *env)
         destroy(self);
         return NULL;
     }
-    self->mesh.cols = rp_heightmap_cols(self->map);
-    self->mesh.rows = rp_heightmap_rows(self->map);
-    self->mesh.spacing = rp_heightmap_spacing(self->map);
-    rp_heightmap_origin(self->map, self->mesh.origin);
-    self->mesh.heights = rp_heightmap_heights(self->map);
+    lesson_progress(env, "building the terrain's render mesh");
+    if (!terrain_mesh_build(self->map, TERRAIN_MESH_MAX_SIDE, &self->mesh)) {
+        snprintf(env->err, env->err_size, "out of memory for the terrain's render mesh");
+        destroy(self);
+        return NULL;
+    }
     self->mode = MODE_SEARCH;
     self->linear_choice = LINEAR_DEFAULT;
     self->framed = true;
@@ -334,7 +362,7 @@ static int record_steps(lesson4 *self)
    the version tells it the heights changed. */
 static void make_cutaway(lesson4 *self)
 {
-    int cols = self->mesh.cols, rows = self->mesh.rows;
+    int cols = self->mesh.data.cols, rows = self->mesh.data.rows;
     if (!self->cut_heights)
         self->cut_heights = malloc(sizeof(float) * (size_t)cols * (size_t)rows);
     if (!self->cut_heights)
@@ -346,16 +374,16 @@ static void make_cutaway(lesson4 *self)
     glm_vec3_copy((vec3){-h[1], 0.0f, h[0]}, self->cut_side);
     float lo, hi;
     rp_heightmap_height_range(self->map, &lo, &hi);
-    float keep_behind = -self->mesh.spacing;
+    float keep_behind = -self->mesh.data.spacing;
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
-            float x = self->mesh.origin[0] + (float)c * self->mesh.spacing - self->ray.origin[0];
-            float z = self->mesh.origin[2] + (float)r * self->mesh.spacing - self->ray.origin[2];
+            float x = self->mesh.data.origin[0] + (float)c * self->mesh.data.spacing - self->ray.origin[0];
+            float z = self->mesh.data.origin[2] + (float)r * self->mesh.data.spacing - self->ray.origin[2];
             float d = x * self->cut_side[0] + z * self->cut_side[2];
-            self->cut_heights[r * cols + c] = d > keep_behind ? lo : self->mesh.heights[r * cols + c];
+            self->cut_heights[r * cols + c] = d > keep_behind ? lo : self->mesh.data.heights[r * cols + c];
         }
     uint32_t version = self->cut_mesh.version + 1;
-    self->cut_mesh = self->mesh;
+    self->cut_mesh = self->mesh.data;
     self->cut_mesh.heights = self->cut_heights;
     self->cut_mesh.version = version;
     self->cut_valid = true;
@@ -442,8 +470,11 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
 
 /* ------------------------------------------------------------ draw */
 
-static void draw_marker(render_list *list, const vec3 p)
+/* p is the exact hit; the drawn surface may be coarser (terrain_mesh.h) */
+static void draw_marker(render_list *list, const terrain_mesh *mesh, const vec3 exact)
 {
+    vec3 p;
+    terrain_mesh_marker(mesh, exact, p);
     mat4 m;
     vec3 tip = {p[0], p[1] + 0.9f, p[2]};
     versor down;
@@ -595,10 +626,10 @@ static void draw(const void *self_, render_list *list)
 {
     const lesson4 *self = self_;
     bool cut = self->framed && self->cut_valid && lesson_stepper_active(&self->stepper);
-    render_list_terrain(list, cut ? &self->cut_mesh : &self->mesh);
+    render_list_terrain(list, cut ? &self->cut_mesh : &self->mesh.data);
     if (self->has_marker && (!lesson_stepper_active(&self->stepper) ||
                              self->steps[self->stepper.current].kind == STEP_RESULT))
-        draw_marker(list, self->marker);
+        draw_marker(list, &self->mesh, self->marker);
     if (!self->has_ray)
         return;
     if (lesson_stepper_active(&self->stepper)) {
@@ -746,11 +777,11 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
     lesson_object *o = next_object(out, cap, &n, -1, LESSON_OBJECT_MAP);
     if (o) {
         snprintf(o->name, sizeof o->name, "map");
-        o->shape.map.cols = self->mesh.cols;
-        o->shape.map.rows = self->mesh.rows;
-        o->shape.map.spacing = self->mesh.spacing;
-        o->shape.map.height_scale = MAP_HEIGHT;
-        glm_vec3_copy((float *)self->mesh.origin, o->shape.map.origin);
+        o->shape.map.cols = rp_heightmap_cols(self->map);
+        o->shape.map.rows = rp_heightmap_rows(self->map);
+        o->shape.map.spacing = rp_heightmap_spacing(self->map);
+        o->shape.map.height_scale = self->height_scale;
+        rp_heightmap_origin(self->map, o->shape.map.origin);
     }
     o = self->has_spire ? next_object(out, cap, &n, 0, LESSON_OBJECT_SPIRE) : NULL;
     if (o) {

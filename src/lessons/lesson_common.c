@@ -9,6 +9,12 @@ const char *lesson_method_name(lesson_method m)
     return m == LESSON_PICK_D3D9 ? "d3d9" : "unproject";
 }
 
+void lesson_progress(const lesson_env *env, const char *what)
+{
+    if (env && env->progress)
+        env->progress(env->progress_user, what);
+}
+
 void lesson_pick_miss(lesson_pick *out, const rp_ray *ray, const char *method)
 {
     memset(out, 0, sizeof *out);
