@@ -553,6 +553,7 @@ void app_destroy(app *a)
         return;
     if (a->loading)
         finish_loading(a, false);   /* the thread must end before its lessons go */
+    app_keep_gl_driver_loaded();    /* what SDL loaded since start-up, before it unloads it */
     for (int i = 0; i < LESSON_COUNT; ++i)
         if (a->states[i])
             a->lessons[i]->destroy(a->states[i]);
