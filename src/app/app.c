@@ -653,10 +653,10 @@ static void draw_loading(app *a, const char *what, double seconds)
     SDL_GL_SwapWindow(a->window);
 }
 
-/* Starts create_lessons on a thread, before the window opens: decoding a
-   large map then overlaps the window's and the GL driver's start-up. Where
-   there are no threads (a browser without them) the lessons are created
-   right here. */
+/* Starts create_lessons on a thread, once the window is open (app_create
+   says why not before): the window keeps answering and shows progress
+   while a large map is decoded. Where there are no threads (a browser
+   without them) the lessons are created right here. */
 static bool start_loading(app *a)
 {
     app_loading *l = calloc(1, sizeof *l);
@@ -769,12 +769,6 @@ app *app_create(const app_options *opt)
         free(a);
         return NULL;
     }
-    if (!start_loading(a)) {
-        fprintf(stderr, "raypick: out of memory\n");
-        mesh_data_free(&a->user_mesh);
-        free(a);
-        return NULL;
-    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
         app_destroy(a);
@@ -796,6 +790,15 @@ app *app_create(const app_options *opt)
     /* GPU picking is an extra: where its pass cannot be built the program
        runs without it and G says why */
     a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
+    /* The lessons are made on a thread only now, after SDL_Init and the
+       window: SDL_Init may fork (D-Bus autolaunch), and a fork while another
+       thread holds an allocator lock leaves the child blocked in malloc and
+       the parent waiting for it (seen under ASan). */
+    if (!start_loading(a)) {
+        fprintf(stderr, "raypick: out of memory\n");
+        app_destroy(a);
+        return NULL;
+    }
     if (!finish_loading(a, true)) {
         app_destroy(a);
         return NULL;
