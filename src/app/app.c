@@ -790,6 +790,10 @@ app *app_create(const app_options *opt)
     /* GPU picking is an extra: where its pass cannot be built the program
        runs without it and G says why */
     a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
+    /* the frame's list at its largest from the start (lesson 3's busiest
+       frames list a few thousand commands): the soak run saw memory step up
+       mid-run when a frame first needed the list to double */
+    render_list_reserve(&a->scene, 8192);
     /* The lessons are made on a thread only now, after SDL_Init and the
        window: SDL_Init may fork (D-Bus autolaunch), and a fork while another
        thread holds an allocator lock leaves the child blocked in malloc and

@@ -258,8 +258,13 @@ static void batch_draw(render_batch *b, GLenum mode)
         return;
     glBindVertexArray(b->vao);
     glBindBuffer(GL_ARRAY_BUFFER, b->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)b->count * sizeof(render_vertex)), b->v,
-                 GL_STREAM_DRAW);
+    /* a new store of the batch's capacity each frame (orphaning: no wait
+       for the last frame's draw), then the frame's vertices into it. The
+       size changes only when the capacity doubles: a store sized to each
+       frame's count made the driver allocate a different size every frame,
+       and the soak run saw the heap creep. */
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)b->cap * sizeof(render_vertex)), NULL, GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)b->count * sizeof(render_vertex)), b->v);
     glDrawArrays(mode, 0, b->count);
     b->count = 0;
 }

@@ -13,6 +13,19 @@ void render_list_reset(render_list *list, const render_view *view)
     list->pick_id = -1;
 }
 
+bool render_list_reserve(render_list *list, int cap)
+{
+    if (cap <= list->cap)
+        return true;
+    render_cmd *cmds = realloc(list->cmds, (size_t)cap * sizeof *cmds);
+    if (!cmds)
+        return false;
+    memset(cmds + list->cap, 0, (size_t)(cap - list->cap) * sizeof *cmds);
+    list->cmds = cmds;
+    list->cap = cap;
+    return true;
+}
+
 void render_list_free(render_list *list)
 {
     free(list->cmds);

@@ -146,6 +146,12 @@ typedef struct render_list {
 void render_list_reset(render_list *list, const render_view *view);
 /* Frees the commands; the list may be reused after a reset. */
 void render_list_free(render_list *list);
+/* Makes room for at least cap commands now and touches it, so a frame
+   that lists more than any before does not grow the program's memory in a
+   step mid-run (a long-running program's memory then says what it uses,
+   which the soak run checks). false when out of memory (the list keeps
+   what it had). */
+bool render_list_reserve(render_list *list, int cap);
 
 /* an opaque lit shape; emissive (NULL: none) is added on top (highlights) */
 void render_list_shape(render_list *list, render_shape_kind kind, mat4 model,
