@@ -197,6 +197,18 @@ static lesson_method method(const void *self_)
 
 /* ------------------------------------------------------------ click */
 
+/* The sphere lesson 1 tests for o under the current volume setting: the
+   tutorial's sphere, or the smallest one (the box volumes draw theirs). */
+static void volume_sphere(const lesson1 *self, const object *o, rp_sphere *s)
+{
+    if (self->volume == VOLUME_TUTORIAL) {
+        bounding_sphere(o, s);
+    } else {
+        shape_placement p = placement(o);
+        shape_bounds_sphere(&self->bounds, &p, s);
+    }
+}
+
 /* The nearest bounding sphere on a ray: what a D3D9 program of the
    tutorial's time would do by looping, the library does in one call. */
 static bool volume_hit(const lesson1 *self, int i, int volume, const rp_ray *ray, rp_hit *hit)
@@ -303,12 +315,7 @@ static void record_tests(lesson1 *self, const lesson_click *c)
             continue;
         }
         rp_sphere s;
-        if (self->volume == VOLUME_TUTORIAL) {
-            bounding_sphere(&self->objects[i], &s);
-        } else {
-            shape_placement p = placement(&self->objects[i]);
-            shape_bounds_sphere(&self->bounds, &p, &s);
-        }
+        volume_sphere(self, &self->objects[i], &s);
         vec3 v;
         glm_vec3_sub((float *)c->ray.origin, s.center, v);
         t->quadratic = true;
@@ -444,11 +451,7 @@ static void draw_step(const lesson1 *self, render_list *list)
         return;
     }
     rp_sphere s;
-    shape_placement p = placement(o);
-    if (self->volume == VOLUME_TUTORIAL)
-        bounding_sphere(o, &s);
-    else
-        shape_bounds_sphere(&self->bounds, &p, &s);
+    volume_sphere(self, o, &s);
     vec4 c = {1.0f, 0.3f, 0.25f, 0.12f};
     if (t->hit)
         glm_vec4_copy((vec4){1.0f, 0.85f, 0.3f, 0.14f}, c);
@@ -512,11 +515,7 @@ static void draw(const void *self_, render_list *list)
             if (o->rotating)
                 glm_vec4_copy((vec4){0.95f, 0.75f, 0.35f, 0.07f}, c);
             rp_sphere s;
-            shape_placement p = placement(o);
-            if (self->volume == VOLUME_TUTORIAL)
-                bounding_sphere(o, &s);
-            else
-                shape_bounds_sphere(&self->bounds, &p, &s);
+            volume_sphere(self, o, &s);
             render_list_glass_sphere(list, s.center, s.radius, c);
         }
     }
