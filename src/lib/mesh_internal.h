@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "raypick/mesh.h"
+#include "bvh4.h"
 
 /* Deepest leaf the builder makes (rp_sbvh_build_shaped's bound,
    scene_internal.h: RP_SBVH_SAH_DEPTH + 31 for any count below 2^31). */
@@ -16,31 +17,8 @@
    triangle instead of ~76 with 1. */
 #define RP_BVH_NODE_COST 3.0
 
-/* The BVH the queries walk: the builder's binary tree collapsed into nodes of
-   up to four children (128 bytes), boxes stored one lane per child so one
-   SSE2 slab test checks all four (Embree's BVH4 layout). b[0..2] are the
-   children's min x, y, z, b[3..5] their max x, y, z. A child slot is a
-   node when count[i] == 0 (child[i] = its index), a leaf of count[i]
-   triangles from child[i] (in BVH order) when count[i] > 0, and empty when
-   child[i] == RP_BVH4_EMPTY (UINT32_MAX, all bits set: compared four at a
-   time); its box is then inverted (min +inf, max -inf), but the queries
-   skip it by the child, not the box (a ray whose box padding overflowed
-   to infinity gets NaN slabs, which constrain nothing). Node 0 is the
-   root. */
-#define RP_BVH4_EMPTY UINT32_MAX
-typedef struct rp_bvh4_node {
-    float    b[6][4];
-    uint32_t child[4];
-    uint32_t count[4];
-} rp_bvh4_node;
-
-/* Each BVH4 node holds the children of a binary inner node, and a binary
-   inner node is at depth <= RP_BVH_MAX_DEPTH - 1 (62), so no BVH4 node is
-   deeper than that. A depth-first walk that pushes a node's hit children
-   (up to four) and pops the nearest holds, at a node of depth d, at most
-   three entries per ancestor level, plus its own four: 3 * 62 + 4 = 190. */
-#define RP_BVH4_STACK (3 * RP_BVH_MAX_DEPTH + 4)
-
+/* The BVH the queries walk: the builder's binary tree collapsed into
+   nodes of up to four children (bvh4.h: rp_bvh4_node, RP_BVH4_STACK). */
 /* A triangle as the BVH stores it: its three vertices and its original
    index together (40 bytes), so the index costs no second cache miss. */
 typedef struct rp_mesh_tri {
