@@ -68,7 +68,9 @@ static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
 /* Built depth first (a node's inner children get consecutive indices,
    after it). Each BVH4 node takes the place of one distinct binary inner
    node, so there are at most as many as those (or one, for a root that
-   is a leaf). */
+   is a leaf). A tree deeper than the builder's bound (RP_BVH4_MAX_DEPTH)
+   is refused rather than allowed to overrun the fixed stacks here and in
+   the traversals. */
 rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *count_out)
 {
     uint32_t inner = 0;
@@ -88,16 +90,18 @@ rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *c
         *count_out = 1;
         return out;
     }
-    /* (binary inner node, its BVH4 node) pairs to fill; each pop pushes
-       at most four, and the depth bound of RP_BVH4_STACK holds here too */
-    uint32_t stack[RP_BVH4_STACK][2];
+    /* (binary inner node, its BVH4 node, that node's depth) to fill; each
+       pop pushes at most four, and the depth bound of RP_BVH4_STACK holds
+       here too */
+    uint32_t stack[RP_BVH4_STACK][3];
     int sp = 0;
     stack[sp][0] = 0;
     stack[sp][1] = 0;
+    stack[sp][2] = 0;
     sp++;
     while (sp > 0) {
         sp--;
-        uint32_t bin = stack[sp][0], q = stack[sp][1];
+        uint32_t bin = stack[sp][0], q = stack[sp][1], depth = stack[sp][2];
         uint32_t kids[4];
         int k = gather(nodes, bin, kids);
         /* pushed in reverse, so the first child's subtree comes next */
@@ -111,9 +115,14 @@ rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *c
                 slot_set(&out[q], i, n, n->first, n->count);
                 continue;
             }
+            if (depth + 1 >= RP_BVH4_MAX_DEPTH) {
+                rp_free_large(out);
+                return NULL;
+            }
             slot_set(&out[q], i, n, count, 0);
             stack[sp][0] = kids[i];
             stack[sp][1] = count;
+            stack[sp][2] = depth + 1;
             sp++;
             count++;
         }
