@@ -68,10 +68,18 @@ static void check_bvh(const rp_mesh *m)
             }
             covered += n->count[c];
             assert_true(n->count[c] <= RP_BVH_MAX_LEAF);
-            for (uint32_t p = n->child[c]; p < n->child[c] + n->count[c]; p++)
+            /* a leaf's slots lie in the packets and touch no more of
+               them than its count needs */
+            uint32_t first = n->child[c], last = first + n->count[c] - 1;
+            assert_true(last / RP_TRI4_LANES < m->pack_count);
+            assert_int_equal(last / RP_TRI4_LANES - first / RP_TRI4_LANES,
+                             (n->count[c] - 1) / RP_TRI4_LANES);
+            for (uint32_t p = first; p <= last; p++) {
+                const rp_tri4 *pk = &m->packs[p / RP_TRI4_LANES];
                 for (int k = 0; k < 9; k++)
-                    assert_true(m->tris[p].v[k] >= n->b[k % 3][c] &&
-                                m->tris[p].v[k] <= n->b[3 + k % 3][c]);
+                    assert_true(pk->v[k][p % RP_TRI4_LANES] >= n->b[k % 3][c] &&
+                                pk->v[k][p % RP_TRI4_LANES] <= n->b[3 + k % 3][c]);
+            }
         }
         /* only a single-leaf root has fewer than two children */
         assert_true(used >= 2 || (i == 0 && m->node_count == 1 && used == 1));

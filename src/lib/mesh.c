@@ -113,7 +113,7 @@ void rp_mesh_destroy(rp_mesh *m)
     if (m == NULL)
         return;
     rp_free_large(m->nodes);
-    rp_free_large(m->tris);
+    rp_free_large(m->packs);
     free(m);
 }
 
@@ -155,6 +155,7 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
 typedef struct trav_ray {
 #if RP_MESH_SSE2
     __m128     o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
+    __m128     ox4, oy4, oz4, sx4, sy4;          /* tri's ox, oy, oz, sx, sy, likewise */
 #endif
     rp_tri_ray tri;
     float      o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
@@ -193,6 +194,13 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
         r->inv4[a] = _mm_set1_ps(r->inv[a]);
 #endif
     }
+#if RP_MESH_SSE2
+    r->ox4 = _mm_set1_ps(r->tri.ox);
+    r->oy4 = _mm_set1_ps(r->tri.oy);
+    r->oz4 = _mm_set1_ps(r->tri.oz);
+    r->sx4 = _mm_set1_ps(r->tri.sx);
+    r->sy4 = _mm_set1_ps(r->tri.sy);
+#endif
 }
 
 /* The ray against the (widened) boxes of a node's four children: bit i
@@ -312,11 +320,12 @@ static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const tr
         e.first = n->child[slot];
         e.count = n->count[slot];
         memcpy(&e.t_enter, &bits, sizeof bits);
-        /* both cache lines of a node; a leaf's first and last triangle */
-        const char *line = e.count > 0 ? (const char *)&m->tris[e.first]
+        /* both cache lines of a node; a leaf's first and last packet */
+        const char *line = e.count > 0 ? (const char *)&m->packs[e.first / RP_TRI4_LANES]
                                        : (const char *)&m->nodes[e.first];
-        const char *last = e.count > 0 ? (const char *)&m->tris[e.first + e.count] - 1
-                                       : line + sizeof(rp_bvh4_node) - 1;
+        const char *last =
+            e.count > 0 ? (const char *)&m->packs[(e.first + e.count - 1) / RP_TRI4_LANES + 1] - 1
+                        : line + sizeof(rp_bvh4_node) - 1;
         RP_PREFETCH(line);
         RP_PREFETCH(last);
         out[j] = e;
@@ -324,18 +333,86 @@ static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const tr
     return k;
 }
 
-/* The triangle test of prim i of the mesh, exactly as
+/* ---- the triangles ------------------------------------------------------ */
+
+/* The vertices (v0, v1, v2) of the triangle in slot s of the packets. */
+static inline void slot_vertices(const rp_mesh *m, uint32_t s, float p[9])
+{
+    const rp_tri4 *pk = &m->packs[s / RP_TRI4_LANES];
+    const uint32_t lane = s % RP_TRI4_LANES;
+    for (int k = 0; k < 9; k++)
+        p[k] = pk->v[k][lane];
+}
+
+static inline uint32_t slot_index(const rp_mesh *m, uint32_t s)
+{
+    return m->packs[s / RP_TRI4_LANES].index[s % RP_TRI4_LANES];
+}
+
+/* The triangle test of slot s of the mesh, exactly as
    rp_intersect_ray_triangle makes it, including its refusal of a hit
    whose point cannot be represented. */
-static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t i,
+static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t s,
                             rp_tri_result *res)
 {
-    const float *p = m->tris[i].v;
+    float p[9];
+    slot_vertices(m, s, p);
     if (!rp_tri_intersect(&r->tri, p, p + 3, p + 6, res))
         return false;
     vec3 point;
     rp_ray_at(ray, res->t, point);
     return rp_vec3_finite(point);
+}
+
+/* The lanes of packet `pack` that hold slots first .. end - 1. */
+static inline int lanes_in(uint32_t pack, uint32_t first, uint32_t end)
+{
+    const uint32_t base = pack * RP_TRI4_LANES;
+    const uint32_t lo = first > base ? first - base : 0;
+    const uint32_t hi = end - base < RP_TRI4_LANES ? end - base : RP_TRI4_LANES;
+    return (int)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* Of `lanes` (a bit per lane of pk), those whose triangle the ray may
+   hit: the SSE2 version drops the lanes whose edge functions have mixed
+   signs, computing them with the same float operations in the same order
+   as rp_tri_intersect (so the same bits: no lane it drops would hit);
+   the rest go to rp_tri_intersect, which decides them exactly. Most
+   triangles of a leaf miss, so most leaves end here. The plain C
+   version keeps every lane. */
+static inline int pack_candidates(const rp_tri4 *pk, const trav_ray *r, int lanes)
+{
+#if RP_MESH_SSE2
+    const int kx = r->tri.kx, ky = r->tri.ky, kz = r->tri.kz;
+    const __m128 az = _mm_sub_ps(_mm_loadu_ps(pk->v[kz]), r->oz4);
+    const __m128 bz = _mm_sub_ps(_mm_loadu_ps(pk->v[3 + kz]), r->oz4);
+    const __m128 cz = _mm_sub_ps(_mm_loadu_ps(pk->v[6 + kz]), r->oz4);
+    const __m128 ax =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[kx]), r->ox4), _mm_mul_ps(r->sx4, az));
+    const __m128 ay =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[ky]), r->oy4), _mm_mul_ps(r->sy4, az));
+    const __m128 bx =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + kx]), r->ox4), _mm_mul_ps(r->sx4, bz));
+    const __m128 by =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + ky]), r->oy4), _mm_mul_ps(r->sy4, bz));
+    const __m128 cx =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + kx]), r->ox4), _mm_mul_ps(r->sx4, cz));
+    const __m128 cy =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + ky]), r->oy4), _mm_mul_ps(r->sy4, cz));
+    const __m128 u = _mm_sub_ps(_mm_mul_ps(cx, by), _mm_mul_ps(cy, bx));
+    const __m128 v = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
+    const __m128 w = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 neg = _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)),
+                                 _mm_cmplt_ps(w, zero));
+    const __m128 pos = _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)),
+                                 _mm_cmpgt_ps(w, zero));
+    return lanes & ~_mm_movemask_ps(_mm_and_ps(neg, pos));
+#else
+    (void)pk;
+    (void)r;
+    return lanes;
+#endif
 }
 
 typedef struct nearest {
@@ -362,20 +439,25 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     stack_entry cur = {0, 0, 0.0f};   /* the root */
     for (;;) {
         if (cur.count > 0) {
-            for (uint32_t i = cur.first; i < cur.first + cur.count; i++) {
-                rp_tri_result res;
-                if (!prim_hit(m, ray, &r, i, &res) || res.t > best->t)
-                    continue;
-                uint32_t tri = m->tris[i].index;
-                if (found && res.t == best->t && tri > best->tri)
-                    continue;
-                found = true;
-                best->t = res.t;
-                best->prim = i;
-                best->tri = tri;
-                best->res = res;
-                if (any)
-                    return true;
+            const uint32_t end = cur.first + cur.count;
+            for (uint32_t p = cur.first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
+                int cand = pack_candidates(&m->packs[p], &r, lanes_in(p, cur.first, end));
+                for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {
+                    rp_tri_result res;
+                    const uint32_t i = p * RP_TRI4_LANES + lane;
+                    if (!(cand & 1) || !prim_hit(m, ray, &r, i, &res) || res.t > best->t)
+                        continue;
+                    uint32_t tri = slot_index(m, i);
+                    if (found && res.t == best->t && tri > best->tri)
+                        continue;
+                    found = true;
+                    best->t = res.t;
+                    best->prim = i;
+                    best->tri = tri;
+                    best->res = res;
+                    if (any)
+                        return true;
+                }
             }
         } else {
             stack_entry hit[4];
@@ -402,7 +484,8 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
 static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit *out,
                    rp_triangle_hit *tri)
 {
-    const float *p = m->tris[b->prim].v;
+    float p[9];
+    slot_vertices(m, b->prim, p);
     rp_hit hit;
     /* cannot fail: prim_hit checked the point, the triangle is not degenerate */
     rp_tri_make_hit(ray, p, p + 3, p + 6, &b->res, &hit);
@@ -470,6 +553,7 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     stack_entry stack[RP_BVH4_STACK];
     int sp = 0;
     stack[sp++] = (stack_entry){0, 0, 0.0f};
+    int cand = 0;
     while (sp > 0) {
         stack_entry n = stack[--sp];
         if (n.count == 0) {
@@ -479,9 +563,14 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
                 stack[sp++] = hit[i];
             continue;
         }
-        for (uint32_t i = n.first; i < n.first + n.count; i++) {
+        const uint32_t end = n.first + n.count;
+        for (uint32_t i = n.first; i < end; i++) {
             rp_tri_result res;
-            if (!prim_hit(m, ray, &r, i, &res))
+            const uint32_t p = i / RP_TRI4_LANES;
+            /* a packet's lanes are sorted out once, at its first slot */
+            if (i == n.first || i % RP_TRI4_LANES == 0)
+                cand = pack_candidates(&m->packs[p], &r, lanes_in(p, n.first, end));
+            if (!((cand >> (i % RP_TRI4_LANES)) & 1) || !prim_hit(m, ray, &r, i, &res))
                 continue;
             if (count == cap) {
                 size_t grown = cap * 2;
@@ -497,12 +586,13 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
                 buf = nb;
                 cap = grown;
             }
-            buf[count++] = (any_hit){res.t, m->tris[i].index, i, res};
+            buf[count++] = (any_hit){res.t, slot_index(m, i), i, res};
         }
     }
     qsort(buf, count, sizeof *buf, cmp_hits);
     for (size_t k = 0; k < count && k < max_hits; k++) {
-        const float *p = m->tris[buf[k].prim].v;
+        float p[9];
+        slot_vertices(m, buf[k].prim, p);
         if (hits)
             rp_tri_make_hit(ray, p, p + 3, p + 6, &buf[k].res, &hits[k]);
         if (tris) {
@@ -627,7 +717,8 @@ bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *
     if (!isfinite(best.t))
         return false;
     rp_hit lh;
-    const float *p = m->tris[best.prim].v;
+    float p[9];
+    slot_vertices(m, best.prim, p);
     rp_tri_make_hit(&local, p, p + 3, p + 6, &best.res, &lh);
 
     rp_hit hit;

@@ -2,7 +2,7 @@
    builder (scene_bvh.c: binned SAH on the triangles' boxes, SSE2, in
    place, sampled planes for big nodes, depth bounded); it is then
    collapsed into the BVH4 the queries walk, and the triangles copied in
-   leaf order. */
+   leaf order into packets of four (mesh_internal.h: rp_tri4). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -141,12 +141,80 @@ static rp_bvh4_node *collapse(const rp_snode *nodes, uint32_t used, uint32_t *co
 #error "RP_BVH_MAX_DEPTH no longer bounds the builder's depth (see above)"
 #endif
 
+/* ---- the triangle packets ------------------------------------------------ */
+
+/* Where a leaf of `count` triangles goes when the next free slot is
+   `next`: there, unless starting there makes it touch one packet more
+   than its count needs; then at the start of the next packet. */
+static uint64_t leaf_slot(uint64_t next, uint32_t count)
+{
+    const uint64_t lanes = RP_TRI4_LANES;
+    uint64_t lane = next % lanes;
+    uint64_t needed = (count + lanes - 1) / lanes;
+    if ((lane + count + lanes - 1) / lanes > needed)
+        return next - lane + lanes;
+    return next;
+}
+
+/* The slots every leaf of the BVH4 takes, leaves in node order (depth
+   first: neighbours in space are neighbours in memory): the number of
+   packets they fill. */
+static uint64_t count_packets(const rp_bvh4_node *nodes, uint32_t node_count)
+{
+    uint64_t next = 0;
+    for (uint32_t i = 0; i < node_count; i++)
+        for (int c = 0; c < 4; c++)
+            if (nodes[i].child[c] != RP_BVH4_EMPTY && nodes[i].count[c] > 0)
+                next = leaf_slot(next, nodes[i].count[c]) + nodes[i].count[c];
+    return (next + RP_TRI4_LANES - 1) / RP_TRI4_LANES;
+}
+
+static void slot_copy(rp_tri4 *packs, uint64_t to, const rp_tri4 *from_pack, int from_lane)
+{
+    rp_tri4 *p = &packs[to / RP_TRI4_LANES];
+    int lane = (int)(to % RP_TRI4_LANES);
+    for (int k = 0; k < 9; k++)
+        p->v[k][lane] = from_pack->v[k][from_lane];
+    p->index[lane] = from_pack->index[from_lane];
+}
+
+/* Copies each leaf's triangles (`order`: the builder's leaf order, a leaf
+   slot's child its first position there) into the packets and points the
+   leaf at its first slot. Unused slots repeat their packet's lane 0. */
+static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const float *tris,
+                         const uint32_t *index, const uint32_t *order, rp_tri4 *packs,
+                         uint32_t pack_count)
+{
+    uint64_t next = 0;
+    for (uint32_t i = 0; i < node_count; i++)
+        for (int c = 0; c < 4; c++) {
+            rp_bvh4_node *n = &nodes[i];
+            if (n->child[c] == RP_BVH4_EMPTY || n->count[c] == 0)
+                continue;
+            uint64_t at = leaf_slot(next, n->count[c]);
+            for (; next < at; next++)   /* skipped slots: pad from lane 0 */
+                slot_copy(packs, next, &packs[next / RP_TRI4_LANES], 0);
+            for (uint32_t j = 0; j < n->count[c]; j++, next++) {
+                uint32_t src = order[n->child[c] + j];
+                rp_tri4 *p = &packs[next / RP_TRI4_LANES];
+                int lane = (int)(next % RP_TRI4_LANES);
+                for (int k = 0; k < 9; k++)
+                    p->v[k][lane] = tris[9 * (size_t)src + (size_t)k];
+                p->index[lane] = index[src];
+            }
+            n->child[c] = (uint32_t)at;
+        }
+    for (; next < (uint64_t)pack_count * RP_TRI4_LANES; next++)
+        slot_copy(packs, next, &packs[next / RP_TRI4_LANES], 0);
+}
+
 bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
 {
     m->prim_count = prim_count;
     m->node_count = 0;
     m->nodes = NULL;
-    m->tris = NULL;
+    m->pack_count = 0;
+    m->packs = NULL;
     if (prim_count == 0) {   /* only degenerate triangles: nothing to hit */
         rp_free_large(tris);
         rp_free_large(index);
@@ -170,25 +238,26 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
         ok = rp_sbvh_build_shaped(boxes, prim_count, &shape, &bvh);
     }
     rp_free_large(boxes);
-    /* triangles in leaf order, so a leaf's are contiguous */
-    rp_mesh_tri *sorted = ok ? rp_alloc_large((size_t)prim_count * sizeof *sorted) : NULL;
-    if (sorted) {
-        for (uint32_t i = 0; i < prim_count; i++) {
-            memcpy(sorted[i].v, tris + 9 * (size_t)bvh.prims[i], sizeof sorted[i].v);
-            sorted[i].index = index[bvh.prims[i]];
-        }
-    }
+    uint32_t count4 = 0;
+    rp_bvh4_node *nodes4 = ok ? collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
+    rp_tri4 *packs = NULL;
+    uint64_t pack_count = nodes4 ? count_packets(nodes4, count4) : 0;
+    /* every slot index fits below RP_BVH4_EMPTY (padding at most doubles
+       the slots: it takes a packet only when the next leaf does not fit) */
+    if (nodes4 && pack_count <= (UINT32_MAX - 1) / RP_TRI4_LANES)
+        packs = rp_alloc_large((size_t)pack_count * sizeof *packs);
+    if (packs)
+        fill_packets(nodes4, count4, tris, index, bvh.prims, packs, (uint32_t)pack_count);
+    rp_sbvh_free(&bvh);
     rp_free_large(tris);
     rp_free_large(index);
-    uint32_t count4 = 0;
-    rp_bvh4_node *nodes4 = sorted ? collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
-    rp_sbvh_free(&bvh);
-    if (!nodes4) {
-        rp_free_large(sorted);
+    if (!packs) {
+        rp_free_large(nodes4);
         return false;
     }
     m->nodes = nodes4;
     m->node_count = count4;
-    m->tris = sorted;
+    m->packs = packs;
+    m->pack_count = (uint32_t)pack_count;
     return true;
 }
