@@ -285,22 +285,53 @@ static inline int slots_used(const rp_bvh4_node *n)
         y = hi_;                            \
     } while (0)
 
-/* The children of node n the ray enters within t_max, nearest first:
-   returns how many. Sorted by a key per child: its entry distance's bits
-   (t_enter >= 0, so they order as unsigned integers) with the slot in the
-   two lowest; a missed child's key is all ones, so it sorts last. A
-   sorting network of min and max: no branch to mispredict. The t_enter
-   read back from a key has lost those two bits (rounded towards 0): a
-   pending child is then skipped a hair later, never wrongly. */
-static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const trav_ray *r,
-                               float t_max, stack_entry out[4])
+/* Bit i set when the ray enters child i of n within t_max, with
+   t_enter[i] where. Empty slots never count: their inverted boxes stop
+   no ray whose pad overflowed to infinity (then every slab is NaN, no
+   constraint). */
+static inline int child_mask(const rp_bvh4_node *n, const trav_ray *r, float t_max,
+                             float t_enter[4])
 {
-    float t_enter[4];
-    /* empty slots never count: their inverted boxes stop no ray whose
-       pad overflowed to infinity (then every slab is NaN, no constraint) */
-    int mask = box4_enter(n, r, t_max, t_enter) & slots_used(n);
-    if (mask == 0)
-        return 0;
+    return box4_enter(n, r, t_max, t_enter) & slots_used(n);
+}
+
+static inline stack_entry child_at(const rp_bvh4_node *n, int slot, float t_enter)
+{
+    stack_entry e;
+    e.first = n->child[slot];
+    e.count = n->count[slot];
+    e.t_enter = t_enter;
+    return e;
+}
+
+/* Starts loading every cache line of a child that waits on the stack: a
+   node's two, a leaf's packets' (up to three per packet: 160 bytes need
+   not start a line). */
+static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
+{
+    const char *line = e->count > 0 ? (const char *)&m->packs[e->first / RP_TRI4_LANES]
+                                    : (const char *)&m->nodes[e->first];
+    const char *last =
+        e->count > 0 ? (const char *)&m->packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1
+                     : line + sizeof(rp_bvh4_node) - 1;
+    for (; line <= last; line += 64)
+        RP_PREFETCH(line);
+    RP_PREFETCH(last);
+}
+
+/* The lowest set bit of a four-bit mask (0 for none). */
+static const uint8_t lowest_bit[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+
+/* The children of `mask` (child_mask's), nearest first: returns how
+   many. Sorted by a key per child: its entry distance's bits (t_enter >=
+   0, so they order as unsigned integers) with the slot in the two
+   lowest; a missed child's key is all ones, so it sorts last. A sorting
+   network of min and max: no branch to mispredict. The t_enter read back
+   from a key has lost those two bits (rounded towards 0): a pending
+   child is then skipped a hair later, never wrongly. */
+static inline int sort_children(const rp_mesh *m, const rp_bvh4_node *n, int mask,
+                                const float t_enter[4], stack_entry out[4])
+{
     uint32_t key[4];
     int k = 0;
     for (int i = 0; i < 4; i++) {
@@ -315,20 +346,11 @@ static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const tr
     RP_KEY_SORT2(key[1], key[3]);
     RP_KEY_SORT2(key[1], key[2]);
     for (int j = 0; j < k; j++) {
-        uint32_t slot = key[j] & 3u, bits = key[j] & ~3u;
-        stack_entry e;
-        e.first = n->child[slot];
-        e.count = n->count[slot];
-        memcpy(&e.t_enter, &bits, sizeof bits);
-        /* both cache lines of a node; a leaf's first and last packet */
-        const char *line = e.count > 0 ? (const char *)&m->packs[e.first / RP_TRI4_LANES]
-                                       : (const char *)&m->nodes[e.first];
-        const char *last =
-            e.count > 0 ? (const char *)&m->packs[(e.first + e.count - 1) / RP_TRI4_LANES + 1] - 1
-                        : line + sizeof(rp_bvh4_node) - 1;
-        RP_PREFETCH(line);
-        RP_PREFETCH(last);
-        out[j] = e;
+        uint32_t bits = key[j] & ~3u;
+        float t;
+        memcpy(&t, &bits, sizeof t);
+        out[j] = child_at(n, (int)(key[j] & 3u), t);
+        prefetch_child(m, &out[j]);
     }
     return k;
 }
@@ -460,9 +482,29 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                 }
             }
         } else {
-            stack_entry hit[4];
-            int k = hit_children(m, &m->nodes[cur.first], &r, best->t, hit);
-            if (k > 0) {
+            const rp_bvh4_node *n = &m->nodes[cur.first];
+            float t_enter[4];
+            const int mask = child_mask(n, &r, best->t, t_enter);
+            /* one or two children hit (most nodes): no sort, and no
+               prefetch of the one visited next (it is loaded right away) */
+            const int rest = mask & (mask - 1);
+            if (mask != 0 && rest == 0) {
+                const int a = lowest_bit[mask];
+                cur = child_at(n, a, t_enter[a]);
+                continue;
+            }
+            if (mask != 0 && (rest & (rest - 1)) == 0) {
+                const int a = lowest_bit[mask], b = lowest_bit[rest];
+                const int near = t_enter[b] < t_enter[a] ? b : a, far = a + b - near;
+                stack[sp] = child_at(n, far, t_enter[far]);
+                prefetch_child(m, &stack[sp]);
+                sp++;
+                cur = child_at(n, near, t_enter[near]);
+                continue;
+            }
+            if (mask != 0) {
+                stack_entry hit[4];
+                const int k = sort_children(m, n, mask, t_enter, hit);
                 /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
                 for (int i = k - 1; i > 0; i--)
                     stack[sp++] = hit[i];
@@ -557,8 +599,10 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     while (sp > 0) {
         stack_entry n = stack[--sp];
         if (n.count == 0) {
+            const rp_bvh4_node *node = &m->nodes[n.first];
+            float t_enter[4];
             stack_entry hit[4];
-            int k = hit_children(m, &m->nodes[n.first], &r, INFINITY, hit);
+            int k = sort_children(m, node, child_mask(node, &r, INFINITY, t_enter), t_enter, hit);
             for (int i = 0; i < k; i++)
                 stack[sp++] = hit[i];
             continue;

@@ -9,12 +9,17 @@
 /* Deepest leaf the builder makes (rp_sbvh_build_shaped's bound,
    scene_internal.h: RP_SBVH_SAH_DEPTH + 31 for any count below 2^31). */
 #define RP_BVH_MAX_DEPTH 63
-#define RP_BVH_MAX_LEAF 8
-/* The SAH cost of visiting a node, in triangle tests (two box tests, a
-   stack push, a likely cache miss). 3 was measured best in bench_mesh on
-   60k and 1M triangles and gives leaves of ~2-4 triangles: ~55 bytes per
-   triangle instead of ~76 with 1. */
-#define RP_BVH_NODE_COST 3.0
+/* Leaves of up to four packets (rp_tri4 below). The SAH counts a leaf's
+   cost per triangle, but the leaves test four at a time, so a node visit
+   (two box tests, a stack push, a likely cache miss on a dependent load)
+   is priced at 10 triangle tests: leaves grow to ~2 packets, the tree
+   loses about a level, and each level a ray skips is one cache miss
+   fewer that it waits for (the packets of a leaf are adjacent and load
+   together). bench_mesh on 1M triangles (a loaded machine, ratio to
+   Embree's rtcIntersect1 CPU time): leaves of 8 at cost 3, 1.8x; 12 at
+   6, 1.7x; 16 at 6, 10 or 16, 1.4-1.5x; 47 bytes per triangle at 10. */
+#define RP_BVH_MAX_LEAF 16
+#define RP_BVH_NODE_COST 10.0
 
 /* The BVH the queries walk: the builder's binary tree collapsed into nodes of
    up to four children (128 bytes), boxes stored one lane per child so one
