@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -19,72 +20,84 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
+/* Slot s of the wide node whose first half is nodes[w] (mesh_internal.h:
+   RP_BVH_WIDE): its box row a, child and count. */
+#define WBOX(m, w, a, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].b[a][(s) % 4])
+#define WCHILD(m, w, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].child[(s) % 4])
+#define WCOUNT(m, w, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].count[(s) % 4])
+
 static int bvh_depth(const rp_mesh *m, uint32_t node, int depth)
 {
-    const rp_bvh4_node *n = &m->nodes[node];
     int deepest = depth;
-    for (int i = 0; i < 4; i++)
-        if (n->count[i] == 0 && n->child[i] != RP_BVH4_EMPTY) {
-            int d = bvh_depth(m, n->child[i], depth + 1);
+    for (int s = 0; s < RP_BVH_WIDE; s++)
+        if (WCOUNT(m, node, s) == 0 && WCHILD(m, node, s) != RP_BVH4_EMPTY) {
+            int d = bvh_depth(m, WCHILD(m, node, s), depth + 1);
             deepest = d > deepest ? d : deepest;
         }
     return deepest;
 }
 
-/* Every triangle of the BVH4 is in exactly one leaf, inside its boxes;
-   every node but the root is some node's child exactly once; empty slots
-   have boxes no ray can enter. */
+/* Every triangle of the BVH is in exactly one leaf (its original index
+   seen once), inside its boxes; every node but the root is some node's
+   child exactly once; empty slots have boxes no ray can enter. */
 static void check_bvh(const rp_mesh *m)
 {
     if (m->node_count == 0)
         return;
+    assert_int_equal(m->node_count % 2, 0);
     assert_true(bvh_depth(m, 0, 0) <= RP_BVH_MAX_DEPTH - 1);
     size_t covered = 0, children = 0;
-    for (uint32_t i = 0; i < m->node_count; i++) {
-        const rp_bvh4_node *n = &m->nodes[i];
+    unsigned char *seen = calloc(m->triangle_count, 1);
+    assert_non_null(seen);
+    for (uint32_t i = 0; i < m->node_count; i += 2) {
         int used = 0;
-        for (int c = 0; c < 4; c++) {
-            if (n->child[c] == RP_BVH4_EMPTY) {
-                assert_int_equal(n->count[c], 0);
+        for (int c = 0; c < RP_BVH_WIDE; c++) {
+            if (WCHILD(m, i, c) == RP_BVH4_EMPTY) {
+                assert_int_equal(WCOUNT(m, i, c), 0);
                 for (int a = 0; a < 3; a++) {
-                    assert_true(n->b[a][c] == INFINITY);
-                    assert_true(n->b[3 + a][c] == -INFINITY);
+                    assert_true(WBOX(m, i, a, c) == INFINITY);
+                    assert_true(WBOX(m, i, 3 + a, c) == -INFINITY);
                 }
                 continue;
             }
             used++;
-            if (n->count[c] == 0) {
-                const rp_bvh4_node *k = &m->nodes[n->child[c]];
-                assert_true(n->child[c] > i && n->child[c] < m->node_count);
+            if (WCOUNT(m, i, c) == 0) {
+                uint32_t k = WCHILD(m, i, c);
+                assert_true(k > i && k < m->node_count && k % 2 == 0);
                 children++;
                 /* the child's own children lie inside its box */
-                for (int j = 0; j < 4; j++)
-                    if (k->child[j] != RP_BVH4_EMPTY)
+                for (int j = 0; j < RP_BVH_WIDE; j++)
+                    if (WCHILD(m, k, j) != RP_BVH4_EMPTY)
                         for (int a = 0; a < 3; a++) {
-                            assert_true(k->b[a][j] >= n->b[a][c]);
-                            assert_true(k->b[3 + a][j] <= n->b[3 + a][c]);
+                            assert_true(WBOX(m, k, a, j) >= WBOX(m, i, a, c));
+                            assert_true(WBOX(m, k, 3 + a, j) <= WBOX(m, i, 3 + a, c));
                         }
                 continue;
             }
-            covered += n->count[c];
-            assert_true(n->count[c] <= RP_BVH_MAX_LEAF);
+            uint32_t count = WCOUNT(m, i, c);
+            covered += count;
+            assert_true(count <= RP_BVH_MAX_LEAF);
             /* a leaf's slots lie in the packets and touch no more of
                them than its count needs */
-            uint32_t first = n->child[c], last = first + n->count[c] - 1;
+            uint32_t first = WCHILD(m, i, c), last = first + count - 1;
             assert_true(last / RP_TRI4_LANES < m->pack_count);
             assert_int_equal(last / RP_TRI4_LANES - first / RP_TRI4_LANES,
-                             (n->count[c] - 1) / RP_TRI4_LANES);
+                             (count - 1) / RP_TRI4_LANES);
             for (uint32_t p = first; p <= last; p++) {
                 const rp_tri4 *pk = &m->packs[p / RP_TRI4_LANES];
+                uint32_t index = pk->index[p % RP_TRI4_LANES];
+                assert_true(index < m->triangle_count && !seen[index]);
+                seen[index] = 1;
                 for (int k = 0; k < 9; k++)
-                    assert_true(pk->v[k][p % RP_TRI4_LANES] >= n->b[k % 3][c] &&
-                                pk->v[k][p % RP_TRI4_LANES] <= n->b[3 + k % 3][c]);
+                    assert_true(pk->v[k][p % RP_TRI4_LANES] >= WBOX(m, i, k % 3, c) &&
+                                pk->v[k][p % RP_TRI4_LANES] <= WBOX(m, i, 3 + k % 3, c));
             }
         }
         /* only a single-leaf root has fewer than two children */
-        assert_true(used >= 2 || (i == 0 && m->node_count == 1 && used == 1));
+        assert_true(used >= 2 || (i == 0 && m->node_count == 2 && used == 1));
     }
-    assert_int_equal(children, m->node_count - 1);
+    free(seen);
+    assert_int_equal(children, m->node_count / 2 - 1);
     assert_int_equal(covered, m->prim_count);
 }
 

@@ -276,80 +276,76 @@ static inline int slots_used(const rp_bvh4_node *n)
 #endif
 }
 
-/* Compare-exchange of two sort keys, branch free (min and max). */
-#define RP_KEY_SORT2(x, y)                  \
-    do {                                    \
-        uint32_t lo_ = x < y ? x : y;       \
-        uint32_t hi_ = x < y ? y : x;       \
-        x = lo_;                            \
-        y = hi_;                            \
-    } while (0)
-
-/* Bit i set when the ray enters child i of n within t_max, with
-   t_enter[i] where. Empty slots never count: their inverted boxes stop
-   no ray whose pad overflowed to infinity (then every slab is NaN, no
-   constraint). */
+/* Bit s set when the ray enters child slot s of the wide node whose
+   first half is n within t_max, with t_enter[s] where. Empty slots never
+   count: their inverted boxes stop no ray whose pad overflowed to
+   infinity (then every slab is NaN, no constraint). */
 static inline int child_mask(const rp_bvh4_node *n, const trav_ray *r, float t_max,
-                             float t_enter[4])
+                             float t_enter[RP_BVH_WIDE])
 {
-    return box4_enter(n, r, t_max, t_enter) & slots_used(n);
+    const int lo = box4_enter(&n[0], r, t_max, t_enter) & slots_used(&n[0]);
+    const int hi = box4_enter(&n[1], r, t_max, t_enter + 4) & slots_used(&n[1]);
+    return lo | hi << 4;
 }
 
 static inline stack_entry child_at(const rp_bvh4_node *n, int slot, float t_enter)
 {
     stack_entry e;
-    e.first = n->child[slot];
-    e.count = n->count[slot];
+    e.first = n[slot / 4].child[slot % 4];
+    e.count = n[slot / 4].count[slot % 4];
     e.t_enter = t_enter;
     return e;
 }
 
 /* Starts loading every cache line of a child that waits on the stack: a
-   node's two, a leaf's packets' (up to three per packet: 160 bytes need
-   not start a line). */
+   wide node's four, a leaf's packets' (up to three per packet: 160 bytes
+   need not start a line). */
 static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
 {
     const char *line = e->count > 0 ? (const char *)&m->packs[e->first / RP_TRI4_LANES]
                                     : (const char *)&m->nodes[e->first];
     const char *last =
         e->count > 0 ? (const char *)&m->packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1
-                     : line + sizeof(rp_bvh4_node) - 1;
+                     : line + 2 * sizeof(rp_bvh4_node) - 1;
     for (; line <= last; line += 64)
         RP_PREFETCH(line);
     RP_PREFETCH(last);
 }
 
-/* The lowest set bit of a four-bit mask (0 for none). */
-static const uint8_t lowest_bit[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+/* The lowest set bit of an eight-bit mask (0 for none). */
+static inline int lowest_bit(int mask)
+{
+    static const uint8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
+}
 
 /* The children of `mask` (child_mask's), nearest first: returns how
    many. Sorted by a key per child: its entry distance's bits (t_enter >=
-   0, so they order as unsigned integers) with the slot in the two
-   lowest; a missed child's key is all ones, so it sorts last. A sorting
-   network of min and max: no branch to mispredict. The t_enter read back
-   from a key has lost those two bits (rounded towards 0): a pending
-   child is then skipped a hair later, never wrongly. */
+   0, so they order as unsigned integers) with the slot in the three
+   lowest. The t_enter read back from a key has lost those three bits
+   (rounded towards 0): a pending child is then skipped a hair later,
+   never wrongly. */
 static inline int sort_children(const rp_mesh *m, const rp_bvh4_node *n, int mask,
-                                const float t_enter[4], stack_entry out[4])
+                                const float t_enter[RP_BVH_WIDE], stack_entry out[RP_BVH_WIDE])
 {
-    uint32_t key[4];
+    uint32_t key[RP_BVH_WIDE];
     int k = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int s = 0; s < RP_BVH_WIDE; s++) {
+        if (!((mask >> s) & 1))
+            continue;
         uint32_t bits;
-        memcpy(&bits, &t_enter[i], sizeof bits);
-        key[i] = (mask >> i) & 1 ? (bits & ~3u) | (uint32_t)i : UINT32_MAX;
-        k += (mask >> i) & 1;
+        memcpy(&bits, &t_enter[s], sizeof bits);
+        uint32_t x = (bits & ~7u) | (uint32_t)s;
+        int j = k++;
+        for (; j > 0 && key[j - 1] > x; j--)   /* insertion: k is small */
+            key[j] = key[j - 1];
+        key[j] = x;
     }
-    RP_KEY_SORT2(key[0], key[1]);
-    RP_KEY_SORT2(key[2], key[3]);
-    RP_KEY_SORT2(key[0], key[2]);
-    RP_KEY_SORT2(key[1], key[3]);
-    RP_KEY_SORT2(key[1], key[2]);
     for (int j = 0; j < k; j++) {
-        uint32_t bits = key[j] & ~3u;
+        uint32_t bits = key[j] & ~7u;
         float t;
         memcpy(&t, &bits, sizeof t);
-        out[j] = child_at(n, (int)(key[j] & 3u), t);
+        out[j] = child_at(n, (int)(key[j] & 7u), t);
         prefetch_child(m, &out[j]);
     }
     return k;
@@ -456,7 +452,7 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     trav_setup(ray, m->max_abs, &r);
     bool found = false;
     best->t = t_max;
-    stack_entry stack[RP_BVH4_STACK];
+    stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
     stack_entry cur = {0, 0, 0.0f};   /* the root */
     for (;;) {
@@ -483,18 +479,18 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
             }
         } else {
             const rp_bvh4_node *n = &m->nodes[cur.first];
-            float t_enter[4];
+            float t_enter[RP_BVH_WIDE];
             const int mask = child_mask(n, &r, best->t, t_enter);
             /* one or two children hit (most nodes): no sort, and no
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
             if (mask != 0 && rest == 0) {
-                const int a = lowest_bit[mask];
+                const int a = lowest_bit(mask);
                 cur = child_at(n, a, t_enter[a]);
                 continue;
             }
             if (mask != 0 && (rest & (rest - 1)) == 0) {
-                const int a = lowest_bit[mask], b = lowest_bit[rest];
+                const int a = lowest_bit(mask), b = lowest_bit(rest);
                 const int near = t_enter[b] < t_enter[a] ? b : a, far = a + b - near;
                 stack[sp] = child_at(n, far, t_enter[far]);
                 prefetch_child(m, &stack[sp]);
@@ -503,9 +499,9 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                 continue;
             }
             if (mask != 0) {
-                stack_entry hit[4];
+                stack_entry hit[RP_BVH_WIDE];
                 const int k = sort_children(m, n, mask, t_enter, hit);
-                /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
+                /* the far ones wait on the stack (RP_BVH_WIDE_STACK: its bound) */
                 for (int i = k - 1; i > 0; i--)
                     stack[sp++] = hit[i];
                 cur = hit[0];
@@ -592,7 +588,7 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     any_hit local[LOCAL_HITS];
     any_hit *buf = local;
     size_t count = 0, cap = LOCAL_HITS;
-    stack_entry stack[RP_BVH4_STACK];
+    stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
     stack[sp++] = (stack_entry){0, 0, 0.0f};
     int cand = 0;
@@ -600,8 +596,8 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
         stack_entry n = stack[--sp];
         if (n.count == 0) {
             const rp_bvh4_node *node = &m->nodes[n.first];
-            float t_enter[4];
-            stack_entry hit[4];
+            float t_enter[RP_BVH_WIDE];
+            stack_entry hit[RP_BVH_WIDE];
             int k = sort_children(m, node, child_mask(node, &r, INFINITY, t_enter), t_enter, hit);
             for (int i = 0; i < k; i++)
                 stack[sp++] = hit[i];

@@ -141,6 +141,130 @@ static rp_bvh4_node *collapse(const rp_snode *nodes, uint32_t used, uint32_t *co
 #error "RP_BVH_MAX_DEPTH no longer bounds the builder's depth (see above)"
 #endif
 
+/* ---- the wide nodes -------------------------------------------------------- */
+
+/* A child slot of the BVH4: node `node`, lane `lane`. */
+typedef struct slot_ref {
+    uint32_t node;
+    int      lane;
+} slot_ref;
+
+static double slot_area(const rp_bvh4_node *q, int i)
+{
+    const float lo[3] = {q->b[0][i], q->b[1][i], q->b[2][i]};
+    const float hi[3] = {q->b[3][i], q->b[4][i], q->b[5][i]};
+    return half_area(lo, hi);
+}
+
+static int used_slots(const rp_bvh4_node *q, slot_ref out[4], uint32_t node)
+{
+    int k = 0;
+    for (int i = 0; i < 4; i++)
+        if (q->child[i] != RP_BVH4_EMPTY) {
+            out[k].node = node;
+            out[k++].lane = i;
+        }
+    return k;
+}
+
+/* Up to RP_BVH_WIDE BVH4 slots that together hold the subtree of BVH4
+   node `root`: its children, then, while there is room, the inner one of
+   largest area replaced by its own (gather's rule, one level up). */
+static int gather_wide(const rp_bvh4_node *in, uint32_t root, slot_ref out[RP_BVH_WIDE])
+{
+    int k = used_slots(&in[root], out, root);
+    for (;;) {
+        int open = -1;
+        double best = -1.0;
+        slot_ref kids[4];
+        for (int i = 0; i < k; i++) {
+            const rp_bvh4_node *q = &in[out[i].node];
+            if (q->count[out[i].lane] != 0)
+                continue;
+            uint32_t child = q->child[out[i].lane];
+            double area = slot_area(q, out[i].lane);
+            if (area > best && k - 1 + used_slots(&in[child], kids, child) <= RP_BVH_WIDE) {
+                best = area;
+                open = i;
+            }
+        }
+        if (open < 0)
+            return k;
+        uint32_t child = in[out[open].node].child[out[open].lane];
+        int n = used_slots(&in[child], kids, child);
+        out[open] = kids[0];
+        for (int j = 1; j < n; j++)
+            out[k++] = kids[j];
+    }
+}
+
+static void wide_slot_set(rp_bvh4_node *w, int s, const rp_bvh4_node *q, int lane,
+                          uint32_t child, uint32_t count)
+{
+    rp_bvh4_node *h = &w[s / 4];
+    for (int a = 0; a < 6; a++)
+        h->b[a][s % 4] = q->b[a][lane];
+    h->child[s % 4] = child;
+    h->count[s % 4] = count;
+}
+
+static void wide_slot_empty(rp_bvh4_node *w, int s)
+{
+    rp_bvh4_node *h = &w[s / 4];
+    for (int a = 0; a < 3; a++) {
+        h->b[a][s % 4] = INFINITY;
+        h->b[3 + a][s % 4] = -INFINITY;
+    }
+    h->child[s % 4] = RP_BVH4_EMPTY;
+    h->count[s % 4] = 0;
+}
+
+/* The BVH4 (node 0 the root) as wide nodes (mesh_internal.h), depth
+   first; *count_out: halves used. Leaves keep their child and count.
+   NULL on out of memory. */
+static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *count_out)
+{
+    /* each wide node replaces at least one BVH4 node: at most count_in */
+    rp_bvh4_node *out = rp_alloc_large((size_t)count_in * 2 * sizeof *out);
+    if (!out)
+        return NULL;
+    uint32_t wide = 1;
+    /* (BVH4 node, wide node) pairs to fill; the depth bound of
+       RP_BVH_WIDE_STACK holds here too */
+    uint32_t stack[RP_BVH_WIDE_STACK][2];
+    int sp = 0;
+    stack[sp][0] = 0;
+    stack[sp][1] = 0;
+    sp++;
+    while (sp > 0) {
+        sp--;
+        uint32_t q = stack[sp][0];
+        rp_bvh4_node *w = &out[2 * (size_t)stack[sp][1]];
+        slot_ref kids[RP_BVH_WIDE];
+        int k = gather_wide(in, q, kids);
+        /* pushed in reverse, so the first child's subtree comes next */
+        for (int s = RP_BVH_WIDE - 1; s >= 0; s--) {
+            if (s >= k) {
+                wide_slot_empty(w, s);
+                continue;
+            }
+            const rp_bvh4_node *src = &in[kids[s].node];
+            const int lane = kids[s].lane;
+            if (src->count[lane] > 0) {
+                wide_slot_set(w, s, src, lane, src->child[lane], src->count[lane]);
+                continue;
+            }
+            wide_slot_set(w, s, src, lane, 2 * wide, 0);
+            stack[sp][0] = src->child[lane];
+            stack[sp][1] = wide;
+            sp++;
+            wide++;
+        }
+    }
+    *count_out = 2 * wide;
+    return out;
+}
+
 /* ---- the triangle packets ------------------------------------------------ */
 
 /* Where a leaf of `count` triangles goes when the next free slot is
@@ -239,15 +363,18 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     }
     rp_free_large(boxes);
     uint32_t count4 = 0;
-    rp_bvh4_node *nodes4 = ok ? collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
+    rp_bvh4_node *binary4 = ok ? collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
+    uint32_t halves = 0;
+    rp_bvh4_node *nodes4 = binary4 ? widen(binary4, count4, &halves) : NULL;
+    rp_free_large(binary4);
     rp_tri4 *packs = NULL;
-    uint64_t pack_count = nodes4 ? count_packets(nodes4, count4) : 0;
+    uint64_t pack_count = nodes4 ? count_packets(nodes4, halves) : 0;
     /* every slot index fits below RP_BVH4_EMPTY (padding at most doubles
        the slots: it takes a packet only when the next leaf does not fit) */
     if (nodes4 && pack_count <= (UINT32_MAX - 1) / RP_TRI4_LANES)
         packs = rp_alloc_large((size_t)pack_count * sizeof *packs);
     if (packs)
-        fill_packets(nodes4, count4, tris, index, bvh.prims, packs, (uint32_t)pack_count);
+        fill_packets(nodes4, halves, tris, index, bvh.prims, packs, (uint32_t)pack_count);
     rp_sbvh_free(&bvh);
     rp_free_large(tris);
     rp_free_large(index);
@@ -256,7 +383,7 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
         return false;
     }
     m->nodes = nodes4;
-    m->node_count = count4;
+    m->node_count = halves;
     m->packs = packs;
     m->pack_count = (uint32_t)pack_count;
     return true;

@@ -46,6 +46,18 @@ typedef struct rp_bvh4_node {
    three entries per ancestor level, plus its own four: 3 * 62 + 4 = 190. */
 #define RP_BVH4_STACK (3 * RP_BVH_MAX_DEPTH + 4)
 
+/* The queries walk that BVH4 widened once more: a node of up to eight
+   children is two rp_bvh4_node side by side (256 bytes: slot s is lane
+   s % 4 of half s / 4), so a ray descends about two levels for every
+   three of the BVH4, and each level is a cache miss it waits for (Embree
+   picks BVH8 for the same reason). m->nodes holds the halves: a wide
+   node is referred to by the index of its first half (even), and
+   node_count counts halves. A wide node takes the place of at least one
+   BVH4 node and is no deeper than it, so the walk's stack holds at most
+   seven entries per ancestor level plus its own eight. */
+#define RP_BVH_WIDE 8
+#define RP_BVH_WIDE_STACK ((RP_BVH_WIDE - 1) * RP_BVH_MAX_DEPTH + RP_BVH_WIDE)
+
 /* The triangles as the BVH stores them: packets of four, one lane per
    triangle (Embree's Triangle4 layout), so one SSE2 pass computes the
    edge functions of four triangles. v[3 k + a][lane] is axis a of vertex
@@ -66,13 +78,13 @@ struct rp_mesh {
     rp_aabb      bounds;           /* of the vertices the triangles use */
     float        max_abs;          /* largest |coordinate| in bounds */
     uint32_t     prim_count;       /* non-degenerate triangles: those in the BVH */
-    uint32_t     node_count;       /* of the BVH4 */
+    uint32_t     node_count;       /* halves of wide nodes (RP_BVH_WIDE) */
     rp_bvh4_node *nodes;
     uint32_t     pack_count;       /* of packs */
     rp_tri4      *packs;           /* the triangles, in BVH leaf order */
 };
 
-/* Builds m->nodes (the BVH4) and m->packs from `tris` (9 floats per
+/* Builds m->nodes (the wide BVH) and m->packs from `tris` (9 floats per
    triangle) and `index` (their original indices), both prim_count long,
    in original order; takes ownership of both arrays (frees or keeps them).
    false on out of memory (then nothing is left allocated). */
