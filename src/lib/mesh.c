@@ -254,8 +254,9 @@ static inline int box4_enter(const rp_bvh4_node *n, const trav_ray *r, float t_m
 #define RP_PREFETCH(p) ((void)(p))
 #endif
 
-/* A child reference: a BVH4 node (count == 0) or a leaf of count
-   triangles from first; t_enter: where the ray enters its box. */
+/* A child reference: a wide node (count == 0; first: its first half)
+   or a leaf of count triangles from slot first; t_enter: where the ray
+   enters its box. */
 typedef struct stack_entry {
     uint32_t first, count;
     float    t_enter;
@@ -458,6 +459,9 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     for (;;) {
         if (cur.count > 0) {
             const uint32_t end = cur.first + cur.count;
+            /* all its packets' lines at once: the loop below reaches the
+               later ones only after the first arrived */
+            prefetch_child(m, &cur);
             for (uint32_t p = cur.first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
                 int cand = pack_candidates(&m->packs[p], &r, lanes_in(p, cur.first, end));
                 for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {

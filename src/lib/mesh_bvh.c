@@ -1,8 +1,9 @@
 /* mesh_bvh.c: the mesh BVH. The binary tree comes from the scene's
    builder (scene_bvh.c: binned SAH on the triangles' boxes, SSE2, in
    place, sampled planes for big nodes, depth bounded); it is then
-   collapsed into the BVH4 the queries walk, and the triangles copied in
-   leaf order into packets of four (mesh_internal.h: rp_tri4). */
+   collapsed into a BVH4, widened to the eight-child nodes the queries
+   walk, and the triangles copied in leaf order into packets of four
+   (mesh_internal.h: rp_tri4). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
