@@ -254,7 +254,7 @@ static inline int box4_enter(const rp_bvh4_node *n, const trav_ray *r, float t_m
 #define RP_PREFETCH(p) ((void)(p))
 #endif
 
-/* A child reference: a wide node (count == 0; first: its first half)
+/* A child reference: a wide node (count == 0; first: rp_bvh_wide_ref)
    or a leaf of count triangles from slot first; t_enter: where the ray
    enters its box. */
 typedef struct stack_entry {
@@ -278,13 +278,15 @@ static inline int slots_used(const rp_bvh4_node *n)
 }
 
 /* Bit s set when the ray enters child slot s of the wide node whose
-   first half is n within t_max, with t_enter[s] where. Empty slots never
-   count: their inverted boxes stop no ray whose pad overflowed to
-   infinity (then every slab is NaN, no constraint). */
-static inline int child_mask(const rp_bvh4_node *n, const trav_ray *r, float t_max,
+   first half is n (and second, when `two`) within t_max, with t_enter[s]
+   where. Empty slots never count: their inverted boxes stop no ray whose
+   pad overflowed to infinity (then every slab is NaN, no constraint). */
+static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r, float t_max,
                              float t_enter[RP_BVH_WIDE])
 {
     const int lo = box4_enter(&n[0], r, t_max, t_enter) & slots_used(&n[0]);
+    if (!two)
+        return lo;
     const int hi = box4_enter(&n[1], r, t_max, t_enter + 4) & slots_used(&n[1]);
     return lo | hi << 4;
 }
@@ -298,16 +300,19 @@ static inline stack_entry child_at(const rp_bvh4_node *n, int slot, float t_ente
     return e;
 }
 
-/* Starts loading every cache line of a child that waits on the stack: a
-   wide node's four, a leaf's packets' (up to three per packet: 160 bytes
-   need not start a line). */
+/* Starts loading every cache line of a child: a wide node's (two per
+   half), a leaf's packets' (up to three per packet: 160 bytes need not
+   start a line). */
 static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
 {
-    const char *line = e->count > 0 ? (const char *)&m->packs[e->first / RP_TRI4_LANES]
-                                    : (const char *)&m->nodes[e->first];
-    const char *last =
-        e->count > 0 ? (const char *)&m->packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1
-                     : line + 2 * sizeof(rp_bvh4_node) - 1;
+    const char *line, *last;
+    if (e->count > 0) {
+        line = (const char *)&m->packs[e->first / RP_TRI4_LANES];
+        last = (const char *)&m->packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1;
+    } else {
+        line = (const char *)&m->nodes[rp_bvh_wide_first(e->first)];
+        last = line + (rp_bvh_wide_two(e->first) ? 2 : 1) * sizeof(rp_bvh4_node) - 1;
+    }
     for (; line <= last; line += 64)
         RP_PREFETCH(line);
     RP_PREFETCH(last);
@@ -455,7 +460,7 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     best->t = t_max;
     stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
-    stack_entry cur = {0, 0, 0.0f};   /* the root */
+    stack_entry cur = {rp_bvh_wide_ref(0, true), 0, 0.0f};   /* the root */
     for (;;) {
         if (cur.count > 0) {
             const uint32_t end = cur.first + cur.count;
@@ -482,9 +487,9 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                 }
             }
         } else {
-            const rp_bvh4_node *n = &m->nodes[cur.first];
+            const rp_bvh4_node *n = &m->nodes[rp_bvh_wide_first(cur.first)];
             float t_enter[RP_BVH_WIDE];
-            const int mask = child_mask(n, &r, best->t, t_enter);
+            const int mask = child_mask(n, rp_bvh_wide_two(cur.first), &r, best->t, t_enter);
             /* one or two children hit (most nodes): no sort, and no
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
@@ -594,15 +599,16 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     size_t count = 0, cap = LOCAL_HITS;
     stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
-    stack[sp++] = (stack_entry){0, 0, 0.0f};
+    stack[sp++] = (stack_entry){rp_bvh_wide_ref(0, true), 0, 0.0f};
     int cand = 0;
     while (sp > 0) {
         stack_entry n = stack[--sp];
         if (n.count == 0) {
-            const rp_bvh4_node *node = &m->nodes[n.first];
+            const rp_bvh4_node *node = &m->nodes[rp_bvh_wide_first(n.first)];
             float t_enter[RP_BVH_WIDE];
             stack_entry hit[RP_BVH_WIDE];
-            int k = sort_children(m, node, child_mask(node, &r, INFINITY, t_enter), t_enter, hit);
+            const int mask = child_mask(node, rp_bvh_wide_two(n.first), &r, INFINITY, t_enter);
+            int k = sort_children(m, node, mask, t_enter, hit);
             for (int i = 0; i < k; i++)
                 stack[sp++] = hit[i];
             continue;

@@ -220,17 +220,26 @@ static void wide_slot_empty(rp_bvh4_node *w, int s)
     h->count[s % 4] = 0;
 }
 
+/* How many halves a wide node of k children takes: a node of four or
+   fewer has no second half (half the nodes near the leaves, where the
+   cache misses are). The root always has two. */
+static uint32_t halves_for(int k)
+{
+    return k > 4 ? 2u : 1u;
+}
+
 /* The BVH4 (node 0 the root) as wide nodes (mesh_internal.h), depth
    first; *count_out: halves used. Leaves keep their child and count.
-   NULL on out of memory. */
+   NULL on out of memory or when the halves would not fit the
+   references' 31 bits. */
 static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *count_out)
 {
     /* each wide node replaces at least one BVH4 node: at most count_in */
-    rp_bvh4_node *out = rp_alloc_large((size_t)count_in * 2 * sizeof *out);
+    rp_bvh4_node *out = rp_alloc_large(((size_t)count_in + 1) * 2 * sizeof *out);
     if (!out)
         return NULL;
-    uint32_t wide = 1;
-    /* (BVH4 node, wide node) pairs to fill; the depth bound of
+    uint64_t used = 2;
+    /* (BVH4 node, first half) pairs to fill; the depth bound of
        RP_BVH_WIDE_STACK holds here too */
     uint32_t stack[RP_BVH_WIDE_STACK][2];
     int sp = 0;
@@ -240,11 +249,12 @@ static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *
     while (sp > 0) {
         sp--;
         uint32_t q = stack[sp][0];
-        rp_bvh4_node *w = &out[2 * (size_t)stack[sp][1]];
+        rp_bvh4_node *w = &out[stack[sp][1]];
         slot_ref kids[RP_BVH_WIDE];
         int k = gather_wide(in, q, kids);
+        int slots = stack[sp][1] == 0 || k > 4 ? RP_BVH_WIDE : 4;
         /* pushed in reverse, so the first child's subtree comes next */
-        for (int s = RP_BVH_WIDE - 1; s >= 0; s--) {
+        for (int s = slots - 1; s >= 0; s--) {
             if (s >= k) {
                 wide_slot_empty(w, s);
                 continue;
@@ -255,14 +265,20 @@ static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *
                 wide_slot_set(w, s, src, lane, src->child[lane], src->count[lane]);
                 continue;
             }
-            wide_slot_set(w, s, src, lane, 2 * wide, 0);
+            slot_ref grand[RP_BVH_WIDE];
+            uint32_t halves = halves_for(gather_wide(in, src->child[lane], grand));
+            if (used + halves > RP_BVH_WIDE_MAX_HALF) {
+                rp_free_large(out);
+                return NULL;
+            }
+            wide_slot_set(w, s, src, lane, rp_bvh_wide_ref((uint32_t)used, halves == 2), 0);
             stack[sp][0] = src->child[lane];
-            stack[sp][1] = wide;
+            stack[sp][1] = (uint32_t)used;
             sp++;
-            wide++;
+            used += halves;
         }
     }
-    *count_out = 2 * wide;
+    *count_out = (uint32_t)used;
     return out;
 }
 

@@ -2,6 +2,7 @@
 #ifndef RAYPICK_MESH_INTERNAL_H
 #define RAYPICK_MESH_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "raypick/mesh.h"
@@ -50,13 +51,25 @@ typedef struct rp_bvh4_node {
    children is two rp_bvh4_node side by side (256 bytes: slot s is lane
    s % 4 of half s / 4), so a ray descends about two levels for every
    three of the BVH4, and each level is a cache miss it waits for (Embree
-   picks BVH8 for the same reason). m->nodes holds the halves: a wide
-   node is referred to by the index of its first half (even), and
-   node_count counts halves. A wide node takes the place of at least one
+   picks BVH8 for the same reason). A node of four or fewer children has
+   only its first half. m->nodes holds the halves (node_count of them);
+   the root is two halves at 0; an inner child slot (count 0) refers to
+   its node by 2 * (first half) + (1 when it has a second half), so the
+   walk knows before loading a node how many lines it takes
+   (rp_bvh_wide_ref below). A wide node takes the place of at least one
    BVH4 node and is no deeper than it, so the walk's stack holds at most
    seven entries per ancestor level plus its own eight. */
 #define RP_BVH_WIDE 8
 #define RP_BVH_WIDE_STACK ((RP_BVH_WIDE - 1) * RP_BVH_MAX_DEPTH + RP_BVH_WIDE)
+/* Halves stay below this, so no reference is RP_BVH4_EMPTY. */
+#define RP_BVH_WIDE_MAX_HALF (UINT32_MAX / 2)
+
+static inline uint32_t rp_bvh_wide_ref(uint32_t first_half, bool two_halves)
+{
+    return 2u * first_half + (two_halves ? 1u : 0u);
+}
+static inline uint32_t rp_bvh_wide_first(uint32_t ref) { return ref >> 1; }
+static inline bool rp_bvh_wide_two(uint32_t ref) { return (ref & 1u) != 0; }
 
 /* The triangles as the BVH stores them: packets of four, one lane per
    triangle (Embree's Triangle4 layout), so one SSE2 pass computes the
