@@ -441,7 +441,7 @@ static inline int pack_candidates(const rp_tri4 *pk, const trav_ray *r, int lane
 
 typedef struct nearest {
     float         t;
-    uint32_t      prim;
+    uint32_t      prim;  /* its slot in the packets */
     uint32_t      tri;   /* original index: the tie-breaker */
     rp_tri_result res;
 } nearest;
@@ -569,7 +569,7 @@ bool rp_test_ray_mesh(const rp_mesh *m, const rp_ray *ray, float t_max)
 
 typedef struct any_hit {
     float         t;
-    uint32_t      tri, prim;
+    uint32_t      tri, prim;   /* original index, slot in the packets */
     rp_tri_result res;
 } any_hit;
 
