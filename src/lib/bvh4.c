@@ -7,15 +7,6 @@
 #include "bvh4.h"
 #include "internal.h"
 
-/* Half the surface area, in double: no overflow for boxes near FLT_MAX. */
-static double half_area(const float lo[3], const float hi[3])
-{
-    double dx = (double)hi[0] - lo[0], dy = (double)hi[1] - lo[1], dz = (double)hi[2] - lo[2];
-    if (!(dx >= 0.0))   /* an empty box */
-        return 0.0;
-    return dx * dy + dy * dz + dz * dx;
-}
-
 static void slot_set(rp_bvh4_node *q, int i, const rp_snode *n, uint32_t child, uint32_t count)
 {
     for (int a = 0; a < 3; a++) {
@@ -50,7 +41,7 @@ static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
         double best = -1.0;
         for (int i = 0; i < k; i++) {
             const rp_snode *n = &nodes[out[i]];
-            double area = half_area(n->min, n->max);
+            double area = rp_bvh4_half_area(n->min, n->max);
             if (n->count == 0 && area > best) {
                 best = area;
                 open = i;
@@ -171,7 +162,7 @@ static double node_weighted_area(const rp_bvh4_node *n)
             continue;
         float lo[3] = {n->b[0][i], n->b[1][i], n->b[2][i]};
         float hi[3] = {n->b[3][i], n->b[4][i], n->b[5][i]};
-        sum += half_area(lo, hi) * (n->count[i] > 0 ? n->count[i] : 1);
+        sum += rp_bvh4_half_area(lo, hi) * (n->count[i] > 0 ? n->count[i] : 1);
     }
     return sum;
 }
@@ -181,7 +172,7 @@ static double cost_of(const rp_bvh4_node *nodes, double weighted)
 {
     float lo[3], hi[3];
     node_box(&nodes[0], lo, hi);
-    double root = half_area(lo, hi);
+    double root = rp_bvh4_half_area(lo, hi);
     if (!(root > 0.0) || !isfinite(root))
         return 0.0;     /* a flat or point-like tree: no area to compare */
     return weighted / root;

@@ -58,6 +58,16 @@ typedef struct rp_bvh4_node {
    three entries per ancestor level, plus its own four. */
 #define RP_BVH4_STACK (3 * RP_BVH4_MAX_DEPTH + 4)
 
+/* Half the surface area of the box lo..hi, in double: no overflow for
+   boxes near FLT_MAX; 0 for an empty (inverted) box. */
+static inline double rp_bvh4_half_area(const float lo[3], const float hi[3])
+{
+    double dx = (double)hi[0] - lo[0], dy = (double)hi[1] - lo[1], dz = (double)hi[2] - lo[2];
+    if (!(dx >= 0.0))
+        return 0.0;
+    return dx * dy + dy * dz + dz * dx;
+}
+
 /* The binary tree (nodes[0] the root, `used` entries: scene_internal.h's
    layout) as a BVH4, depth first, with every child's node after its
    parent's. Each binary inner node's subtree opens into up to four

@@ -113,7 +113,7 @@ void rp_mesh_destroy(rp_mesh *m)
     if (m == NULL)
         return;
     rp_free_large(m->nodes);
-    rp_free_large(m->tris);
+    rp_free_large(m->packs);
     free(m);
 }
 
@@ -155,6 +155,7 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
 typedef struct trav_ray {
 #if RP_MESH_SSE2
     __m128     o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
+    __m128     ox4, oy4, oz4, sx4, sy4;          /* tri's ox, oy, oz, sx, sy, likewise */
 #endif
     rp_tri_ray tri;
     float      o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
@@ -193,6 +194,13 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
         r->inv4[a] = _mm_set1_ps(r->inv[a]);
 #endif
     }
+#if RP_MESH_SSE2
+    r->ox4 = _mm_set1_ps(r->tri.ox);
+    r->oy4 = _mm_set1_ps(r->tri.oy);
+    r->oz4 = _mm_set1_ps(r->tri.oz);
+    r->sx4 = _mm_set1_ps(r->tri.sx);
+    r->sy4 = _mm_set1_ps(r->tri.sy);
+#endif
 }
 
 /* The ray against the (widened) boxes of a node's four children: bit i
@@ -246,8 +254,9 @@ static inline int box4_enter(const rp_bvh4_node *n, const trav_ray *r, float t_m
 #define RP_PREFETCH(p) ((void)(p))
 #endif
 
-/* A child reference: a BVH4 node (count == 0) or a leaf of count
-   triangles from first; t_enter: where the ray enters its box. */
+/* A child reference: a wide node (count == 0; first: rp_bvh_wide_ref)
+   or a leaf of count triangles from slot first; t_enter: where the ray
+   enters its box. */
 typedef struct stack_entry {
     uint32_t first, count;
     float    t_enter;
@@ -268,69 +277,110 @@ static inline int slots_used(const rp_bvh4_node *n)
 #endif
 }
 
-/* Compare-exchange of two sort keys, branch free (min and max). */
-#define RP_KEY_SORT2(x, y)                  \
-    do {                                    \
-        uint32_t lo_ = x < y ? x : y;       \
-        uint32_t hi_ = x < y ? y : x;       \
-        x = lo_;                            \
-        y = hi_;                            \
-    } while (0)
-
-/* The children of node n the ray enters within t_max, nearest first:
-   returns how many. Sorted by a key per child: its entry distance's bits
-   (t_enter >= 0, so they order as unsigned integers) with the slot in the
-   two lowest; a missed child's key is all ones, so it sorts last. A
-   sorting network of min and max: no branch to mispredict. The t_enter
-   read back from a key has lost those two bits (rounded towards 0): a
-   pending child is then skipped a hair later, never wrongly. */
-static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const trav_ray *r,
-                               float t_max, stack_entry out[4])
+/* Bit s set when the ray enters child slot s of the wide node whose
+   first half is n (and second, when `two`) within t_max, with t_enter[s]
+   where. Empty slots never count: their inverted boxes stop no ray whose
+   pad overflowed to infinity (then every slab is NaN, no constraint). */
+static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r, float t_max,
+                             float t_enter[RP_BVH_WIDE])
 {
-    float t_enter[4];
-    /* empty slots never count: their inverted boxes stop no ray whose
-       pad overflowed to infinity (then every slab is NaN, no constraint) */
-    int mask = box4_enter(n, r, t_max, t_enter) & slots_used(n);
-    if (mask == 0)
-        return 0;
-    uint32_t key[4];
-    int k = 0;
-    for (int i = 0; i < 4; i++) {
-        uint32_t bits;
-        memcpy(&bits, &t_enter[i], sizeof bits);
-        key[i] = (mask >> i) & 1 ? (bits & ~3u) | (uint32_t)i : UINT32_MAX;
-        k += (mask >> i) & 1;
+    const int lo = box4_enter(&n[0], r, t_max, t_enter) & slots_used(&n[0]);
+    if (!two)
+        return lo;
+    const int hi = box4_enter(&n[1], r, t_max, t_enter + 4) & slots_used(&n[1]);
+    return lo | hi << 4;
+}
+
+static inline stack_entry child_at(const rp_bvh4_node *n, int slot, float t_enter)
+{
+    stack_entry e;
+    e.first = n[slot / 4].child[slot % 4];
+    e.count = n[slot / 4].count[slot % 4];
+    e.t_enter = t_enter;
+    return e;
+}
+
+/* Starts loading every cache line of a child: a wide node's (two per
+   half), a leaf's packets' (up to three per packet: 160 bytes need not
+   start a line). */
+static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
+{
+    const char *line, *last;
+    if (e->count > 0) {
+        line = (const char *)&m->packs[e->first / RP_TRI4_LANES];
+        last = (const char *)&m->packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1;
+    } else {
+        line = (const char *)&m->nodes[rp_bvh_wide_first(e->first)];
+        last = line + (rp_bvh_wide_two(e->first) ? 2 : 1) * sizeof(rp_bvh4_node) - 1;
     }
-    RP_KEY_SORT2(key[0], key[1]);
-    RP_KEY_SORT2(key[2], key[3]);
-    RP_KEY_SORT2(key[0], key[2]);
-    RP_KEY_SORT2(key[1], key[3]);
-    RP_KEY_SORT2(key[1], key[2]);
-    for (int j = 0; j < k; j++) {
-        uint32_t slot = key[j] & 3u, bits = key[j] & ~3u;
-        stack_entry e;
-        e.first = n->child[slot];
-        e.count = n->count[slot];
-        memcpy(&e.t_enter, &bits, sizeof bits);
-        /* both cache lines of a node; a leaf's first and last triangle */
-        const char *line = e.count > 0 ? (const char *)&m->tris[e.first]
-                                       : (const char *)&m->nodes[e.first];
-        const char *last = e.count > 0 ? (const char *)&m->tris[e.first + e.count] - 1
-                                       : line + sizeof(rp_bvh4_node) - 1;
+    for (; line <= last; line += 64)
         RP_PREFETCH(line);
-        RP_PREFETCH(last);
-        out[j] = e;
+    RP_PREFETCH(last);
+}
+
+/* The lowest set bit of an eight-bit mask (0 for none). */
+static inline int lowest_bit(int mask)
+{
+    static const uint8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
+}
+
+/* The children of `mask` (child_mask's), nearest first: returns how
+   many. Sorted by a key per child: its entry distance's bits (t_enter >=
+   0, so they order as unsigned integers) with the slot in the three
+   lowest. The t_enter read back from a key has lost those three bits
+   (rounded towards 0): a pending child is then skipped a hair later,
+   never wrongly. */
+static inline int sort_children(const rp_mesh *m, const rp_bvh4_node *n, int mask,
+                                const float t_enter[RP_BVH_WIDE], stack_entry out[RP_BVH_WIDE])
+{
+    uint32_t key[RP_BVH_WIDE];
+    int k = 0;
+    for (int s = 0; s < RP_BVH_WIDE; s++) {
+        if (!((mask >> s) & 1))
+            continue;
+        uint32_t bits;
+        memcpy(&bits, &t_enter[s], sizeof bits);
+        uint32_t x = (bits & ~7u) | (uint32_t)s;
+        int j = k++;
+        for (; j > 0 && key[j - 1] > x; j--)   /* insertion: k is small */
+            key[j] = key[j - 1];
+        key[j] = x;
+    }
+    for (int j = 0; j < k; j++) {
+        uint32_t bits = key[j] & ~7u;
+        float t;
+        memcpy(&t, &bits, sizeof t);
+        out[j] = child_at(n, (int)(key[j] & 7u), t);
+        prefetch_child(m, &out[j]);
     }
     return k;
 }
 
-/* The triangle test of prim i of the mesh, exactly as
+/* ---- the triangles ------------------------------------------------------ */
+
+/* The vertices (v0, v1, v2) of the triangle in slot s of the packets. */
+static inline void slot_vertices(const rp_mesh *m, uint32_t s, float p[9])
+{
+    const rp_tri4 *pk = &m->packs[s / RP_TRI4_LANES];
+    const uint32_t lane = s % RP_TRI4_LANES;
+    for (int k = 0; k < 9; k++)
+        p[k] = pk->v[k][lane];
+}
+
+static inline uint32_t slot_index(const rp_mesh *m, uint32_t s)
+{
+    return m->packs[s / RP_TRI4_LANES].index[s % RP_TRI4_LANES];
+}
+
+/* The triangle test of slot s of the mesh, exactly as
    rp_intersect_ray_triangle makes it, including its refusal of a hit
    whose point cannot be represented. */
-static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t i,
+static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t s,
                             rp_tri_result *res)
 {
-    const float *p = m->tris[i].v;
+    float p[9];
+    slot_vertices(m, s, p);
     if (!rp_tri_intersect(&r->tri, p, p + 3, p + 6, res))
         return false;
     vec3 point;
@@ -338,9 +388,60 @@ static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray 
     return rp_vec3_finite(point);
 }
 
+/* The lanes of packet `pack` that hold slots first .. end - 1. */
+static inline int lanes_in(uint32_t pack, uint32_t first, uint32_t end)
+{
+    const uint32_t base = pack * RP_TRI4_LANES;
+    const uint32_t lo = first > base ? first - base : 0;
+    const uint32_t hi = end - base < RP_TRI4_LANES ? end - base : RP_TRI4_LANES;
+    return (int)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* Of `lanes` (a bit per lane of pk), those whose triangle the ray may
+   hit: the SSE2 version drops the lanes whose edge functions have mixed
+   signs, computing them with the same float operations in the same order
+   as rp_tri_intersect (so the same bits: no lane it drops would hit);
+   the rest go to rp_tri_intersect, which decides them exactly. Most
+   triangles of a leaf miss, so most leaves end here. The plain C
+   version keeps every lane. */
+static inline int pack_candidates(const rp_tri4 *pk, const trav_ray *r, int lanes)
+{
+#if RP_MESH_SSE2
+    const int kx = r->tri.kx, ky = r->tri.ky, kz = r->tri.kz;
+    const __m128 az = _mm_sub_ps(_mm_loadu_ps(pk->v[kz]), r->oz4);
+    const __m128 bz = _mm_sub_ps(_mm_loadu_ps(pk->v[3 + kz]), r->oz4);
+    const __m128 cz = _mm_sub_ps(_mm_loadu_ps(pk->v[6 + kz]), r->oz4);
+    const __m128 ax =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[kx]), r->ox4), _mm_mul_ps(r->sx4, az));
+    const __m128 ay =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[ky]), r->oy4), _mm_mul_ps(r->sy4, az));
+    const __m128 bx =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + kx]), r->ox4), _mm_mul_ps(r->sx4, bz));
+    const __m128 by =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + ky]), r->oy4), _mm_mul_ps(r->sy4, bz));
+    const __m128 cx =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + kx]), r->ox4), _mm_mul_ps(r->sx4, cz));
+    const __m128 cy =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + ky]), r->oy4), _mm_mul_ps(r->sy4, cz));
+    const __m128 u = _mm_sub_ps(_mm_mul_ps(cx, by), _mm_mul_ps(cy, bx));
+    const __m128 v = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
+    const __m128 w = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 neg = _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)),
+                                 _mm_cmplt_ps(w, zero));
+    const __m128 pos = _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)),
+                                 _mm_cmpgt_ps(w, zero));
+    return lanes & ~_mm_movemask_ps(_mm_and_ps(neg, pos));
+#else
+    (void)pk;
+    (void)r;
+    return lanes;
+#endif
+}
+
 typedef struct nearest {
     float         t;
-    uint32_t      prim;
+    uint32_t      prim;  /* its slot in the packets */
     uint32_t      tri;   /* original index: the tie-breaker */
     rp_tri_result res;
 } nearest;
@@ -357,31 +458,59 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     trav_setup(ray, m->max_abs, &r);
     bool found = false;
     best->t = t_max;
-    stack_entry stack[RP_BVH4_STACK];
+    stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
-    stack_entry cur = {0, 0, 0.0f};   /* the root */
+    stack_entry cur = {rp_bvh_wide_ref(0, true), 0, 0.0f};   /* the root */
     for (;;) {
         if (cur.count > 0) {
-            for (uint32_t i = cur.first; i < cur.first + cur.count; i++) {
-                rp_tri_result res;
-                if (!prim_hit(m, ray, &r, i, &res) || res.t > best->t)
-                    continue;
-                uint32_t tri = m->tris[i].index;
-                if (found && res.t == best->t && tri > best->tri)
-                    continue;
-                found = true;
-                best->t = res.t;
-                best->prim = i;
-                best->tri = tri;
-                best->res = res;
-                if (any)
-                    return true;
+            const uint32_t end = cur.first + cur.count;
+            /* all its packets' lines at once: the loop below reaches the
+               later ones only after the first arrived */
+            prefetch_child(m, &cur);
+            for (uint32_t p = cur.first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
+                int cand = pack_candidates(&m->packs[p], &r, lanes_in(p, cur.first, end));
+                for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {
+                    rp_tri_result res;
+                    const uint32_t i = p * RP_TRI4_LANES + lane;
+                    if (!(cand & 1) || !prim_hit(m, ray, &r, i, &res) || res.t > best->t)
+                        continue;
+                    uint32_t tri = slot_index(m, i);
+                    if (found && res.t == best->t && tri > best->tri)
+                        continue;
+                    found = true;
+                    best->t = res.t;
+                    best->prim = i;
+                    best->tri = tri;
+                    best->res = res;
+                    if (any)
+                        return true;
+                }
             }
         } else {
-            stack_entry hit[4];
-            int k = hit_children(m, &m->nodes[cur.first], &r, best->t, hit);
-            if (k > 0) {
-                /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
+            const rp_bvh4_node *n = &m->nodes[rp_bvh_wide_first(cur.first)];
+            float t_enter[RP_BVH_WIDE];
+            const int mask = child_mask(n, rp_bvh_wide_two(cur.first), &r, best->t, t_enter);
+            /* one or two children hit (most nodes): no sort, and no
+               prefetch of the one visited next (it is loaded right away) */
+            const int rest = mask & (mask - 1);
+            if (mask != 0 && rest == 0) {
+                const int a = lowest_bit(mask);
+                cur = child_at(n, a, t_enter[a]);
+                continue;
+            }
+            if (mask != 0 && (rest & (rest - 1)) == 0) {
+                const int a = lowest_bit(mask), b = lowest_bit(rest);
+                const int near = t_enter[b] < t_enter[a] ? b : a, far = a + b - near;
+                stack[sp] = child_at(n, far, t_enter[far]);
+                prefetch_child(m, &stack[sp]);
+                sp++;
+                cur = child_at(n, near, t_enter[near]);
+                continue;
+            }
+            if (mask != 0) {
+                stack_entry hit[RP_BVH_WIDE];
+                const int k = sort_children(m, n, mask, t_enter, hit);
+                /* the far ones wait on the stack (RP_BVH_WIDE_STACK: its bound) */
                 for (int i = k - 1; i > 0; i--)
                     stack[sp++] = hit[i];
                 cur = hit[0];
@@ -402,7 +531,8 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
 static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit *out,
                    rp_triangle_hit *tri)
 {
-    const float *p = m->tris[b->prim].v;
+    float p[9];
+    slot_vertices(m, b->prim, p);
     rp_hit hit;
     /* cannot fail: prim_hit checked the point, the triangle is not degenerate */
     rp_tri_make_hit(ray, p, p + 3, p + 6, &b->res, &hit);
@@ -439,7 +569,7 @@ bool rp_test_ray_mesh(const rp_mesh *m, const rp_ray *ray, float t_max)
 
 typedef struct any_hit {
     float         t;
-    uint32_t      tri, prim;
+    uint32_t      tri, prim;   /* original index, slot in the packets */
     rp_tri_result res;
 } any_hit;
 
@@ -467,21 +597,30 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     any_hit local[LOCAL_HITS];
     any_hit *buf = local;
     size_t count = 0, cap = LOCAL_HITS;
-    stack_entry stack[RP_BVH4_STACK];
+    stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
-    stack[sp++] = (stack_entry){0, 0, 0.0f};
+    stack[sp++] = (stack_entry){rp_bvh_wide_ref(0, true), 0, 0.0f};
+    int cand = 0;
     while (sp > 0) {
         stack_entry n = stack[--sp];
         if (n.count == 0) {
-            stack_entry hit[4];
-            int k = hit_children(m, &m->nodes[n.first], &r, INFINITY, hit);
+            const rp_bvh4_node *node = &m->nodes[rp_bvh_wide_first(n.first)];
+            float t_enter[RP_BVH_WIDE];
+            stack_entry hit[RP_BVH_WIDE];
+            const int mask = child_mask(node, rp_bvh_wide_two(n.first), &r, INFINITY, t_enter);
+            int k = sort_children(m, node, mask, t_enter, hit);
             for (int i = 0; i < k; i++)
                 stack[sp++] = hit[i];
             continue;
         }
-        for (uint32_t i = n.first; i < n.first + n.count; i++) {
+        const uint32_t end = n.first + n.count;
+        for (uint32_t i = n.first; i < end; i++) {
             rp_tri_result res;
-            if (!prim_hit(m, ray, &r, i, &res))
+            const uint32_t p = i / RP_TRI4_LANES;
+            /* a packet's lanes are sorted out once, at its first slot */
+            if (i == n.first || i % RP_TRI4_LANES == 0)
+                cand = pack_candidates(&m->packs[p], &r, lanes_in(p, n.first, end));
+            if (!((cand >> (i % RP_TRI4_LANES)) & 1) || !prim_hit(m, ray, &r, i, &res))
                 continue;
             if (count == cap) {
                 size_t grown = cap * 2;
@@ -497,12 +636,13 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
                 buf = nb;
                 cap = grown;
             }
-            buf[count++] = (any_hit){res.t, m->tris[i].index, i, res};
+            buf[count++] = (any_hit){res.t, slot_index(m, i), i, res};
         }
     }
     qsort(buf, count, sizeof *buf, cmp_hits);
     for (size_t k = 0; k < count && k < max_hits; k++) {
-        const float *p = m->tris[buf[k].prim].v;
+        float p[9];
+        slot_vertices(m, buf[k].prim, p);
         if (hits)
             rp_tri_make_hit(ray, p, p + 3, p + 6, &buf[k].res, &hits[k]);
         if (tris) {
@@ -627,7 +767,8 @@ bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *
     if (!isfinite(best.t))
         return false;
     rp_hit lh;
-    const float *p = m->tris[best.prim].v;
+    float p[9];
+    slot_vertices(m, best.prim, p);
     rp_tri_make_hit(&local, p, p + 3, p + 6, &best.res, &lh);
 
     rp_hit hit;
