@@ -10,15 +10,11 @@
 #include "mesh_internal.h"
 #include "triangle_internal.h"
 
-/* SSE2 (the x86-64 baseline) for the four-box slab test, plain C
-   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD); both give the
-   same answers. */
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
-#include <emmintrin.h>
-#define RP_MESH_SSE2 1
-#else
-#define RP_MESH_SSE2 0
-#endif
+/* SSE2 (the x86-64 baseline) for the packets' edge functions, plain C
+   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD): bvh4.h's
+   choice, so the box test and the packets agree; both give the same
+   answers. */
+#define RP_MESH_SSE2 RP_BVH4_SSE2
 
 /* ---- creation ---------------------------------------------------------- */
 
@@ -133,67 +129,22 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
 
 /* ---- traversal --------------------------------------------------------- */
 
-/*
- * The box test is conservative: it never rejects a box holding a triangle
- * that rp_tri_intersect would report. Three things could make a plain slab
- * test reject one:
- * 1. Rounding in the slab test itself: Ize, "Robust BVH Ray Traversal"
- *    (JCGT 2013), scales the far distance by 1 + 2 gamma(3).
- * 2. The triangle test decides on sheared coordinates that carry a few
- *    ulps of error (of the larger of |vertex - origin| along kx/ky and kz),
- *    so it may report a hit a hair outside the triangle's true outline.
- *    Every box is widened by pad = 16 eps (max |origin| + max |vertex|),
- *    more than that error, by shifting the origin per slab (so the cost is
- *    the same as the plain test).
- * 3. A zero (or sub-1/FLT_MAX) dir component makes 1/d infinite: then
- *    (bound - origin) * inf is +-inf, the right answer, or NaN when the
- *    difference is exactly 0; the min/max below are written so a NaN
- *    leaves the interval as it was (a missing constraint can only widen
- *    it). Such a tiny component moves the ray at most |d| FLT_MAX along
- *    its axis for any t <= FLT_MAX; that is added to the pad.
- */
+/* The ray as the walk needs it: bvh4.h's slab test set-up (the padded,
+   conservative box test shared with the scene: why it never rejects a box
+   holding a triangle rp_tri_intersect would report is said there) and the
+   watertight triangle test's shear. */
 typedef struct trav_ray {
 #if RP_MESH_SSE2
-    __m128     o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
-    __m128     ox4, oy4, oz4, sx4, sy4;          /* tri's ox, oy, oz, sx, sy, likewise */
+    __m128      ox4, oy4, oz4, sx4, sy4;   /* tri's ox, oy, oz, sx, sy, in every lane */
 #endif
-    rp_tri_ray tri;
-    float      o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
-    float      inv[3];
-    int        near_row[3], far_row[3];   /* rows of rp_bvh4_node.b: the slab's near
-                                             bound is the max when dir[a] < 0 */
+    rp_bvh4_ray box;
+    rp_tri_ray  tri;
 } trav_ray;
-
-/* 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps), eps = 2^-24 */
-#define RP_SLAB_PAD (1.0f + 2.0f * (3.0f * 0x1p-24f) / (1.0f - 3.0f * 0x1p-24f))
 
 static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
 {
     rp_tri_ray_setup(ray, &r->tri);
-    float omax = fmaxf(fabsf(ray->origin[0]), fmaxf(fabsf(ray->origin[1]), fabsf(ray->origin[2])));
-    float pad = fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
-    for (int a = 0; a < 3; a++) {
-        float d = ray->dir[a], p = pad;
-        int neg = signbit(d) ? 1 : 0;
-        r->near_row[a] = neg ? 3 + a : a;
-        r->far_row[a] = neg ? a : 3 + a;
-        if (fabsf(d) < 1.0f / FLT_MAX) {
-            r->inv[a] = copysignf(INFINITY, d);
-            p += fabsf(d) * FLT_MAX;
-        } else {
-            r->inv[a] = 1.0f / d;
-        }
-        /* near plane of the widened box: min - pad (positive d) or
-           max + pad (negative d); (bound -+ pad - o) = (bound - (o +- pad)) */
-        float s = neg ? -p : p;
-        r->o_near[a] = ray->origin[a] + s;
-        r->o_far[a] = ray->origin[a] - s;
-#if RP_MESH_SSE2
-        r->o_near4[a] = _mm_set1_ps(r->o_near[a]);
-        r->o_far4[a] = _mm_set1_ps(r->o_far[a]);
-        r->inv4[a] = _mm_set1_ps(r->inv[a]);
-#endif
-    }
+    rp_bvh4_ray_setup(ray, max_abs, &r->box);
 #if RP_MESH_SSE2
     r->ox4 = _mm_set1_ps(r->tri.ox);
     r->oy4 = _mm_set1_ps(r->tri.oy);
@@ -203,57 +154,6 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
 #endif
 }
 
-/* The ray against the (widened) boxes of a node's four children: bit i
-   of the result is set when the ray meets child i's box within
-   [0, t_max], and t_enter[i] is then where it enters. The SSE2 and the
-   plain C versions do the same float operations in the same order, so
-   they agree bit for bit: _mm_max_ps(x, y) is x > y ? x : y, the scalar
-   line below, and keeps y when x is NaN (likewise _mm_min_ps). */
-static inline int box4_enter(const rp_bvh4_node *n, const trav_ray *r, float t_max,
-                             float t_enter[4])
-{
-#if RP_MESH_SSE2
-    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(INFINITY);
-    for (int a = 0; a < 3; a++) {
-        __m128 t0 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->near_row[a]]), r->o_near4[a]),
-                               r->inv4[a]);
-        __m128 t1 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->far_row[a]]), r->o_far4[a]),
-                               r->inv4[a]);
-        t_near = _mm_max_ps(t0, t_near);
-        t_far = _mm_min_ps(t1, t_far);
-    }
-    t_far = _mm_mul_ps(t_far, _mm_set1_ps(RP_SLAB_PAD));
-    t_far = _mm_min_ps(_mm_set1_ps(t_max), t_far);
-    _mm_storeu_ps(t_enter, t_near);
-    return _mm_movemask_ps(_mm_cmple_ps(t_near, t_far));
-#else
-    int mask = 0;
-    for (int i = 0; i < 4; i++) {
-        float t_near = 0.0f, t_far = INFINITY;
-        for (int a = 0; a < 3; a++) {
-            float t0 = (n->b[r->near_row[a]][i] - r->o_near[a]) * r->inv[a];
-            float t1 = (n->b[r->far_row[a]][i] - r->o_far[a]) * r->inv[a];
-            /* a NaN compares false: the interval keeps its old end */
-            t_near = t0 > t_near ? t0 : t_near;
-            t_far = t1 < t_far ? t1 : t_far;
-        }
-        t_far *= RP_SLAB_PAD;
-        t_far = t_max < t_far ? t_max : t_far;
-        t_enter[i] = t_near;
-        mask |= (t_near <= t_far) << i;
-    }
-    return mask;
-#endif
-}
-
-/* Start loading a child as soon as its box is hit: the misses of the
-   children then overlap. A hint only. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RP_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define RP_PREFETCH(p) ((void)(p))
-#endif
-
 /* A child reference: a wide node (count == 0; first: rp_bvh_wide_ref)
    or a leaf of count triangles from slot first; t_enter: where the ray
    enters its box. */
@@ -262,21 +162,6 @@ typedef struct stack_entry {
     float    t_enter;
 } stack_entry;
 
-/* Bit i set when child slot i of n is not empty. */
-static inline int slots_used(const rp_bvh4_node *n)
-{
-#if RP_MESH_SSE2
-    __m128i empty = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
-                                    _mm_set1_epi32(-1));
-    return ~_mm_movemask_ps(_mm_castsi128_ps(empty)) & 15;
-#else
-    int used = 0;
-    for (int i = 0; i < 4; i++)
-        used |= (n->child[i] != RP_BVH4_EMPTY) << i;
-    return used;
-#endif
-}
-
 /* Bit s set when the ray enters child slot s of the wide node whose
    first half is n (and second, when `two`) within t_max, with t_enter[s]
    where. Empty slots never count: their inverted boxes stop no ray whose
@@ -284,10 +169,10 @@ static inline int slots_used(const rp_bvh4_node *n)
 static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r, float t_max,
                              float t_enter[RP_BVH_WIDE])
 {
-    const int lo = box4_enter(&n[0], r, t_max, t_enter) & slots_used(&n[0]);
+    const int lo = rp_bvh4_enter(&n[0], &r->box, t_max, t_enter);
     if (!two)
         return lo;
-    const int hi = box4_enter(&n[1], r, t_max, t_enter + 4) & slots_used(&n[1]);
+    const int hi = rp_bvh4_enter(&n[1], &r->box, t_max, t_enter + 4);
     return lo | hi << 4;
 }
 
@@ -314,8 +199,8 @@ static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
         last = line + (rp_bvh_wide_two(e->first) ? 2 : 1) * sizeof(rp_bvh4_node) - 1;
     }
     for (; line <= last; line += 64)
-        RP_PREFETCH(line);
-    RP_PREFETCH(last);
+        RP_BVH4_PREFETCH(line);
+    RP_BVH4_PREFETCH(last);
 }
 
 /* The lowest set bit of an eight-bit mask (0 for none). */
