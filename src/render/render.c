@@ -365,7 +365,7 @@ static void build_grid(renderer *r)
 
 /* ------------------------------------------------------------ life cycle */
 
-renderer *render_create(render_loader load, char *err, size_t err_size)
+renderer *render_create_for_loading(render_loader load, char *err, size_t err_size)
 {
     if (!gl_platform_load(load, err, err_size))
         return NULL;
@@ -374,7 +374,19 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    bool ok = build_program(&r->bg_prog, shader_background_vert, shader_background_frag, "background", err, err_size) &&
+    const char *name = (const char *)glGetString(GL_RENDERER);
+    r->software = name && (strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "SwiftShader"));
+    return r;
+}
+
+bool render_complete(renderer *r, char *err, size_t err_size)
+{
+    if (!r)
+        return false;
+    if (r->complete)
+        return true;
+    bool ok = build_program(&r->text_prog, shader_text_vert, shader_text_frag, "text", err, err_size) &&
+              build_program(&r->bg_prog, shader_background_vert, shader_background_frag, "background", err, err_size) &&
               build_program(&r->flat_prog, shader_flat_vert, shader_flat_frag, "flat", err, err_size) &&
               build_program(&r->lit_prog, shader_lit_vert, shader_lit_frag, "lit", err, err_size) &&
               build_program(&r->line_prog, shader_line_vert, shader_line_frag, "line", err, err_size) &&
@@ -384,17 +396,16 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
               build_program_defined(&r->impostor_prog, "#define EXACT_DEPTH\n", shader_impostor_vert,
                                     shader_impostor_frag, "impostor", err, err_size) &&
               build_program(&r->impostor_point_prog, shader_impostor_vert, shader_impostor_frag, "impostor points",
-                            err, err_size) &&
-              build_program(&r->text_prog, shader_text_vert, shader_text_frag, "text", err, err_size);
-    if (!ok) {
-        render_destroy(r);
-        return NULL;
-    }
+                            err, err_size);
+    if (!ok)
+        return false;
     glm_vec3_normalize_to((float *)LIGHT_DIR, r->light_dir);
+    /* from here render_destroy frees the scene's parts too */
+    r->complete = true;
+    render_text_init(r);
     if (!build_shapes(r) || !build_instanced_shapes(r)) {
         snprintf(err, err_size, "out of memory building meshes");
-        render_destroy(r);
-        return NULL;
+        return false;
     }
     batch_init(&r->shadows);
     batch_init(&r->lines);
@@ -402,7 +413,16 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
     batch_init(&r->beams);
     build_grid(r);
     build_background(r);
-    render_text_init(r);
+    return true;
+}
+
+renderer *render_create(render_loader load, char *err, size_t err_size)
+{
+    renderer *r = render_create_for_loading(load, err, err_size);
+    if (r && !render_complete(r, err, err_size)) {
+        render_destroy(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -410,7 +430,7 @@ void render_destroy(renderer *r)
 {
     if (!r)
         return;
-    if (r->text_prog.id) {      /* fully built */
+    if (r->complete) {
         render_text_free(r);
         batch_free(&r->grid);
         batch_free(&r->background);
