@@ -1,13 +1,11 @@
 #version 330 core
-// Sphere, ellipsoid and box copies as impostors (render_list_instances with
-// RENDER_SPHERE or RENDER_CUBE): each copy is one point sprite covering its
-// bounding sphere on screen (u_quads 0: one vertex per copy, no instancing),
-// or, when it is too large for a point, one camera-facing quad made from
-// gl_VertexID (u_quads 1: instanced, 4 vertices). impostor.frag casts the
-// pixel's ray at the exact shape. Why: under a software rasteriser (Mesa's
-// llvmpipe) an instanced draw pays about a microsecond per instance, and a
-// mesh per vertex and per triangle; a point is one vertex and one primitive
-// in a single plain draw, and the silhouette and depth come out exact.
+// Sphere, ellipsoid and box copies as impostors (render.c, draw_impostors):
+// one point sprite per copy covering its bounding sphere on screen (u_quads
+// 0: a plain draw, one vertex per copy), or a camera-facing quad from
+// gl_VertexID when too large for a point (u_quads 1: instanced).
+// impostor.frag casts the pixel's ray at the exact shape. llvmpipe pays
+// about a microsecond per instance of an instanced draw, and per vertex and
+// triangle of a mesh; a point is one vertex in one plain draw.
 layout(location = 2) in vec3 i_position;
 layout(location = 3) in vec3 i_scale;
 layout(location = 4) in vec4 i_rotation;
@@ -56,14 +54,12 @@ void main()
     v_color = i_color;
     gl_PointSize = 1.0;
     if (d <= radius * 1.001) {
-        // the eye inside the bound: nothing to see from there (a mesh's back
-        // faces are culled too); outside the clip volume
+        // the eye inside the bound: nothing to see (as a mesh's culled backs)
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         return;
     }
-    // a square around the centre, facing the eye, that holds the silhouette
-    // cone's circle in the plane through the centre: its projection holds
-    // the shape's
+    // a square facing the eye that holds the silhouette cone's circle in
+    // the plane through the centre
     vec3 f = to_center / d;
     vec3 side = normalize(cross(f, abs(f.y) < 0.99 ? vec3(0.0, 1.0, 0.0) : vec3(1.0, 0.0, 0.0)));
     vec3 up = cross(side, f);
@@ -75,8 +71,7 @@ void main()
         gl_Position = u_view_proj * vec4(i_position + corner.x * side + corner.y * up, 1.0);
         return;
     }
-    // a point: centred on the centre's pixel, as wide as the farthest
-    // projected corner of that square is from it, either way
+    // a point on the centre, as wide as that square's projected corners reach
     vec4 center = u_view_proj * vec4(i_position, 1.0);
     vec4 c0 = u_view_proj * vec4(i_position - side - up, 1.0);
     vec4 c1 = u_view_proj * vec4(i_position + side - up, 1.0);
