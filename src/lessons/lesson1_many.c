@@ -12,7 +12,8 @@
  *
  * The renderer gets the objects as instances (render_list_instances), one
  * array per shape kind that update() rewrites in place, so drawing lists a
- * handful of commands whatever the count.
+ * handful of commands whatever the count; it draws the ones in view as
+ * impostors (one point each, the exact shape ray-cast per pixel).
  */
 #include "lesson1_many.h"
 
@@ -428,7 +429,7 @@ void lesson1_many_status(const lesson1_many *m, char *buf, size_t size)
     else if (m->has_ray)
         snprintf(picked, sizeof picked, "miss");
     snprintf(buf, size,
-             "many objects (A: back): %d   spheres %d, ellipsoids %d, boxes %d (one instanced draw each), "
+             "many objects (A: back): %d   spheres %d, ellipsoids %d, boxes %d (drawn as impostors), "
              "tori %d\nmove %.2f ms   rp_scene_build (a refit) %.2f ms   pick %.1f us   picked: %s%s",
              m->count, m->instance_count[0], m->instance_count[1], m->instance_count[2], m->mesh_count,
              m->move_ms, m->build_ms, m->pick_us, picked, m->builds_failed ? "   (a build ran out of memory)" : "");

@@ -172,10 +172,14 @@ static lesson_method method(const void *self)
 
 /* ------------------------------------------------------------ click */
 
-/* The nearest shield on a ray, or -1. */
+/* The nearest shield on a ray, or -1 (then hit->t is +infinity). */
 static int first_shield(const lesson2 *self, const rp_ray *ray, rp_hit *hit)
 {
     int best = -1;
+    /* defined on a miss too (t infinite: beyond any range), so a caller that
+       reads hit->t never reads an unset record (release builds warned) */
+    memset(hit, 0, sizeof *hit);
+    hit->t = hit->t_enter = hit->t_exit = INFINITY;
     for (int i = 0; i < SHIELD_COUNT; ++i) {
         rp_hit h;
         if (rp_intersect_ray_ellipsoid(ray, &self->shields[i].shape, &h) && (best < 0 || h.t < hit->t)) {

@@ -23,6 +23,14 @@
 
 #include "render.h"
 
+/* glGetFloatv's name for the point sizes the driver draws (ES spells it
+   with ALIASED; desktop core kept the plain one) */
+#ifdef __EMSCRIPTEN__
+#define GL_PLATFORM_POINT_SIZE_RANGE GL_ALIASED_POINT_SIZE_RANGE
+#else
+#define GL_PLATFORM_POINT_SIZE_RANGE GL_POINT_SIZE_RANGE
+#endif
+
 /* Loads the GL functions and checks the version the renderer needs. false
    with a message in err (err may be NULL). */
 bool gl_platform_load(render_loader load, char *err, size_t err_size);

@@ -3,6 +3,7 @@
 #include "render.h"
 #include "render_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,13 @@ static void terrain_destroy(render_terrain *t);
 
 /* ------------------------------------------------------------ programs */
 
-static GLuint compile(GLenum type, const char *src, const char *name, char *err, size_t n)
+/* defines: lines put between the #version line and the source ("" none) */
+static GLuint compile_defined(GLenum type, const char *defines, const char *src, const char *name, char *err,
+                              size_t n)
 {
     GLuint s = glCreateShader(type);
-    const char *parts[2] = {gl_platform_shader_header(), gl_platform_shader_body(src)};
-    glShaderSource(s, 2, parts, NULL);
+    const char *parts[3] = {gl_platform_shader_header(), defines, gl_platform_shader_body(src)};
+    glShaderSource(s, 3, parts, NULL);
     glCompileShader(s);
     GLint ok = 0;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -37,10 +40,11 @@ static GLuint compile(GLenum type, const char *src, const char *name, char *err,
     return s;
 }
 
-static GLuint program(const char *vs, const char *fs, const char *name, char *err, size_t n)
+static GLuint program_defined(const char *defines, const char *vs, const char *fs, const char *name, char *err,
+                              size_t n)
 {
-    GLuint v = compile(GL_VERTEX_SHADER, vs, name, err, n);
-    GLuint f = v ? compile(GL_FRAGMENT_SHADER, fs, name, err, n) : 0;
+    GLuint v = compile_defined(GL_VERTEX_SHADER, defines, vs, name, err, n);
+    GLuint f = v ? compile_defined(GL_FRAGMENT_SHADER, defines, fs, name, err, n) : 0;
     if (!f) {
         glDeleteShader(v);
         return 0;
@@ -63,9 +67,15 @@ static GLuint program(const char *vs, const char *fs, const char *name, char *er
     return p;
 }
 
+static GLuint program(const char *vs, const char *fs, const char *name, char *err, size_t n)
+{
+    return program_defined("", vs, fs, name, err, n);
+}
+
 static const char *const UNIFORM_NAMES[U_COUNT] = {
     "u_beam",
     "u_bottom",
+    "u_box",
     "u_color",
     "u_emissive",
     "u_eye",
@@ -80,6 +90,10 @@ static const char *const UNIFORM_NAMES[U_COUNT] = {
     "u_light_dir",
     "u_model",
     "u_normal_matrix",
+    "u_quads",
+    "u_ray_base",
+    "u_ray_dx",
+    "u_ray_dy",
     "u_ripple_speed",
     "u_round_points",
     "u_screen",
@@ -88,16 +102,23 @@ static const char *const UNIFORM_NAMES[U_COUNT] = {
     "u_view_proj",
 };
 
-/* Links the program and looks up every uniform once. false with a message. */
-static bool build_program(render_program *out, const char *vs, const char *fs, const char *name,
-                          char *err, size_t n)
+/* Links the program (its sources after `defines`) and looks up every
+   uniform once. false with a message. */
+static bool build_program_defined(render_program *out, const char *defines, const char *vs, const char *fs,
+                                  const char *name, char *err, size_t n)
 {
-    out->id = program(vs, fs, name, err, n);
+    out->id = program_defined(defines, vs, fs, name, err, n);
     if (!out->id)
         return false;
     for (int i = 0; i < U_COUNT; ++i)
         out->loc[i] = glGetUniformLocation(out->id, UNIFORM_NAMES[i]);
     return true;
+}
+
+static bool build_program(render_program *out, const char *vs, const char *fs, const char *name,
+                          char *err, size_t n)
+{
+    return build_program_defined(out, "", vs, fs, name, err, n);
 }
 
 /* ------------------------------------------------------------ meshes */
@@ -163,8 +184,9 @@ static bool coarse_shape(int kind, geo_mesh *out)
     }
 }
 
-/* Attributes 2..5 of the bound VAO: one render_instance per copy. */
-static void instance_attributes(GLuint vbo)
+/* Attributes 2..5 of the bound VAO: one render_instance per copy (divisor
+   1) or per vertex (divisor 0: impostor points). */
+static void instance_attributes(GLuint vbo, GLuint divisor)
 {
     glBindBuffer(GL_ARRAY_BUFFER, vbo);
     const struct { GLint size; size_t offset; } attrs[4] = {
@@ -177,13 +199,24 @@ static void instance_attributes(GLuint vbo)
         glEnableVertexAttribArray(2 + i);
         glVertexAttribPointer(2 + i, attrs[i].size, GL_FLOAT, GL_FALSE, sizeof(render_instance),
                               (void *)attrs[i].offset);
-        glVertexAttribDivisor(2 + i, 1);
+        glVertexAttribDivisor(2 + i, divisor);
     }
 }
 
 static bool build_instanced_shapes(renderer *r)
 {
     glGenBuffers(1, &r->instance_vbo);
+    /* the instances only: quad corners come from gl_VertexID */
+    glGenVertexArrays(1, &r->impostor_vao);
+    glBindVertexArray(r->impostor_vao);
+    instance_attributes(r->instance_vbo, 1);
+    glGenVertexArrays(1, &r->impostor_point_vao);
+    glBindVertexArray(r->impostor_point_vao);
+    instance_attributes(r->instance_vbo, 0);
+    glBindVertexArray(0);
+    float sizes[2] = {1.0f, 1.0f};
+    glGetFloatv(GL_PLATFORM_POINT_SIZE_RANGE, sizes);
+    r->max_point_size = sizes[1];
     bool ok = true;
     for (int i = 0; i < RENDER_SHAPE_COUNT && ok; ++i) {
         geo_mesh m = {0};
@@ -191,7 +224,7 @@ static bool build_instanced_shapes(renderer *r)
         if (ok) {
             upload_mesh(&m, &r->inst_shapes[i]);
             glBindVertexArray(r->inst_shapes[i].vao);
-            instance_attributes(r->instance_vbo);
+            instance_attributes(r->instance_vbo, 1);
             glBindVertexArray(0);
         }
         geo_free(&m);
@@ -332,7 +365,7 @@ static void build_grid(renderer *r)
 
 /* ------------------------------------------------------------ life cycle */
 
-renderer *render_create(render_loader load, char *err, size_t err_size)
+renderer *render_create_for_loading(render_loader load, char *err, size_t err_size)
 {
     if (!gl_platform_load(load, err, err_size))
         return NULL;
@@ -341,23 +374,38 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    bool ok = build_program(&r->bg_prog, shader_background_vert, shader_background_frag, "background", err, err_size) &&
+    const char *name = (const char *)glGetString(GL_RENDERER);
+    r->software = name && (strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "SwiftShader"));
+    return r;
+}
+
+bool render_complete(renderer *r, char *err, size_t err_size)
+{
+    if (!r)
+        return false;
+    if (r->complete)
+        return true;
+    bool ok = build_program(&r->text_prog, shader_text_vert, shader_text_frag, "text", err, err_size) &&
+              build_program(&r->bg_prog, shader_background_vert, shader_background_frag, "background", err, err_size) &&
               build_program(&r->flat_prog, shader_flat_vert, shader_flat_frag, "flat", err, err_size) &&
               build_program(&r->lit_prog, shader_lit_vert, shader_lit_frag, "lit", err, err_size) &&
               build_program(&r->line_prog, shader_line_vert, shader_line_frag, "line", err, err_size) &&
               build_program(&r->shield_prog, shader_shield_vert, shader_shield_frag, "shield", err, err_size) &&
               build_program(&r->terrain_prog, shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) &&
               build_program(&r->inst_prog, shader_instanced_vert, shader_instanced_frag, "instanced", err, err_size) &&
-              build_program(&r->text_prog, shader_text_vert, shader_text_frag, "text", err, err_size);
-    if (!ok) {
-        render_destroy(r);
-        return NULL;
-    }
+              build_program_defined(&r->impostor_prog, "#define EXACT_DEPTH\n", shader_impostor_vert,
+                                    shader_impostor_frag, "impostor", err, err_size) &&
+              build_program(&r->impostor_point_prog, shader_impostor_vert, shader_impostor_frag, "impostor points",
+                            err, err_size);
+    if (!ok)
+        return false;
     glm_vec3_normalize_to((float *)LIGHT_DIR, r->light_dir);
+    /* from here render_destroy frees the scene's parts too */
+    r->complete = true;
+    render_text_init(r);
     if (!build_shapes(r) || !build_instanced_shapes(r)) {
         snprintf(err, err_size, "out of memory building meshes");
-        render_destroy(r);
-        return NULL;
+        return false;
     }
     batch_init(&r->shadows);
     batch_init(&r->lines);
@@ -365,7 +413,16 @@ renderer *render_create(render_loader load, char *err, size_t err_size)
     batch_init(&r->beams);
     build_grid(r);
     build_background(r);
-    render_text_init(r);
+    return true;
+}
+
+renderer *render_create(render_loader load, char *err, size_t err_size)
+{
+    renderer *r = render_create_for_loading(load, err, err_size);
+    if (r && !render_complete(r, err, err_size)) {
+        render_destroy(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -373,7 +430,7 @@ void render_destroy(renderer *r)
 {
     if (!r)
         return;
-    if (r->text_prog.id) {      /* fully built */
+    if (r->complete) {
         render_text_free(r);
         batch_free(&r->grid);
         batch_free(&r->background);
@@ -386,6 +443,11 @@ void render_destroy(renderer *r)
             delete_mesh(&r->inst_shapes[i]);
         }
         glDeleteBuffers(1, &r->instance_vbo);
+        glDeleteVertexArrays(1, &r->impostor_vao);
+        glDeleteVertexArrays(1, &r->impostor_point_vao);
+        free(r->cull);
+        free(r->cull_depth);
+        free(r->cull_index);
         for (int i = 0; i < RENDER_TERRAIN_CACHE; ++i)
             terrain_destroy(r->terrains[i].mesh);
         render_models_free(r);
@@ -398,6 +460,8 @@ void render_destroy(renderer *r)
     glDeleteProgram(r->terrain_prog.id);
     glDeleteProgram(r->text_prog.id);
     glDeleteProgram(r->inst_prog.id);
+    glDeleteProgram(r->impostor_prog.id);
+    glDeleteProgram(r->impostor_point_prog.id);
     free(r->surfaces);
     free(r);
 }
@@ -503,6 +567,155 @@ static void draw_shape(renderer *r, render_shape_kind kind, mat4 model, const ve
     draw_mesh(&r->shapes[kind]);
 }
 
+/* The radius of the sphere around an instance of a unit sphere (scaled: an
+   ellipsoid) or of the cube [-1, 1]^3 (a box). */
+static float instance_radius(render_shape_kind kind, const render_instance *in)
+{
+    const float *s = in->scale;
+    if (kind == RENDER_CUBE)
+        return sqrtf(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    return glm_max(glm_max(fabsf(s[0]), fabsf(s[1])), fabsf(s[2]));
+}
+
+/* Copies at most this wide on screen (estimated) are points: at that size
+   the depth of their bound's front serves for every pixel, so the depth
+   test can run before the shader; larger ones are quads with exact depth. */
+#define POINT_PIXELS_MAX 24.0f
+#define DEPTH_BUCKETS 256
+
+static bool grow_cull(renderer *r, int count)
+{
+    if (count <= r->cull_cap)
+        return true;
+    render_instance *grown = realloc(r->cull, (size_t)count * sizeof *grown);
+    if (grown)
+        r->cull = grown;
+    float *depth = realloc(r->cull_depth, (size_t)count * sizeof *depth);
+    if (depth)
+        r->cull_depth = depth;
+    int *index = realloc(r->cull_index, (size_t)count * sizeof *index);
+    if (index)
+        r->cull_index = index;
+    if (!grown || !depth || !index)
+        return false;
+    r->cull_cap = count;
+    return true;
+}
+
+/* Sorts the copies whose bounding sphere meets the view frustum into
+   r->cull: the small ones (points) from the front, nearest first (in
+   DEPTH_BUCKETS steps of distance: hidden pixels then fail the depth test
+   before they are shaded), the large or near ones (quads) from the back.
+   false when the buffers cannot grow. */
+static bool cull_instances(renderer *r, render_shape_kind kind, const render_instance *inst, int count,
+                           int *points, int *quads)
+{
+    if (!grow_cull(r, count))
+        return false;
+    vec4 planes[6];     /* unit normals pointing in: inside where n.p + w >= 0 */
+    glm_frustum_planes(r->view.view_proj, planes);
+    /* pixels across a unit of world at distance 1; a point's size as the
+       shader computes it may exceed radius * focal / distance by half (a
+       shape off the axis) and a pixel */
+    float focal = glm_max(r->view.proj[0][0] * (float)r->view.width, r->view.proj[1][1] * (float)r->view.height);
+    float largest = (glm_min(r->max_point_size, POINT_PIXELS_MAX) - 1.0f) / 1.5f;
+    int np = 0, nq = 0;
+    float farthest = 0.0f;
+    for (int i = 0; i < count; ++i) {
+        const float *p = inst[i].position;
+        float radius = instance_radius(kind, &inst[i]);
+        bool in = true;
+        for (int k = 0; k < 6 && in; ++k)
+            in = planes[k][0] * p[0] + planes[k][1] * p[1] + planes[k][2] * p[2] + planes[k][3] >= -radius;
+        if (!in)
+            continue;
+        float d2 = glm_vec3_distance2((float *)p, r->view.eye);
+        bool near = d2 <= 4.0f * radius * radius;
+        if (!near && radius * focal <= largest * sqrtf(d2 - radius * radius)) {
+            r->cull_index[np] = i;
+            r->cull_depth[np] = sqrtf(d2);
+            farthest = glm_max(farthest, r->cull_depth[np]);
+            ++np;
+        } else {
+            r->cull[count - 1 - nq++] = inst[i];
+        }
+    }
+    /* a counting sort of the points by distance bucket */
+    int start[DEPTH_BUCKETS + 1] = {0};
+    float to_bucket = farthest > 0.0f ? (DEPTH_BUCKETS - 1) / farthest : 0.0f;
+    for (int j = 0; j < np; ++j) {
+        int b = (int)(r->cull_depth[j] * to_bucket);
+        r->cull_depth[j] = (float)b;
+        ++start[b + 1];
+    }
+    for (int b = 0; b < DEPTH_BUCKETS; ++b)
+        start[b + 1] += start[b];
+    for (int j = 0; j < np; ++j)
+        r->cull[start[(int)r->cull_depth[j]]++] = inst[r->cull_index[j]];
+    *points = np;
+    *quads = nq;
+    return true;
+}
+
+static void impostor_draw(renderer *r, const render_program *p, GLuint vao, render_shape_kind kind,
+                          const render_instance *inst, int count, bool quads);
+
+/* Spheres, ellipsoids and boxes as impostors (shaders/impostor.vert): the
+   copies in view, as points where they fit one (a single plain draw), as
+   instanced quads where not, the exact shape ray-cast per pixel. */
+static void draw_impostors(renderer *r, render_shape_kind kind, const render_instance *inst, int count)
+{
+    int points = 0, quads = count;
+    const render_instance *quad_first = inst;
+    if (cull_instances(r, kind, inst, count, &points, &quads)) {
+        inst = r->cull;
+        quad_first = r->cull + count - quads;
+    }
+    /* the near ones first: their depth hides more of the points behind */
+    if (quads > 0)
+        impostor_draw(r, &r->impostor_prog, r->impostor_vao, kind, quad_first, quads, true);
+    if (points > 0)
+        impostor_draw(r, &r->impostor_point_prog, r->impostor_point_vao, kind, inst, points, false);
+}
+
+/* One draw of impostors: points (plain) or quads (instanced). */
+static void impostor_draw(renderer *r, const render_program *p, GLuint vao, render_shape_kind kind,
+                          const render_instance *inst, int count, bool quads)
+{
+    glUseProgram(p->id);
+    glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
+    glUniform3fv(p->loc[U_EYE], 1, r->view.eye);
+    glUniform3fv(p->loc[U_LIGHT_DIR], 1, r->light_dir);
+    glUniform2f(p->loc[U_SCREEN], (float)r->view.width, (float)r->view.height);
+    glUniform1i(p->loc[U_BOX], kind == RENDER_CUBE);
+    /* the world ray through window pixel (x, y), y up as gl_FragCoord's:
+       the far-plane point of NDC (2x/w - 1, 2y/h - 1) minus the eye, affine
+       in x and y for a perspective or orthographic projection */
+    mat4 inv;
+    glm_mat4_inv(r->view.view_proj, inv);
+    vec4 corner;
+    glm_mat4_mulv(inv, (vec4){-1.0f, -1.0f, 1.0f, 1.0f}, corner);
+    float w = corner[3];
+    vec3 base, dx, dy;
+    glm_vec3_scale(corner, 1.0f / w, base);
+    glm_vec3_sub(base, r->view.eye, base);
+    glm_vec3_scale(inv[0], 2.0f / ((float)r->view.width * w), dx);
+    glm_vec3_scale(inv[1], 2.0f / ((float)r->view.height * w), dy);
+    glUniform3fv(p->loc[U_RAY_BASE], 1, base);
+    glUniform3fv(p->loc[U_RAY_DX], 1, dx);
+    glUniform3fv(p->loc[U_RAY_DY], 1, dy);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    glBindBuffer(GL_ARRAY_BUFFER, r->instance_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)count * sizeof *inst), inst, GL_STREAM_DRAW);
+    glUniform1i(p->loc[U_QUADS], quads);
+    glBindVertexArray(vao);
+    if (quads)
+        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+    else
+        glDrawArrays(GL_POINTS, 0, count);
+}
+
 /* One draw call for every copy: the instances go to the GPU as they are
    (a fresh buffer each time, so the driver need not wait for the last
    frame's draw to finish reading the old one). */
@@ -510,6 +723,10 @@ static void draw_instances(renderer *r, render_shape_kind kind, const render_ins
 {
     if ((int)kind < 0 || kind >= RENDER_SHAPE_COUNT || !inst || count <= 0)
         return;
+    if (kind == RENDER_SPHERE || kind == RENDER_CUBE) {
+        draw_impostors(r, kind, inst, count);
+        return;
+    }
     const render_program *p = &r->inst_prog;
     glUseProgram(p->id);
     glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);

@@ -11,6 +11,7 @@
 typedef enum render_uniform_id {
     U_BEAM,
     U_BOTTOM,
+    U_BOX,
     U_COLOR,
     U_EMISSIVE,
     U_EYE,
@@ -25,6 +26,10 @@ typedef enum render_uniform_id {
     U_LIGHT_DIR,
     U_MODEL,
     U_NORMAL_MATRIX,
+    U_QUADS,
+    U_RAY_BASE,
+    U_RAY_DX,
+    U_RAY_DY,
     U_RIPPLE_SPEED,
     U_ROUND_POINTS,
     U_SCREEN,
@@ -85,6 +90,8 @@ typedef struct render_model_slot {
 } render_model_slot;
 
 struct renderer {
+    bool complete;          /* render_complete has run: the scene's parts exist */
+    bool software;          /* a CPU rasteriser (llvmpipe): render_loading_begin */
     render_program bg_prog, flat_prog, lit_prog, line_prog, shield_prog, terrain_prog, text_prog;
     render_mesh shapes[RENDER_SHAPE_COUNT];
     /* instanced drawing: coarser shapes whose VAOs also read instance_vbo
@@ -92,6 +99,15 @@ struct renderer {
     render_program inst_prog;
     render_mesh inst_shapes[RENDER_SHAPE_COUNT];
     GLuint instance_vbo;
+    /* spheres and boxes: impostors (a quad per copy, no vertex buffer but
+       the instances), only the copies in view uploaded (culled into cull) */
+    render_program impostor_prog, impostor_point_prog;   /* exact depth (quads) / the bound's front (points) */
+    GLuint impostor_vao, impostor_point_vao;  /* quads (instanced) / points (plain) */
+    float max_point_size;
+    render_instance *cull;  /* the copies in view: points first, quads from the end */
+    float *cull_depth;      /* each point's distance, then its order bucket */
+    int *cull_index;        /* each point's index in the listed instances */
+    int cull_cap;
     render_batch grid, shadows, lines, points, beams;
     render_batch background; /* screen grid in NDC (its own 2-float layout) */
     render_view view;

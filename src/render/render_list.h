@@ -188,12 +188,14 @@ void render_list_mesh(render_list *list, const render_mesh_data *mesh, mat4 mode
 void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh, mat4 model,
                                 const uint32_t *triangles, size_t count, const vec4 fill,
                                 const vec4 edge);
-/* Many copies of one shape in one draw call (drawn with the opaque
-   shapes, lit, not pickable by the GPU pick pass). The instances are NOT
-   copied (100,000 of them would double a frame's memory traffic): they
-   must stay as they are until the list is submitted. Ignored for a count
-   <= 0, NULL instances or an unknown kind. The renderer may draw them with
-   a coarser mesh than render_list_shape's (they are meant to be small). */
+/* Many copies of one shape in one command (drawn with the opaque shapes,
+   lit, not pickable by the GPU pick pass). The instances are NOT copied
+   (100,000 of them would double a frame's memory traffic): they must stay
+   as they are until the list is submitted. Ignored for a count <= 0, NULL
+   instances or an unknown kind. Spheres (ellipsoids once scaled) and cubes
+   are drawn as impostors: only the copies in view, each a point sprite (or
+   a quad when large) on which the exact shape is ray-cast per pixel; other
+   kinds as instances of a coarser mesh than render_list_shape's. */
 void render_list_instances(render_list *list, render_shape_kind kind,
                            const render_instance *instances, int count);
 /* appends a copy of from's command number index (a shield with its impacts) */

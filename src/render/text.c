@@ -3,6 +3,7 @@
 #include "render_internal.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,4 +163,52 @@ void render_text_flush(renderer *r)
     glDisable(GL_BLEND);
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_CULL_FACE);
+}
+
+/* ------------------------------------------------------------ loading */
+
+/* A rectangle in y-down pixels filled by a scissored clear. */
+static void clear_rect(const renderer *r, float x0, float y0, float x1, float y1, const vec4 c)
+{
+    int left = (int)floorf(x0), right = (int)ceilf(x1);
+    int top = (int)floorf(y0), bottom = (int)ceilf(y1);
+    if (right <= left || bottom <= top)
+        return;
+    glScissor(left, r->view.height - bottom, right - left, bottom - top);
+    glClearColor(c[0], c[1], c[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void render_loading_begin(renderer *r, const render_view *v)
+{
+    r->view = *v;
+    glViewport(0, 0, v->width, v->height);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_DEPTH_TEST);
+    if (r->software)
+        return;     /* the band and panel of render_loading_text are cleared, the rest stays */
+    glClearColor(0.015f, 0.016f, 0.028f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void render_loading_text(renderer *r, float x, float y, float scale, const vec4 panel, const vec4 color,
+                         const char *text)
+{
+    if (!text)
+        return;
+    float pad_x = 8.0f * scale, pad_y = 6.0f * scale;
+    glEnable(GL_SCISSOR_TEST);
+    /* the band across the window behind the panel: a shorter line than the
+       last leaves nothing of it */
+    clear_rect(r, 0.0f, y - pad_y, (float)r->view.width, y + render_text_height(text, scale) + pad_y,
+               (vec4){0.015f, 0.016f, 0.028f, 1.0f});
+    clear_rect(r, x - pad_x, y - pad_y, x + render_text_width(text, scale) + pad_x,
+               y + render_text_height(text, scale) + pad_y, panel);
+    static easy_vertex buf[6000];
+    int quads = stb_easy_font_print(0.0f, 0.0f, (char *)text, NULL, buf, (int)sizeof buf);
+    for (int q = 0; q < quads; ++q) {
+        const easy_vertex *e = &buf[q * 4];
+        clear_rect(r, x + e[0].x * scale, y + e[0].y * scale, x + e[2].x * scale, y + e[2].y * scale, color);
+    }
+    glDisable(GL_SCISSOR_TEST);
 }
