@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "scene_internal.h"
+#include "thread_internal.h"
 
 #define BINS 16
 
@@ -317,43 +318,22 @@ static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, 
 
 bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out)
 {
-    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0};
+    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0, 0};
     return rp_sbvh_build_shaped(boxes, count, &scene, out);
 }
 
-bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
-                          rp_sbvh *out)
+/* Builds the subtree of task `root` depth first: its node is written at
+   root->node, its descendants' pairs from *next upwards (which it
+   advances). Returns the depth of its deepest leaf. */
+static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
+                              const rp_sbvh_shape *shape, uint32_t *next)
 {
-    memset(out, 0, sizeof *out);
-    if (count == 0)
-        return false;
-    bprim *p = rp_alloc_large((size_t)count * sizeof *p);
-    rp_snode *nodes = rp_alloc_large(((size_t)count * 2 + 2) * sizeof *nodes);
-    uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
-    if (p == NULL || nodes == NULL || prims == NULL) {
-        rp_free_large(p);
-        rp_free_large(nodes);
-        rp_free_large(prims);
-        return false;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        memcpy(p[i].min, boxes[i].min, sizeof p[i].min);
-        memcpy(p[i].max, boxes[i].max, sizeof p[i].max);
-        p[i].obj = i;
-        p[i].pad = 0;
-    }
-    memset(&nodes[1], 0, sizeof nodes[1]);
-
-    /* Depth-first: the right child waits on the stack while the left one is
-       built. Depth <= RP_SBVH_SAH_DEPTH + 31, one waiting task per level. */
+    /* The right child waits on the stack while the left one is built.
+       Depth <= RP_SBVH_SAH_DEPTH + 31, one waiting task per level. */
     task stack[2 * RP_SBVH_STACK];
     int sp = 0;
-    uint32_t used = 2, max_depth = 0;
-    task root;
-    memset(&root, 0, sizeof root);
-    root.count = count;
-    scan_bounds(p, count, root.bmin, root.bmax, root.cmin, root.cmax);
-    stack[sp++] = root;
+    uint32_t used = *next, max_depth = 0;
+    stack[sp++] = *root;
     while (sp > 0) {
         task t = stack[--sp];
         rp_snode *node = &nodes[t.node];
@@ -379,6 +359,216 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
         stack[sp++] = right;
         stack[sp++] = left;
     }
+    *next = used;
+    return max_depth;
+}
+
+/*
+ * Big builds run on several threads and give the same tree on any number
+ * of them (one included):
+ * 1. the top of the tree is built first, always the same way: the biggest
+ *    waiting node is split until there are SUBTREES waiting or none is
+ *    bigger than SUBTREE_MIN objects;
+ * 2. each waiting node's subtree is built into its own range of nodes,
+ *    reserved for its worst case (2 per object), by whichever thread;
+ * 3. the ranges are moved down to close the gaps, in order.
+ * Which thread builds which subtree changes nothing but the time.
+ */
+#define SUBTREES 16
+#define SUBTREE_MIN 16384
+#define MAX_THREADS 8
+
+typedef struct subtree {
+    task     root;      /* its node belongs to the top of the tree */
+    uint32_t base;      /* its reserved range starts here */
+    uint32_t end;       /* and its nodes end here once built */
+    uint32_t depth;     /* its deepest leaf */
+    int      worker;    /* the thread that builds it */
+} subtree;
+
+typedef struct build_job {
+    bprim               *p;
+    rp_snode            *nodes;
+    const rp_sbvh_shape *shape;
+    subtree             *sub;
+    int                  subs, worker;
+} build_job;
+
+static void build_job_run(void *arg)
+{
+    build_job *j = arg;
+    for (int i = 0; i < j->subs; i++) {
+        subtree *s = &j->sub[i];
+        if (s->worker != j->worker)
+            continue;
+        s->end = s->base;
+        s->depth = build_subtree(j->p, j->nodes, &s->root, j->shape, &s->end);
+    }
+}
+
+/* Splits the biggest waiting node while there is room for its children;
+   leaves made here are finished. Returns the number of subtrees left in
+   sub[], ordered by their objects' position; *used and *max_depth as
+   build_subtree's. */
+static int build_top(bprim *p, rp_snode *nodes, const task *root, const rp_sbvh_shape *shape,
+                     subtree sub[SUBTREES], uint32_t *used, uint32_t *max_depth)
+{
+    int n = 0;
+    sub[n++].root = *root;
+    while (n < SUBTREES) {
+        int big = -1;
+        for (int i = 0; i < n; i++)
+            if (sub[i].root.count > SUBTREE_MIN && (big < 0 || sub[i].root.count > sub[big].root.count))
+                big = i;
+        if (big < 0)
+            break;
+        task t = sub[big].root, left, right;
+        rp_snode *node = &nodes[t.node];
+        uint32_t nl = build_node(p + t.first, &t, shape, node, &left, &right);
+        if (nl == 0 || nl == t.count) {
+            node->first = t.first;
+            node->count = t.count;
+            *max_depth = t.depth > *max_depth ? t.depth : *max_depth;
+            sub[big] = sub[--n];
+            continue;
+        }
+        node->first = *used;
+        node->count = 0;
+        *used += 2;
+        left.node = node->first;
+        left.first = t.first;
+        left.count = nl;
+        left.depth = t.depth + 1;
+        right.node = node->first + 1;
+        right.first = t.first + nl;
+        right.count = t.count - nl;
+        right.depth = t.depth + 1;
+        sub[big].root = left;
+        sub[n++].root = right;
+    }
+    /* in object order (insertion sort: a handful) */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sub[j - 1].root.first > sub[j].root.first; j--) {
+            subtree tmp = sub[j];
+            sub[j] = sub[j - 1];
+            sub[j - 1] = tmp;
+        }
+    return n;
+}
+
+/* Gives the subtrees to `threads` workers, biggest first to the least
+   loaded (objects as the measure of work); returns the workers needed. */
+static int assign_workers(subtree *sub, int n, int threads)
+{
+    uint64_t load[MAX_THREADS] = {0};
+    bool done[SUBTREES] = {false};
+    int workers = 0;
+    for (int k = 0; k < n; k++) {
+        int big = -1;
+        for (int i = 0; i < n; i++)
+            if (!done[i] && (big < 0 || sub[i].root.count > sub[big].root.count))
+                big = i;
+        int w = 0;
+        for (int i = 1; i < threads; i++)
+            if (load[i] < load[w])
+                w = i;
+        done[big] = true;
+        sub[big].worker = w;
+        load[w] += sub[big].root.count;
+        workers = w + 1 > workers ? w + 1 : workers;
+    }
+    return workers;
+}
+
+/* Runs the workers; the calling thread is worker 0, and does the work of
+   any thread the system would not start. */
+static void run_workers(build_job *jobs, int workers)
+{
+    rp_thread threads[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    for (int w = 1; w < workers; w++)
+        started[w] = rp_thread_start(&threads[w], build_job_run, &jobs[w]);
+    build_job_run(&jobs[0]);
+    for (int w = 1; w < workers; w++) {
+        if (started[w])
+            rp_thread_join(&threads[w]);
+        else
+            build_job_run(&jobs[w]);
+    }
+}
+
+/* Moves each subtree's nodes down to follow the previous ones, fixing the
+   child indices that point into them; returns the new node count. */
+static uint32_t close_gaps(rp_snode *nodes, const subtree *sub, int n, uint32_t used)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t len = sub[i].end - sub[i].base, shift = sub[i].base - used;
+        rp_snode *root = &nodes[sub[i].root.node];
+        if (shift > 0) {
+            memmove(&nodes[used], &nodes[sub[i].base], (size_t)len * sizeof *nodes);
+            for (uint32_t k = used; k < used + len; k++)
+                if (nodes[k].count == 0)
+                    nodes[k].first -= shift;
+            if (root->count == 0)
+                root->first -= shift;
+        }
+        used += len;
+    }
+    return used;
+}
+
+bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
+                          rp_sbvh *out)
+{
+    memset(out, 0, sizeof *out);
+    if (count == 0)
+        return false;
+    /* room for the top's pairs and every subtree's worst case */
+    size_t node_cap = (size_t)count * 2 + 2 + 2 * SUBTREES;
+    bprim *p = rp_alloc_large((size_t)count * sizeof *p);
+    rp_snode *nodes = rp_alloc_large(node_cap * sizeof *nodes);
+    uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
+    if (p == NULL || nodes == NULL || prims == NULL) {
+        rp_free_large(p);
+        rp_free_large(nodes);
+        rp_free_large(prims);
+        return false;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        memcpy(p[i].min, boxes[i].min, sizeof p[i].min);
+        memcpy(p[i].max, boxes[i].max, sizeof p[i].max);
+        p[i].obj = i;
+        p[i].pad = 0;
+    }
+    memset(&nodes[1], 0, sizeof nodes[1]);
+
+    task root;
+    memset(&root, 0, sizeof root);
+    root.count = count;
+    scan_bounds(p, count, root.bmin, root.bmax, root.cmin, root.cmax);
+    subtree sub[SUBTREES];
+    uint32_t used = 2, max_depth = 0;
+    int n = build_top(p, nodes, &root, shape, sub, &used, &max_depth);
+    uint32_t base = used;
+    for (int i = 0; i < n; i++) {
+        sub[i].base = base;
+        base += 2 * sub[i].root.count;
+    }
+    int threads = shape->max_threads > 0 ? (int)shape->max_threads : rp_cpu_count();
+    threads = threads < MAX_THREADS ? threads : MAX_THREADS;
+    threads = threads < n ? threads : (n > 0 ? n : 1);
+    build_job jobs[MAX_THREADS];
+    int workers = assign_workers(sub, n, threads);
+    for (int w = 0; w < workers; w++) {
+        build_job j = {p, nodes, shape, sub, n, w};
+        jobs[w] = j;
+    }
+    if (n > 0)
+        run_workers(jobs, workers);
+    for (int i = 0; i < n; i++)
+        max_depth = sub[i].depth > max_depth ? sub[i].depth : max_depth;
+    used = close_gaps(nodes, sub, n, used);
+
     for (uint32_t i = 0; i < count; i++)
         prims[i] = p[i].obj;
     rp_free_large(p);
