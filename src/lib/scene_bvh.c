@@ -285,6 +285,74 @@ static uint32_t partition(bprim *p, uint32_t count, const split *s, const binnin
     return i;
 }
 
+/* Nodes of at most this many objects try every plane between them (a
+   full sweep, Wald 2007's exact SAH) instead of binning: for so few, sorting
+   them on each axis costs less than clearing and sweeping bins, and the
+   plane is the best one rather than the best bin edge. */
+#define SMALL 16
+#define NO_SPLIT UINT32_MAX
+
+/* The small node's split: sorts its objects by centroid on each axis and
+   takes the cheapest cut between two different centroids. Returns the
+   left count with the objects reordered and both sides measured, 0 for a
+   leaf, NO_SPLIT when all centroids are equal. */
+static uint32_t sweep_split(bprim *p, uint32_t n, bool leaf_ok, double node_cost, double area,
+                            task *left, task *right)
+{
+    float key[3][SMALL];
+    uint8_t order[3][SMALL];
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            key[k][i] = p[i].min[k] + p[i].max[k];
+    int best_axis = -1;
+    uint32_t best_left = 0;
+    double best_cost = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        uint8_t *o = order[k];
+        const float *c = key[k];
+        for (uint32_t i = 0; i < n; i++) {   /* insertion sort: stable, few */
+            uint32_t j = i;
+            for (; j > 0 && c[o[j - 1]] > c[i]; j--)
+                o[j] = o[j - 1];
+            o[j] = (uint8_t)i;
+        }
+        if (!(c[o[0]] < c[o[n - 1]]))
+            continue;
+        double right_area[SMALL];
+        v4 mn = v4_set1(FLT_MAX), mx = v4_set1(-FLT_MAX);
+        for (uint32_t i = n - 1; i > 0; i--) {
+            mn = v4_min(mn, v4_load3x(p[o[i]].min));
+            mx = v4_max(mx, v4_load3x(p[o[i]].max));
+            right_area[i] = v4_half_area(mn, mx);
+        }
+        mn = v4_set1(FLT_MAX);
+        mx = v4_set1(-FLT_MAX);
+        for (uint32_t i = 0; i + 1 < n; i++) {
+            mn = v4_min(mn, v4_load3x(p[o[i]].min));
+            mx = v4_max(mx, v4_load3x(p[o[i]].max));
+            if (c[o[i]] == c[o[i + 1]])
+                continue;   /* no plane between equal centroids */
+            double cost = v4_half_area(mn, mx) * (i + 1) + right_area[i + 1] * (n - 1 - i);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best_axis = k;
+                best_left = i + 1;
+            }
+        }
+    }
+    if (best_axis < 0)
+        return NO_SPLIT;
+    if (leaf_ok && node_cost * area + best_cost >= area * n)
+        return 0;
+    bprim sorted[SMALL];
+    for (uint32_t i = 0; i < n; i++)
+        sorted[i] = p[order[best_axis][i]];
+    memcpy(p, sorted, n * sizeof *p);
+    scan_bounds(p, best_left, left->bmin, left->bmax, left->cmin, left->cmax);
+    scan_bounds(p + best_left, n - best_left, right->bmin, right->bmax, right->cmin, right->cmax);
+    return best_left;
+}
+
 /* Builds the node of task t: bounds, and where to split its objects (0
    makes a leaf); fills the children's centroid bounds. */
 static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, rp_snode *node,
@@ -293,7 +361,12 @@ static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, 
     bool leaf_ok = t->count <= shape->max_leaf;
     memcpy(node->min, t->bmin, sizeof node->min);
     memcpy(node->max, t->bmax, sizeof node->max);
-    if (t->count > 1 && t->depth < RP_SBVH_SAH_DEPTH) {
+    if (t->count > 1 && t->count <= SMALL && t->depth < RP_SBVH_SAH_DEPTH) {
+        uint32_t nl = sweep_split(p, t->count, leaf_ok, shape->node_cost,
+                                  half_area(node->min, node->max), left, right);
+        if (nl != NO_SPLIT)
+            return nl;
+    } else if (t->count > 1 && t->depth < RP_SBVH_SAH_DEPTH) {
         binning bn = make_binning(t->cmin, t->cmax, t->count);
         uint32_t stride = t->count > 2 * SAMPLE_TARGET ? t->count / SAMPLE_TARGET : 1;
         split s = best_split(p, t->count, stride, &bn);
