@@ -761,6 +761,9 @@ double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes)
 {
     if (bvh->nodes == NULL)
         return 0.0;
+    /* the SAH cost's sum in the same pass (rp_sbvh_cost's terms, added
+       in the opposite order) */
+    double sum = 0.0;
     for (uint32_t i = bvh->node_count; i-- > 0;) {
         if (i == 1)
             continue;
@@ -778,8 +781,12 @@ double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes)
         }
         memcpy(n->min, mn, sizeof mn);
         memcpy(n->max, mx, sizeof mx);
+        sum += half_area(mn, mx) * (n->count > 0 ? n->count : 1);
     }
-    return rp_sbvh_cost(bvh);
+    double root = half_area(bvh->nodes[0].min, bvh->nodes[0].max);
+    if (!(root > 0.0) || !isfinite(root))
+        return 0.0;     /* as rp_sbvh_cost */
+    return sum / root;
 }
 
 double rp_sbvh_cost(const rp_sbvh *bvh)
