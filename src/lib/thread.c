@@ -96,8 +96,10 @@ int rp_cpu_count(void)
     SYSTEM_INFO info;
     GetSystemInfo(&info);
     return info.dwNumberOfProcessors > 0 ? (int)info.dwNumberOfProcessors : 1;
-#else
+#elif defined(_SC_NPROCESSORS_ONLN)     /* not POSIX, but glibc, musl, BSDs */
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)(n < 1024 ? n : 1024) : 1;
+#else
+    return 1;
 #endif
 }
