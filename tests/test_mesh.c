@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -19,65 +20,92 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static int bvh_depth(const rp_mesh *m, uint32_t node, int depth)
+/* Slot s of the wide node whose first half is nodes[w] (mesh_internal.h:
+   RP_BVH_WIDE): its box row a, child and count. */
+#define WBOX(m, w, a, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].b[a][(s) % 4])
+#define WCHILD(m, w, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].child[(s) % 4])
+#define WCOUNT(m, w, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].count[(s) % 4])
+
+/* What check_node found below a node. */
+typedef struct bvh_tally {
+    size_t   covered, halves, children;
+    int      deepest;
+    unsigned char *seen;   /* per original triangle index */
+} bvh_tally;
+
+/* The wide node `ref` (rp_bvh_wide_ref) at `depth`, and its subtree:
+   slots inside the halves it has, children inside its boxes, empty slots
+   no ray can enter, each leaf's triangles inside its box and seen once. */
+static void check_node(const rp_mesh *m, uint32_t ref, int depth, bvh_tally *t)
 {
-    const rp_bvh4_node *n = &m->nodes[node];
-    int deepest = depth;
-    for (int i = 0; i < 4; i++)
-        if (n->count[i] == 0 && n->child[i] != RP_BVH4_EMPTY) {
-            int d = bvh_depth(m, n->child[i], depth + 1);
-            deepest = d > deepest ? d : deepest;
+    const uint32_t w = rp_bvh_wide_first(ref);
+    const int slots = rp_bvh_wide_two(ref) ? RP_BVH_WIDE : 4;
+    assert_true(w + (uint32_t)slots / 4 <= m->node_count);
+    t->halves += (size_t)slots / 4;
+    t->deepest = depth > t->deepest ? depth : t->deepest;
+    int used = 0;
+    for (int c = 0; c < slots; c++) {
+        if (WCHILD(m, w, c) == RP_BVH4_EMPTY) {
+            assert_int_equal(WCOUNT(m, w, c), 0);
+            for (int a = 0; a < 3; a++) {
+                assert_true(WBOX(m, w, a, c) == INFINITY);
+                assert_true(WBOX(m, w, 3 + a, c) == -INFINITY);
+            }
+            continue;
         }
-    return deepest;
+        used++;
+        if (WCOUNT(m, w, c) == 0) {
+            uint32_t k = WCHILD(m, w, c), kw = rp_bvh_wide_first(k);
+            assert_true(kw > w && kw < m->node_count);
+            t->children++;
+            /* the child's own children lie inside its box */
+            for (int j = 0; j < (rp_bvh_wide_two(k) ? RP_BVH_WIDE : 4); j++)
+                if (WCHILD(m, kw, j) != RP_BVH4_EMPTY)
+                    for (int a = 0; a < 3; a++) {
+                        assert_true(WBOX(m, kw, a, j) >= WBOX(m, w, a, c));
+                        assert_true(WBOX(m, kw, 3 + a, j) <= WBOX(m, w, 3 + a, c));
+                    }
+            check_node(m, k, depth + 1, t);
+            continue;
+        }
+        uint32_t count = WCOUNT(m, w, c);
+        t->covered += count;
+        assert_true(count <= RP_BVH_MAX_LEAF);
+        /* a leaf's slots lie in the packets and touch no more of them
+           than its count needs */
+        uint32_t first = WCHILD(m, w, c), last = first + count - 1;
+        assert_true(last / RP_TRI4_LANES < m->pack_count);
+        assert_int_equal(last / RP_TRI4_LANES - first / RP_TRI4_LANES,
+                         (count - 1) / RP_TRI4_LANES);
+        for (uint32_t p = first; p <= last; p++) {
+            const rp_tri4 *pk = &m->packs[p / RP_TRI4_LANES];
+            uint32_t index = pk->index[p % RP_TRI4_LANES];
+            assert_true(index < m->triangle_count && !t->seen[index]);
+            t->seen[index] = 1;
+            for (int k = 0; k < 9; k++)
+                assert_true(pk->v[k][p % RP_TRI4_LANES] >= WBOX(m, w, k % 3, c) &&
+                            pk->v[k][p % RP_TRI4_LANES] <= WBOX(m, w, 3 + k % 3, c));
+        }
+    }
+    /* only a single-leaf root has fewer than two children; a node with a
+       second half needs it */
+    assert_true(used >= 2 || (w == 0 && m->node_count == 2 && used == 1));
+    assert_true(w == 0 || !rp_bvh_wide_two(ref) || used > 4);
 }
 
-/* Every triangle of the BVH4 is in exactly one leaf, inside its boxes;
-   every node but the root is some node's child exactly once; empty slots
-   have boxes no ray can enter. */
+/* The whole BVH from the root (two halves at 0): every triangle in
+   exactly one leaf, every half reached once, the depth bound. */
 static void check_bvh(const rp_mesh *m)
 {
     if (m->node_count == 0)
         return;
-    assert_true(bvh_depth(m, 0, 0) <= RP_BVH_MAX_DEPTH - 1);
-    size_t covered = 0, children = 0;
-    for (uint32_t i = 0; i < m->node_count; i++) {
-        const rp_bvh4_node *n = &m->nodes[i];
-        int used = 0;
-        for (int c = 0; c < 4; c++) {
-            if (n->child[c] == RP_BVH4_EMPTY) {
-                assert_int_equal(n->count[c], 0);
-                for (int a = 0; a < 3; a++) {
-                    assert_true(n->b[a][c] == INFINITY);
-                    assert_true(n->b[3 + a][c] == -INFINITY);
-                }
-                continue;
-            }
-            used++;
-            if (n->count[c] == 0) {
-                const rp_bvh4_node *k = &m->nodes[n->child[c]];
-                assert_true(n->child[c] > i && n->child[c] < m->node_count);
-                children++;
-                /* the child's own children lie inside its box */
-                for (int j = 0; j < 4; j++)
-                    if (k->child[j] != RP_BVH4_EMPTY)
-                        for (int a = 0; a < 3; a++) {
-                            assert_true(k->b[a][j] >= n->b[a][c]);
-                            assert_true(k->b[3 + a][j] <= n->b[3 + a][c]);
-                        }
-                continue;
-            }
-            covered += n->count[c];
-            assert_true(n->count[c] <= RP_BVH_MAX_LEAF);
-            for (uint32_t p = n->child[c]; p < n->child[c] + n->count[c]; p++)
-                for (int k = 0; k < 9; k++)
-                    assert_true(m->tris[p].v[k] >= n->b[k % 3][c] &&
-                                m->tris[p].v[k] <= n->b[3 + k % 3][c]);
-        }
-        /* only a single-leaf root has fewer than two children */
-        assert_true(used >= 2 || (i == 0 && m->node_count == 1 && used == 1));
-    }
-    assert_int_equal(children, m->node_count - 1);
-    assert_int_equal(covered, m->prim_count);
+    bvh_tally t = {0, 0, 0, 0, calloc(m->triangle_count, 1)};
+    assert_non_null(t.seen);
+    check_node(m, rp_bvh_wide_ref(0, true), 0, &t);
+    free(t.seen);
+    assert_true(t.deepest <= RP_BVH_MAX_DEPTH - 1);
+    assert_int_equal(t.halves, m->node_count);
+    assert_int_equal(t.covered, m->prim_count);
 }
 
 /* A ray from a random point on a sphere of radius `far` around the

@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "../src/lib/bvh4.h"
+#include "../src/lib/internal.h"
 #include "../src/lib/scene_internal.h"
 
 /* ---- a deterministic generator ---------------------------------------- */
@@ -221,6 +223,126 @@ static int check_ray(const rp_scene *s, const rp_ray *ray, const rp_mesh *mesh, 
     assert_memory_equal(&got_tri, &want_tri, sizeof got_tri);
     assert_int_equal(rp_intersect_ray_scene(s, ray, NULL, NULL), i);
     return i;
+}
+
+/* ---- the BVH4 ------------------------------------------------------------ */
+
+static void assert_slot_box(const rp_bvh4_node *n, int i, const float lo[3], const float hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        assert_true(n->b[a][i] == lo[a]);
+        assert_true(n->b[3 + a][i] == hi[a]);
+    }
+}
+
+/* Every used slot's box is exactly the box around what it holds (its
+   node's used slots, or its leaf's objects), every node but the root is
+   some slot's child and comes after its parent, every leaf entry belongs
+   to exactly one leaf and every object to one entry, and empty slots are
+   inverted boxes. */
+static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
+                       const rp_sbox *boxes, uint32_t n)
+{
+    unsigned char *entry_seen = calloc(n, 1), *obj_seen = calloc(n, 1);
+    unsigned char *node_seen = calloc(count, 1);
+    for (uint32_t q = 0; q < count; q++) {
+        const rp_bvh4_node *nd = &nodes[q];
+        int used = 0;
+        for (int i = 0; i < 4; i++) {
+            float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            if (nd->child[i] == RP_BVH4_EMPTY) {
+                assert_slot_box(nd, i, lo, hi);
+                continue;
+            }
+            used++;
+            if (nd->count[i] > 0) {
+                assert_true(nd->child[i] + nd->count[i] <= n);
+                for (uint32_t j = nd->child[i]; j < nd->child[i] + nd->count[i]; j++) {
+                    assert_int_equal(entry_seen[j]++, 0);
+                    assert_true(prims[j] < n);
+                    assert_int_equal(obj_seen[prims[j]]++, 0);
+                    for (int a = 0; a < 3; a++) {
+                        lo[a] = fminf(lo[a], boxes[prims[j]].min[a]);
+                        hi[a] = fmaxf(hi[a], boxes[prims[j]].max[a]);
+                    }
+                }
+            } else {
+                uint32_t c = nd->child[i];
+                assert_true(c > q && c < count);
+                assert_int_equal(node_seen[c]++, 0);
+                for (int k = 0; k < 4; k++) {
+                    for (int a = 0; a < 3; a++) {
+                        lo[a] = fminf(lo[a], nodes[c].b[a][k]);
+                        hi[a] = fmaxf(hi[a], nodes[c].b[3 + a][k]);
+                    }
+                }
+            }
+            assert_slot_box(nd, i, lo, hi);
+        }
+        assert_true(used >= 1 && (q == 0 || used >= 2));
+    }
+    for (uint32_t q = 1; q < count; q++)
+        assert_int_equal(node_seen[q], 1);
+    for (uint32_t j = 0; j < n; j++) {
+        assert_int_equal(entry_seen[j], 1);
+        assert_int_equal(obj_seen[j], 1);
+    }
+    free(entry_seen);
+    free(obj_seen);
+    free(node_seen);
+}
+
+/* The BVH4 of random boxes, collapsed from the builder's tree, then
+   refitted after every box moved (some far): still exact boxes around
+   their contents, and the cost the refit returns is the tree's cost. A
+   tree of one leaf too. */
+static void bvh4_boxes_hold_their_contents_after_collapse_and_refit(void **state)
+{
+    (void)state;
+    rng = 99991u;
+    const uint32_t sizes[] = {3, 5000};
+    for (int s = 0; s < 2; s++) {
+        uint32_t n = sizes[s];
+        rp_sbox *boxes = malloc(n * sizeof *boxes);
+        for (uint32_t i = 0; i < n; i++) {
+            for (int a = 0; a < 3; a++) {
+                float c = uf(-100, 100), h = uf(0, 3);
+                boxes[i].min[a] = c - h;
+                boxes[i].max[a] = c + h;
+            }
+        }
+        rp_sbvh bin;
+        assert_true(rp_sbvh_build(boxes, n, &bin));
+        uint32_t count = 0;
+        rp_bvh4_node *nodes = rp_bvh4_collapse(bin.nodes, bin.node_count, &count);
+        assert_non_null(nodes);
+        assert_true(count >= 1 && (n > 4 || count == 1));
+        check_bvh4(nodes, count, bin.prims, boxes, n);
+        double built = rp_bvh4_cost(nodes, count);
+        assert_true(built > 0.0);
+        for (uint32_t i = 0; i < n; i++) {
+            float far = i % 10 == 0 ? 50.0f : 1.0f;
+            for (int a = 0; a < 3; a++) {
+                float d = uf(-far, far);
+                boxes[i].min[a] += d;
+                boxes[i].max[a] += d;
+            }
+        }
+        double cost = rp_bvh4_refit(nodes, count, bin.prims, boxes);
+        check_bvh4(nodes, count, bin.prims, boxes, n);
+        assert_true(fabs(cost - rp_bvh4_cost(nodes, count)) <= 1e-12 * cost);
+        rp_sbox root;
+        assert_true(rp_bvh4_bounds(nodes, count, &root));
+        for (uint32_t i = 0; i < n; i++) {
+            for (int a = 0; a < 3; a++) {
+                assert_true(root.min[a] <= boxes[i].min[a]);
+                assert_true(root.max[a] >= boxes[i].max[a]);
+            }
+        }
+        rp_free_large(nodes);
+        rp_sbvh_free(&bin);
+        free(boxes);
+    }
 }
 
 /* ---- tests --------------------------------------------------------------- */
@@ -816,6 +938,7 @@ int main(void)
         cmocka_unit_test(invalid_objects_are_refused),
         cmocka_unit_test(wrong_moves_change_nothing),
         cmocka_unit_test(invalid_queries_return_minus_one),
+        cmocka_unit_test(bvh4_boxes_hold_their_contents_after_collapse_and_refit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,15 +10,11 @@
 #include "mesh_internal.h"
 #include "triangle_internal.h"
 
-/* SSE2 (the x86-64 baseline) for the four-box slab test, plain C
-   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD); both give the
-   same answers. */
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
-#include <emmintrin.h>
-#define RP_MESH_SSE2 1
-#else
-#define RP_MESH_SSE2 0
-#endif
+/* SSE2 (the x86-64 baseline) for the packets' edge functions, plain C
+   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD): bvh4.h's
+   choice, so the box test and the packets agree; both give the same
+   answers. */
+#define RP_MESH_SSE2 RP_BVH4_SSE2
 
 /* ---- creation ---------------------------------------------------------- */
 
@@ -113,7 +109,7 @@ void rp_mesh_destroy(rp_mesh *m)
     if (m == NULL)
         return;
     rp_free_large(m->nodes);
-    rp_free_large(m->tris);
+    rp_free_large(m->packs);
     free(m);
 }
 
@@ -133,204 +129,143 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
 
 /* ---- traversal --------------------------------------------------------- */
 
-/*
- * The box test is conservative: it never rejects a box holding a triangle
- * that rp_tri_intersect would report. Three things could make a plain slab
- * test reject one:
- * 1. Rounding in the slab test itself: Ize, "Robust BVH Ray Traversal"
- *    (JCGT 2013), scales the far distance by 1 + 2 gamma(3).
- * 2. The triangle test decides on sheared coordinates that carry a few
- *    ulps of error (of the larger of |vertex - origin| along kx/ky and kz),
- *    so it may report a hit a hair outside the triangle's true outline.
- *    Every box is widened by pad = 16 eps (max |origin| + max |vertex|),
- *    more than that error, by shifting the origin per slab (so the cost is
- *    the same as the plain test).
- * 3. A zero (or sub-1/FLT_MAX) dir component makes 1/d infinite: then
- *    (bound - origin) * inf is +-inf, the right answer, or NaN when the
- *    difference is exactly 0; the min/max below are written so a NaN
- *    leaves the interval as it was (a missing constraint can only widen
- *    it). Such a tiny component moves the ray at most |d| FLT_MAX along
- *    its axis for any t <= FLT_MAX; that is added to the pad.
- */
+/* The ray as the walk needs it: bvh4.h's slab test set-up (the padded,
+   conservative box test shared with the scene: why it never rejects a box
+   holding a triangle rp_tri_intersect would report is said there) and the
+   watertight triangle test's shear. */
 typedef struct trav_ray {
 #if RP_MESH_SSE2
-    __m128     o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
+    __m128      ox4, oy4, oz4, sx4, sy4;   /* tri's ox, oy, oz, sx, sy, in every lane */
 #endif
-    rp_tri_ray tri;
-    float      o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
-    float      inv[3];
-    int        near_row[3], far_row[3];   /* rows of rp_bvh4_node.b: the slab's near
-                                             bound is the max when dir[a] < 0 */
+    rp_bvh4_ray box;
+    rp_tri_ray  tri;
 } trav_ray;
-
-/* 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps), eps = 2^-24 */
-#define RP_SLAB_PAD (1.0f + 2.0f * (3.0f * 0x1p-24f) / (1.0f - 3.0f * 0x1p-24f))
 
 static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
 {
     rp_tri_ray_setup(ray, &r->tri);
-    float omax = fmaxf(fabsf(ray->origin[0]), fmaxf(fabsf(ray->origin[1]), fabsf(ray->origin[2])));
-    float pad = fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
-    for (int a = 0; a < 3; a++) {
-        float d = ray->dir[a], p = pad;
-        int neg = signbit(d) ? 1 : 0;
-        r->near_row[a] = neg ? 3 + a : a;
-        r->far_row[a] = neg ? a : 3 + a;
-        if (fabsf(d) < 1.0f / FLT_MAX) {
-            r->inv[a] = copysignf(INFINITY, d);
-            p += fabsf(d) * FLT_MAX;
-        } else {
-            r->inv[a] = 1.0f / d;
-        }
-        /* near plane of the widened box: min - pad (positive d) or
-           max + pad (negative d); (bound -+ pad - o) = (bound - (o +- pad)) */
-        float s = neg ? -p : p;
-        r->o_near[a] = ray->origin[a] + s;
-        r->o_far[a] = ray->origin[a] - s;
+    rp_bvh4_ray_setup(ray, max_abs, &r->box);
 #if RP_MESH_SSE2
-        r->o_near4[a] = _mm_set1_ps(r->o_near[a]);
-        r->o_far4[a] = _mm_set1_ps(r->o_far[a]);
-        r->inv4[a] = _mm_set1_ps(r->inv[a]);
-#endif
-    }
-}
-
-/* The ray against the (widened) boxes of a node's four children: bit i
-   of the result is set when the ray meets child i's box within
-   [0, t_max], and t_enter[i] is then where it enters. The SSE2 and the
-   plain C versions do the same float operations in the same order, so
-   they agree bit for bit: _mm_max_ps(x, y) is x > y ? x : y, the scalar
-   line below, and keeps y when x is NaN (likewise _mm_min_ps). */
-static inline int box4_enter(const rp_bvh4_node *n, const trav_ray *r, float t_max,
-                             float t_enter[4])
-{
-#if RP_MESH_SSE2
-    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(INFINITY);
-    for (int a = 0; a < 3; a++) {
-        __m128 t0 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->near_row[a]]), r->o_near4[a]),
-                               r->inv4[a]);
-        __m128 t1 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->far_row[a]]), r->o_far4[a]),
-                               r->inv4[a]);
-        t_near = _mm_max_ps(t0, t_near);
-        t_far = _mm_min_ps(t1, t_far);
-    }
-    t_far = _mm_mul_ps(t_far, _mm_set1_ps(RP_SLAB_PAD));
-    t_far = _mm_min_ps(_mm_set1_ps(t_max), t_far);
-    _mm_storeu_ps(t_enter, t_near);
-    return _mm_movemask_ps(_mm_cmple_ps(t_near, t_far));
-#else
-    int mask = 0;
-    for (int i = 0; i < 4; i++) {
-        float t_near = 0.0f, t_far = INFINITY;
-        for (int a = 0; a < 3; a++) {
-            float t0 = (n->b[r->near_row[a]][i] - r->o_near[a]) * r->inv[a];
-            float t1 = (n->b[r->far_row[a]][i] - r->o_far[a]) * r->inv[a];
-            /* a NaN compares false: the interval keeps its old end */
-            t_near = t0 > t_near ? t0 : t_near;
-            t_far = t1 < t_far ? t1 : t_far;
-        }
-        t_far *= RP_SLAB_PAD;
-        t_far = t_max < t_far ? t_max : t_far;
-        t_enter[i] = t_near;
-        mask |= (t_near <= t_far) << i;
-    }
-    return mask;
+    r->ox4 = _mm_set1_ps(r->tri.ox);
+    r->oy4 = _mm_set1_ps(r->tri.oy);
+    r->oz4 = _mm_set1_ps(r->tri.oz);
+    r->sx4 = _mm_set1_ps(r->tri.sx);
+    r->sy4 = _mm_set1_ps(r->tri.sy);
 #endif
 }
 
-/* Start loading a child as soon as its box is hit: the misses of the
-   children then overlap. A hint only. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RP_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define RP_PREFETCH(p) ((void)(p))
-#endif
-
-/* A child reference: a BVH4 node (count == 0) or a leaf of count
-   triangles from first; t_enter: where the ray enters its box. */
+/* A child reference: a wide node (count == 0; first: rp_bvh_wide_ref)
+   or a leaf of count triangles from slot first; t_enter: where the ray
+   enters its box. */
 typedef struct stack_entry {
     uint32_t first, count;
     float    t_enter;
 } stack_entry;
 
-/* Bit i set when child slot i of n is not empty. */
-static inline int slots_used(const rp_bvh4_node *n)
+/* Bit s set when the ray enters child slot s of the wide node whose
+   first half is n (and second, when `two`) within t_max, with t_enter[s]
+   where. Empty slots never count: their inverted boxes stop no ray whose
+   pad overflowed to infinity (then every slab is NaN, no constraint). */
+static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r, float t_max,
+                             float t_enter[RP_BVH_WIDE])
 {
-#if RP_MESH_SSE2
-    __m128i empty = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
-                                    _mm_set1_epi32(-1));
-    return ~_mm_movemask_ps(_mm_castsi128_ps(empty)) & 15;
-#else
-    int used = 0;
-    for (int i = 0; i < 4; i++)
-        used |= (n->child[i] != RP_BVH4_EMPTY) << i;
-    return used;
-#endif
+    const int lo = rp_bvh4_enter(&n[0], &r->box, t_max, t_enter);
+    if (!two)
+        return lo;
+    const int hi = rp_bvh4_enter(&n[1], &r->box, t_max, t_enter + 4);
+    return lo | hi << 4;
 }
 
-/* Compare-exchange of two sort keys, branch free (min and max). */
-#define RP_KEY_SORT2(x, y)                  \
-    do {                                    \
-        uint32_t lo_ = x < y ? x : y;       \
-        uint32_t hi_ = x < y ? y : x;       \
-        x = lo_;                            \
-        y = hi_;                            \
-    } while (0)
-
-/* The children of node n the ray enters within t_max, nearest first:
-   returns how many. Sorted by a key per child: its entry distance's bits
-   (t_enter >= 0, so they order as unsigned integers) with the slot in the
-   two lowest; a missed child's key is all ones, so it sorts last. A
-   sorting network of min and max: no branch to mispredict. The t_enter
-   read back from a key has lost those two bits (rounded towards 0): a
-   pending child is then skipped a hair later, never wrongly. */
-static inline int hit_children(const rp_mesh *m, const rp_bvh4_node *n, const trav_ray *r,
-                               float t_max, stack_entry out[4])
+static inline stack_entry child_at(const rp_bvh4_node *n, int slot, float t_enter)
 {
-    float t_enter[4];
-    /* empty slots never count: their inverted boxes stop no ray whose
-       pad overflowed to infinity (then every slab is NaN, no constraint) */
-    int mask = box4_enter(n, r, t_max, t_enter) & slots_used(n);
-    if (mask == 0)
-        return 0;
-    uint32_t key[4];
-    int k = 0;
-    for (int i = 0; i < 4; i++) {
-        uint32_t bits;
-        memcpy(&bits, &t_enter[i], sizeof bits);
-        key[i] = (mask >> i) & 1 ? (bits & ~3u) | (uint32_t)i : UINT32_MAX;
-        k += (mask >> i) & 1;
+    stack_entry e;
+    e.first = n[slot / 4].child[slot % 4];
+    e.count = n[slot / 4].count[slot % 4];
+    e.t_enter = t_enter;
+    return e;
+}
+
+/* Starts loading every cache line of a child: a wide node's (two per
+   half), a leaf's packets' (up to three per packet: 160 bytes need not
+   start a line). */
+static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
+{
+    const char *line, *last;
+    if (e->count > 0) {
+        line = (const char *)&m->packs[e->first / RP_TRI4_LANES];
+        last = (const char *)&m->packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1;
+    } else {
+        line = (const char *)&m->nodes[rp_bvh_wide_first(e->first)];
+        last = line + (rp_bvh_wide_two(e->first) ? 2 : 1) * sizeof(rp_bvh4_node) - 1;
     }
-    RP_KEY_SORT2(key[0], key[1]);
-    RP_KEY_SORT2(key[2], key[3]);
-    RP_KEY_SORT2(key[0], key[2]);
-    RP_KEY_SORT2(key[1], key[3]);
-    RP_KEY_SORT2(key[1], key[2]);
+    for (; line <= last; line += 64)
+        RP_BVH4_PREFETCH(line);
+    RP_BVH4_PREFETCH(last);
+}
+
+/* The lowest set bit of an eight-bit mask (0 for none). */
+static inline int lowest_bit(int mask)
+{
+    static const uint8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
+}
+
+/* The children of `mask` (child_mask's), nearest first: returns how
+   many. Sorted by a key per child: its entry distance's bits (t_enter >=
+   0, so they order as unsigned integers) with the slot in the three
+   lowest. The t_enter read back from a key has lost those three bits
+   (rounded towards 0): a pending child is then skipped a hair later,
+   never wrongly. */
+static inline int sort_children(const rp_mesh *m, const rp_bvh4_node *n, int mask,
+                                const float t_enter[RP_BVH_WIDE], stack_entry out[RP_BVH_WIDE])
+{
+    uint32_t key[RP_BVH_WIDE];
+    int k = 0;
+    for (int s = 0; s < RP_BVH_WIDE; s++) {
+        if (!((mask >> s) & 1))
+            continue;
+        uint32_t bits;
+        memcpy(&bits, &t_enter[s], sizeof bits);
+        uint32_t x = (bits & ~7u) | (uint32_t)s;
+        int j = k++;
+        for (; j > 0 && key[j - 1] > x; j--)   /* insertion: k is small */
+            key[j] = key[j - 1];
+        key[j] = x;
+    }
     for (int j = 0; j < k; j++) {
-        uint32_t slot = key[j] & 3u, bits = key[j] & ~3u;
-        stack_entry e;
-        e.first = n->child[slot];
-        e.count = n->count[slot];
-        memcpy(&e.t_enter, &bits, sizeof bits);
-        /* both cache lines of a node; a leaf's first and last triangle */
-        const char *line = e.count > 0 ? (const char *)&m->tris[e.first]
-                                       : (const char *)&m->nodes[e.first];
-        const char *last = e.count > 0 ? (const char *)&m->tris[e.first + e.count] - 1
-                                       : line + sizeof(rp_bvh4_node) - 1;
-        RP_PREFETCH(line);
-        RP_PREFETCH(last);
-        out[j] = e;
+        uint32_t bits = key[j] & ~7u;
+        float t;
+        memcpy(&t, &bits, sizeof t);
+        out[j] = child_at(n, (int)(key[j] & 7u), t);
+        prefetch_child(m, &out[j]);
     }
     return k;
 }
 
-/* The triangle test of prim i of the mesh, exactly as
+/* ---- the triangles ------------------------------------------------------ */
+
+/* The vertices (v0, v1, v2) of the triangle in slot s of the packets. */
+static inline void slot_vertices(const rp_mesh *m, uint32_t s, float p[9])
+{
+    const rp_tri4 *pk = &m->packs[s / RP_TRI4_LANES];
+    const uint32_t lane = s % RP_TRI4_LANES;
+    for (int k = 0; k < 9; k++)
+        p[k] = pk->v[k][lane];
+}
+
+static inline uint32_t slot_index(const rp_mesh *m, uint32_t s)
+{
+    return m->packs[s / RP_TRI4_LANES].index[s % RP_TRI4_LANES];
+}
+
+/* The triangle test of slot s of the mesh, exactly as
    rp_intersect_ray_triangle makes it, including its refusal of a hit
    whose point cannot be represented. */
-static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t i,
+static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray *r, uint32_t s,
                             rp_tri_result *res)
 {
-    const float *p = m->tris[i].v;
+    float p[9];
+    slot_vertices(m, s, p);
     if (!rp_tri_intersect(&r->tri, p, p + 3, p + 6, res))
         return false;
     vec3 point;
@@ -338,9 +273,60 @@ static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray 
     return rp_vec3_finite(point);
 }
 
+/* The lanes of packet `pack` that hold slots first .. end - 1. */
+static inline int lanes_in(uint32_t pack, uint32_t first, uint32_t end)
+{
+    const uint32_t base = pack * RP_TRI4_LANES;
+    const uint32_t lo = first > base ? first - base : 0;
+    const uint32_t hi = end - base < RP_TRI4_LANES ? end - base : RP_TRI4_LANES;
+    return (int)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* Of `lanes` (a bit per lane of pk), those whose triangle the ray may
+   hit: the SSE2 version drops the lanes whose edge functions have mixed
+   signs, computing them with the same float operations in the same order
+   as rp_tri_intersect (so the same bits: no lane it drops would hit);
+   the rest go to rp_tri_intersect, which decides them exactly. Most
+   triangles of a leaf miss, so most leaves end here. The plain C
+   version keeps every lane. */
+static inline int pack_candidates(const rp_tri4 *pk, const trav_ray *r, int lanes)
+{
+#if RP_MESH_SSE2
+    const int kx = r->tri.kx, ky = r->tri.ky, kz = r->tri.kz;
+    const __m128 az = _mm_sub_ps(_mm_loadu_ps(pk->v[kz]), r->oz4);
+    const __m128 bz = _mm_sub_ps(_mm_loadu_ps(pk->v[3 + kz]), r->oz4);
+    const __m128 cz = _mm_sub_ps(_mm_loadu_ps(pk->v[6 + kz]), r->oz4);
+    const __m128 ax =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[kx]), r->ox4), _mm_mul_ps(r->sx4, az));
+    const __m128 ay =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[ky]), r->oy4), _mm_mul_ps(r->sy4, az));
+    const __m128 bx =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + kx]), r->ox4), _mm_mul_ps(r->sx4, bz));
+    const __m128 by =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + ky]), r->oy4), _mm_mul_ps(r->sy4, bz));
+    const __m128 cx =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + kx]), r->ox4), _mm_mul_ps(r->sx4, cz));
+    const __m128 cy =
+        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + ky]), r->oy4), _mm_mul_ps(r->sy4, cz));
+    const __m128 u = _mm_sub_ps(_mm_mul_ps(cx, by), _mm_mul_ps(cy, bx));
+    const __m128 v = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
+    const __m128 w = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 neg = _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)),
+                                 _mm_cmplt_ps(w, zero));
+    const __m128 pos = _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)),
+                                 _mm_cmpgt_ps(w, zero));
+    return lanes & ~_mm_movemask_ps(_mm_and_ps(neg, pos));
+#else
+    (void)pk;
+    (void)r;
+    return lanes;
+#endif
+}
+
 typedef struct nearest {
     float         t;
-    uint32_t      prim;
+    uint32_t      prim;  /* its slot in the packets */
     uint32_t      tri;   /* original index: the tie-breaker */
     rp_tri_result res;
 } nearest;
@@ -357,31 +343,59 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     trav_setup(ray, m->max_abs, &r);
     bool found = false;
     best->t = t_max;
-    stack_entry stack[RP_BVH4_STACK];
+    stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
-    stack_entry cur = {0, 0, 0.0f};   /* the root */
+    stack_entry cur = {rp_bvh_wide_ref(0, true), 0, 0.0f};   /* the root */
     for (;;) {
         if (cur.count > 0) {
-            for (uint32_t i = cur.first; i < cur.first + cur.count; i++) {
-                rp_tri_result res;
-                if (!prim_hit(m, ray, &r, i, &res) || res.t > best->t)
-                    continue;
-                uint32_t tri = m->tris[i].index;
-                if (found && res.t == best->t && tri > best->tri)
-                    continue;
-                found = true;
-                best->t = res.t;
-                best->prim = i;
-                best->tri = tri;
-                best->res = res;
-                if (any)
-                    return true;
+            const uint32_t end = cur.first + cur.count;
+            /* all its packets' lines at once: the loop below reaches the
+               later ones only after the first arrived */
+            prefetch_child(m, &cur);
+            for (uint32_t p = cur.first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
+                int cand = pack_candidates(&m->packs[p], &r, lanes_in(p, cur.first, end));
+                for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {
+                    rp_tri_result res;
+                    const uint32_t i = p * RP_TRI4_LANES + lane;
+                    if (!(cand & 1) || !prim_hit(m, ray, &r, i, &res) || res.t > best->t)
+                        continue;
+                    uint32_t tri = slot_index(m, i);
+                    if (found && res.t == best->t && tri > best->tri)
+                        continue;
+                    found = true;
+                    best->t = res.t;
+                    best->prim = i;
+                    best->tri = tri;
+                    best->res = res;
+                    if (any)
+                        return true;
+                }
             }
         } else {
-            stack_entry hit[4];
-            int k = hit_children(m, &m->nodes[cur.first], &r, best->t, hit);
-            if (k > 0) {
-                /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
+            const rp_bvh4_node *n = &m->nodes[rp_bvh_wide_first(cur.first)];
+            float t_enter[RP_BVH_WIDE];
+            const int mask = child_mask(n, rp_bvh_wide_two(cur.first), &r, best->t, t_enter);
+            /* one or two children hit (most nodes): no sort, and no
+               prefetch of the one visited next (it is loaded right away) */
+            const int rest = mask & (mask - 1);
+            if (mask != 0 && rest == 0) {
+                const int a = lowest_bit(mask);
+                cur = child_at(n, a, t_enter[a]);
+                continue;
+            }
+            if (mask != 0 && (rest & (rest - 1)) == 0) {
+                const int a = lowest_bit(mask), b = lowest_bit(rest);
+                const int near = t_enter[b] < t_enter[a] ? b : a, far = a + b - near;
+                stack[sp] = child_at(n, far, t_enter[far]);
+                prefetch_child(m, &stack[sp]);
+                sp++;
+                cur = child_at(n, near, t_enter[near]);
+                continue;
+            }
+            if (mask != 0) {
+                stack_entry hit[RP_BVH_WIDE];
+                const int k = sort_children(m, n, mask, t_enter, hit);
+                /* the far ones wait on the stack (RP_BVH_WIDE_STACK: its bound) */
                 for (int i = k - 1; i > 0; i--)
                     stack[sp++] = hit[i];
                 cur = hit[0];
@@ -402,7 +416,8 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
 static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit *out,
                    rp_triangle_hit *tri)
 {
-    const float *p = m->tris[b->prim].v;
+    float p[9];
+    slot_vertices(m, b->prim, p);
     rp_hit hit;
     /* cannot fail: prim_hit checked the point, the triangle is not degenerate */
     rp_tri_make_hit(ray, p, p + 3, p + 6, &b->res, &hit);
@@ -439,7 +454,7 @@ bool rp_test_ray_mesh(const rp_mesh *m, const rp_ray *ray, float t_max)
 
 typedef struct any_hit {
     float         t;
-    uint32_t      tri, prim;
+    uint32_t      tri, prim;   /* original index, slot in the packets */
     rp_tri_result res;
 } any_hit;
 
@@ -467,21 +482,30 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     any_hit local[LOCAL_HITS];
     any_hit *buf = local;
     size_t count = 0, cap = LOCAL_HITS;
-    stack_entry stack[RP_BVH4_STACK];
+    stack_entry stack[RP_BVH_WIDE_STACK];
     int sp = 0;
-    stack[sp++] = (stack_entry){0, 0, 0.0f};
+    stack[sp++] = (stack_entry){rp_bvh_wide_ref(0, true), 0, 0.0f};
+    int cand = 0;
     while (sp > 0) {
         stack_entry n = stack[--sp];
         if (n.count == 0) {
-            stack_entry hit[4];
-            int k = hit_children(m, &m->nodes[n.first], &r, INFINITY, hit);
+            const rp_bvh4_node *node = &m->nodes[rp_bvh_wide_first(n.first)];
+            float t_enter[RP_BVH_WIDE];
+            stack_entry hit[RP_BVH_WIDE];
+            const int mask = child_mask(node, rp_bvh_wide_two(n.first), &r, INFINITY, t_enter);
+            int k = sort_children(m, node, mask, t_enter, hit);
             for (int i = 0; i < k; i++)
                 stack[sp++] = hit[i];
             continue;
         }
-        for (uint32_t i = n.first; i < n.first + n.count; i++) {
+        const uint32_t end = n.first + n.count;
+        for (uint32_t i = n.first; i < end; i++) {
             rp_tri_result res;
-            if (!prim_hit(m, ray, &r, i, &res))
+            const uint32_t p = i / RP_TRI4_LANES;
+            /* a packet's lanes are sorted out once, at its first slot */
+            if (i == n.first || i % RP_TRI4_LANES == 0)
+                cand = pack_candidates(&m->packs[p], &r, lanes_in(p, n.first, end));
+            if (!((cand >> (i % RP_TRI4_LANES)) & 1) || !prim_hit(m, ray, &r, i, &res))
                 continue;
             if (count == cap) {
                 size_t grown = cap * 2;
@@ -497,12 +521,13 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
                 buf = nb;
                 cap = grown;
             }
-            buf[count++] = (any_hit){res.t, m->tris[i].index, i, res};
+            buf[count++] = (any_hit){res.t, slot_index(m, i), i, res};
         }
     }
     qsort(buf, count, sizeof *buf, cmp_hits);
     for (size_t k = 0; k < count && k < max_hits; k++) {
-        const float *p = m->tris[buf[k].prim].v;
+        float p[9];
+        slot_vertices(m, buf[k].prim, p);
         if (hits)
             rp_tri_make_hit(ray, p, p + 3, p + 6, &buf[k].res, &hits[k]);
         if (tris) {
@@ -627,7 +652,8 @@ bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *
     if (!isfinite(best.t))
         return false;
     rp_hit lh;
-    const float *p = m->tris[best.prim].v;
+    float p[9];
+    slot_vertices(m, best.prim, p);
     rp_tri_make_hit(&local, p, p + 3, p + 6, &best.res, &lh);
 
     rp_hit hit;

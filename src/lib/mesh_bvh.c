@@ -1,133 +1,18 @@
 /* mesh_bvh.c: the mesh BVH. The binary tree comes from the scene's
    builder (scene_bvh.c: binned SAH on the triangles' boxes, SSE2, in
    place, sampled planes for big nodes, depth bounded); it is then
-   collapsed into the BVH4 the queries walk, and the triangles copied in
-   leaf order. */
+   collapsed into a BVH4, widened to the eight-child nodes the queries
+   walk, and the triangles copied in leaf order into packets of four
+   (mesh_internal.h: rp_tri4). The collapse is bvh4.c's, shared with the
+   scene. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bvh4.h"
 #include "internal.h"
 #include "mesh_internal.h"
 #include "scene_internal.h"
-
-/* Half the surface area, in double: no overflow for boxes near FLT_MAX. */
-static double half_area(const float lo[3], const float hi[3])
-{
-    double dx = (double)hi[0] - lo[0], dy = (double)hi[1] - lo[1], dz = (double)hi[2] - lo[2];
-    if (!(dx >= 0.0))   /* an empty box */
-        return 0.0;
-    return dx * dy + dy * dz + dz * dx;
-}
-
-/* ---- the BVH4 ------------------------------------------------------------ */
-
-static void slot_set(rp_bvh4_node *q, int i, const rp_snode *n, uint32_t child, uint32_t count)
-{
-    for (int a = 0; a < 3; a++) {
-        q->b[a][i] = n->min[a];
-        q->b[3 + a][i] = n->max[a];
-    }
-    q->child[i] = child;
-    q->count[i] = count;
-}
-
-static void slot_empty(rp_bvh4_node *q, int i)
-{
-    for (int a = 0; a < 3; a++) {
-        q->b[a][i] = INFINITY;
-        q->b[3 + a][i] = -INFINITY;
-    }
-    q->child[i] = RP_BVH4_EMPTY;
-    q->count[i] = 0;
-}
-
-/* Up to four binary nodes that together hold the subtree of inner node
-   `root`: its two children, then, while there is room, the inner one of
-   largest area replaced by its own two (Wald et al., "Getting rid of
-   packets", 2008: open the largest first, it is the one rays enter most). */
-static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
-{
-    int k = 2;
-    out[0] = nodes[root].first;
-    out[1] = nodes[root].first + 1;
-    while (k < 4) {
-        int open = -1;
-        double best = -1.0;
-        for (int i = 0; i < k; i++) {
-            const rp_snode *n = &nodes[out[i]];
-            double area = half_area(n->min, n->max);
-            if (n->count == 0 && area > best) {
-                best = area;
-                open = i;
-            }
-        }
-        if (open < 0)
-            break;
-        uint32_t first = nodes[out[open]].first;
-        out[open] = first;
-        out[k++] = first + 1;
-    }
-    return k;
-}
-
-/* The binary tree (nodes[0] the root, `used` nodes; scene_internal.h's
-   layout) as a BVH4, built
-   depth first (a node's inner children get consecutive indices). Each BVH4 node takes the
-   place of one distinct binary inner node, so there are at most as many
-   as those (or one, for a root that is a leaf). NULL on out of memory. */
-static rp_bvh4_node *collapse(const rp_snode *nodes, uint32_t used, uint32_t *count_out)
-{
-    uint32_t inner = 0;
-    for (uint32_t i = 0; i < used; i++)
-        inner += i != 1 && nodes[i].count == 0;   /* rp_sbvh leaves node 1 unused */
-    size_t cap = inner > 0 ? inner : 1;
-    /* not shrunk afterwards: a large block's untouched tail is never
-       given pages (rp_alloc_large), a small one's slack is small */
-    rp_bvh4_node *out = rp_alloc_large(cap * sizeof *out);
-    if (!out)
-        return NULL;
-    uint32_t count = 1;
-    if (nodes[0].count > 0) {   /* a single leaf: the root's only child */
-        slot_set(&out[0], 0, &nodes[0], nodes[0].first, nodes[0].count);
-        for (int i = 1; i < 4; i++)
-            slot_empty(&out[0], i);
-        *count_out = 1;
-        return out;
-    }
-    /* (binary inner node, its BVH4 node) pairs to fill; each pop pushes
-       at most four, and the depth bound of RP_BVH4_STACK holds here too */
-    uint32_t stack[RP_BVH4_STACK][2];
-    int sp = 0;
-    stack[sp][0] = 0;
-    stack[sp][1] = 0;
-    sp++;
-    while (sp > 0) {
-        sp--;
-        uint32_t bin = stack[sp][0], q = stack[sp][1];
-        uint32_t kids[4];
-        int k = gather(nodes, bin, kids);
-        /* pushed in reverse, so the first child's subtree comes next */
-        for (int i = 3; i >= 0; i--) {
-            if (i >= k) {
-                slot_empty(&out[q], i);
-                continue;
-            }
-            const rp_snode *n = &nodes[kids[i]];
-            if (n->count > 0) {
-                slot_set(&out[q], i, n, n->first, n->count);
-                continue;
-            }
-            slot_set(&out[q], i, n, count, 0);
-            stack[sp][0] = kids[i];
-            stack[sp][1] = count;
-            sp++;
-            count++;
-        }
-    }
-    *count_out = count;
-    return out;
-}
 
 /*
  * Depth bound (why RP_BVH4_STACK always suffices): rp_sbvh_build_shaped
@@ -141,12 +26,220 @@ static rp_bvh4_node *collapse(const rp_snode *nodes, uint32_t used, uint32_t *co
 #error "RP_BVH_MAX_DEPTH no longer bounds the builder's depth (see above)"
 #endif
 
+/* ---- the wide nodes -------------------------------------------------------- */
+
+/* A child slot of the BVH4: node `node`, lane `lane`. */
+typedef struct slot_ref {
+    uint32_t node;
+    int      lane;
+} slot_ref;
+
+static double slot_area(const rp_bvh4_node *q, int i)
+{
+    const float lo[3] = {q->b[0][i], q->b[1][i], q->b[2][i]};
+    const float hi[3] = {q->b[3][i], q->b[4][i], q->b[5][i]};
+    return rp_bvh4_half_area(lo, hi);
+}
+
+static int used_slots(const rp_bvh4_node *q, slot_ref out[4], uint32_t node)
+{
+    int k = 0;
+    for (int i = 0; i < 4; i++)
+        if (q->child[i] != RP_BVH4_EMPTY) {
+            out[k].node = node;
+            out[k++].lane = i;
+        }
+    return k;
+}
+
+/* Up to RP_BVH_WIDE BVH4 slots that together hold the subtree of BVH4
+   node `root`: its children, then, while there is room, the inner one of
+   largest area replaced by its own (gather's rule, one level up). */
+static int gather_wide(const rp_bvh4_node *in, uint32_t root, slot_ref out[RP_BVH_WIDE])
+{
+    int k = used_slots(&in[root], out, root);
+    for (;;) {
+        int open = -1;
+        double best = -1.0;
+        slot_ref kids[4];
+        for (int i = 0; i < k; i++) {
+            const rp_bvh4_node *q = &in[out[i].node];
+            if (q->count[out[i].lane] != 0)
+                continue;
+            uint32_t child = q->child[out[i].lane];
+            double area = slot_area(q, out[i].lane);
+            if (area > best && k - 1 + used_slots(&in[child], kids, child) <= RP_BVH_WIDE) {
+                best = area;
+                open = i;
+            }
+        }
+        if (open < 0)
+            return k;
+        uint32_t child = in[out[open].node].child[out[open].lane];
+        int n = used_slots(&in[child], kids, child);
+        out[open] = kids[0];
+        for (int j = 1; j < n; j++)
+            out[k++] = kids[j];
+    }
+}
+
+static void wide_slot_set(rp_bvh4_node *w, int s, const rp_bvh4_node *q, int lane,
+                          uint32_t child, uint32_t count)
+{
+    rp_bvh4_node *h = &w[s / 4];
+    for (int a = 0; a < 6; a++)
+        h->b[a][s % 4] = q->b[a][lane];
+    h->child[s % 4] = child;
+    h->count[s % 4] = count;
+}
+
+static void wide_slot_empty(rp_bvh4_node *w, int s)
+{
+    rp_bvh4_node *h = &w[s / 4];
+    for (int a = 0; a < 3; a++) {
+        h->b[a][s % 4] = INFINITY;
+        h->b[3 + a][s % 4] = -INFINITY;
+    }
+    h->child[s % 4] = RP_BVH4_EMPTY;
+    h->count[s % 4] = 0;
+}
+
+/* How many halves a wide node of k children takes: a node of four or
+   fewer has no second half (half the nodes near the leaves, where the
+   cache misses are). The root always has two. */
+static uint32_t halves_for(int k)
+{
+    return k > 4 ? 2u : 1u;
+}
+
+/* The BVH4 (node 0 the root) as wide nodes (mesh_internal.h), depth
+   first; *count_out: halves used. Leaves keep their child and count.
+   NULL on out of memory or when the halves would not fit the
+   references' 31 bits. */
+static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *count_out)
+{
+    /* each wide node replaces at least one BVH4 node: at most count_in */
+    rp_bvh4_node *out = rp_alloc_large(((size_t)count_in + 1) * 2 * sizeof *out);
+    if (!out)
+        return NULL;
+    uint64_t used = 2;
+    /* (BVH4 node, first half) pairs to fill; the depth bound of
+       RP_BVH_WIDE_STACK holds here too */
+    uint32_t stack[RP_BVH_WIDE_STACK][2];
+    int sp = 0;
+    stack[sp][0] = 0;
+    stack[sp][1] = 0;
+    sp++;
+    while (sp > 0) {
+        sp--;
+        uint32_t q = stack[sp][0];
+        rp_bvh4_node *w = &out[stack[sp][1]];
+        slot_ref kids[RP_BVH_WIDE];
+        int k = gather_wide(in, q, kids);
+        int slots = stack[sp][1] == 0 || k > 4 ? RP_BVH_WIDE : 4;
+        /* pushed in reverse, so the first child's subtree comes next */
+        for (int s = slots - 1; s >= 0; s--) {
+            if (s >= k) {
+                wide_slot_empty(w, s);
+                continue;
+            }
+            const rp_bvh4_node *src = &in[kids[s].node];
+            const int lane = kids[s].lane;
+            if (src->count[lane] > 0) {
+                wide_slot_set(w, s, src, lane, src->child[lane], src->count[lane]);
+                continue;
+            }
+            slot_ref grand[RP_BVH_WIDE];
+            uint32_t halves = halves_for(gather_wide(in, src->child[lane], grand));
+            if (used + halves > RP_BVH_WIDE_MAX_HALF) {
+                rp_free_large(out);
+                return NULL;
+            }
+            wide_slot_set(w, s, src, lane, rp_bvh_wide_ref((uint32_t)used, halves == 2), 0);
+            stack[sp][0] = src->child[lane];
+            stack[sp][1] = (uint32_t)used;
+            sp++;
+            used += halves;
+        }
+    }
+    *count_out = (uint32_t)used;
+    return out;
+}
+
+/* ---- the triangle packets ------------------------------------------------ */
+
+/* Where a leaf of `count` triangles goes when the next free slot is
+   `next`: there, unless starting there makes it touch one packet more
+   than its count needs; then at the start of the next packet. */
+static uint64_t leaf_slot(uint64_t next, uint32_t count)
+{
+    const uint64_t lanes = RP_TRI4_LANES;
+    uint64_t lane = next % lanes;
+    uint64_t needed = (count + lanes - 1) / lanes;
+    if ((lane + count + lanes - 1) / lanes > needed)
+        return next - lane + lanes;
+    return next;
+}
+
+/* The slots every leaf of the BVH4 takes, leaves in node order (depth
+   first: neighbours in space are neighbours in memory): the number of
+   packets they fill. */
+static uint64_t count_packets(const rp_bvh4_node *nodes, uint32_t node_count)
+{
+    uint64_t next = 0;
+    for (uint32_t i = 0; i < node_count; i++)
+        for (int c = 0; c < 4; c++)
+            if (nodes[i].child[c] != RP_BVH4_EMPTY && nodes[i].count[c] > 0)
+                next = leaf_slot(next, nodes[i].count[c]) + nodes[i].count[c];
+    return (next + RP_TRI4_LANES - 1) / RP_TRI4_LANES;
+}
+
+static void slot_copy(rp_tri4 *packs, uint64_t to, const rp_tri4 *from_pack, int from_lane)
+{
+    rp_tri4 *p = &packs[to / RP_TRI4_LANES];
+    int lane = (int)(to % RP_TRI4_LANES);
+    for (int k = 0; k < 9; k++)
+        p->v[k][lane] = from_pack->v[k][from_lane];
+    p->index[lane] = from_pack->index[from_lane];
+}
+
+/* Copies each leaf's triangles (`order`: the builder's leaf order, a leaf
+   slot's child its first position there) into the packets and points the
+   leaf at its first slot. Unused slots repeat their packet's lane 0. */
+static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const float *tris,
+                         const uint32_t *index, const uint32_t *order, rp_tri4 *packs,
+                         uint32_t pack_count)
+{
+    uint64_t next = 0;
+    for (uint32_t i = 0; i < node_count; i++)
+        for (int c = 0; c < 4; c++) {
+            rp_bvh4_node *n = &nodes[i];
+            if (n->child[c] == RP_BVH4_EMPTY || n->count[c] == 0)
+                continue;
+            uint64_t at = leaf_slot(next, n->count[c]);
+            for (; next < at; next++)   /* skipped slots: pad from lane 0 */
+                slot_copy(packs, next, &packs[next / RP_TRI4_LANES], 0);
+            for (uint32_t j = 0; j < n->count[c]; j++, next++) {
+                uint32_t src = order[n->child[c] + j];
+                rp_tri4 *p = &packs[next / RP_TRI4_LANES];
+                int lane = (int)(next % RP_TRI4_LANES);
+                for (int k = 0; k < 9; k++)
+                    p->v[k][lane] = tris[9 * (size_t)src + (size_t)k];
+                p->index[lane] = index[src];
+            }
+            n->child[c] = (uint32_t)at;
+        }
+    for (; next < (uint64_t)pack_count * RP_TRI4_LANES; next++)
+        slot_copy(packs, next, &packs[next / RP_TRI4_LANES], 0);
+}
+
 bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
 {
     m->prim_count = prim_count;
     m->node_count = 0;
     m->nodes = NULL;
-    m->tris = NULL;
+    m->pack_count = 0;
+    m->packs = NULL;
     if (prim_count == 0) {   /* only degenerate triangles: nothing to hit */
         rp_free_large(tris);
         rp_free_large(index);
@@ -170,25 +263,29 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
         ok = rp_sbvh_build_shaped(boxes, prim_count, &shape, &bvh);
     }
     rp_free_large(boxes);
-    /* triangles in leaf order, so a leaf's are contiguous */
-    rp_mesh_tri *sorted = ok ? rp_alloc_large((size_t)prim_count * sizeof *sorted) : NULL;
-    if (sorted) {
-        for (uint32_t i = 0; i < prim_count; i++) {
-            memcpy(sorted[i].v, tris + 9 * (size_t)bvh.prims[i], sizeof sorted[i].v);
-            sorted[i].index = index[bvh.prims[i]];
-        }
-    }
+    uint32_t count4 = 0;
+    rp_bvh4_node *binary4 = ok ? rp_bvh4_collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
+    uint32_t halves = 0;
+    rp_bvh4_node *nodes4 = binary4 ? widen(binary4, count4, &halves) : NULL;
+    rp_free_large(binary4);
+    rp_tri4 *packs = NULL;
+    uint64_t pack_count = nodes4 ? count_packets(nodes4, halves) : 0;
+    /* every slot index fits below RP_BVH4_EMPTY (padding at most doubles
+       the slots: it takes a packet only when the next leaf does not fit) */
+    if (nodes4 && pack_count <= (UINT32_MAX - 1) / RP_TRI4_LANES)
+        packs = rp_alloc_large((size_t)pack_count * sizeof *packs);
+    if (packs)
+        fill_packets(nodes4, halves, tris, index, bvh.prims, packs, (uint32_t)pack_count);
+    rp_sbvh_free(&bvh);
     rp_free_large(tris);
     rp_free_large(index);
-    uint32_t count4 = 0;
-    rp_bvh4_node *nodes4 = sorted ? collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
-    rp_sbvh_free(&bvh);
-    if (!nodes4) {
-        rp_free_large(sorted);
+    if (!packs) {
+        rp_free_large(nodes4);
         return false;
     }
     m->nodes = nodes4;
-    m->node_count = count4;
-    m->tris = sorted;
+    m->node_count = halves;
+    m->packs = packs;
+    m->pack_count = (uint32_t)pack_count;
     return true;
 }

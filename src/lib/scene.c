@@ -9,10 +9,13 @@
  * rp_scene_build. Queries see only the first built_count objects, so an add
  * or a move stays invisible until the next build, as the contract asks.
  *
- * Boxes are computed in double and rounded outwards to float with a small
- * relative margin, and the traversal's slab test runs in double: a box
- * never cuts off a hit its object's own function would report, so the
- * scene's answer equals the brute-force loop over every object.
+ * The tree is the builder's binary tree collapsed into a BVH4 (bvh4.h),
+ * walked nearest child first with the four-box slab test; moves refit its
+ * boxes in place. Boxes are computed in double and rounded outwards to
+ * float with a small relative margin, and the slab test is conservative
+ * (bvh4.h): a box never cuts off a hit its object's own function would
+ * report, so the scene's answer equals the brute-force loop over every
+ * object.
  */
 #include <float.h>
 #include <limits.h>
@@ -22,7 +25,9 @@
 #include <string.h>
 
 #include "raypick/scene.h"
+#include "bvh4.h"
 #include "internal.h"
+#include "quadric.h"
 #include "scene_internal.h"
 
 enum kind { KIND_SPHERE, KIND_ELLIPSOID, KIND_AABB, KIND_OBB, KIND_MESH, KIND_COUNT };
@@ -36,14 +41,6 @@ static const size_t kind_size[KIND_COUNT] = {
     sizeof(rp_sphere), sizeof(rp_ellipsoid), sizeof(rp_aabb), sizeof(rp_obb),
     sizeof(mesh_instance),
 };
-
-/* An object as the traversal meets it in a leaf: its index, and its kind
-   and slot packed together, so a leaf's objects are found without two
-   more random reads per object. */
-typedef struct leaf_ref {
-    uint32_t obj;
-    uint32_t kind_slot;     /* kind << RP_SLOT_BITS | slot */
-} leaf_ref;
 
 #define RP_SLOT_BITS 29
 #define RP_SLOT_MAX ((1u << RP_SLOT_BITS) - 1u)
@@ -65,8 +62,18 @@ struct rp_scene {
     kind_array built[KIND_COUNT];   /* snapshot at the last build          */
     size_t     built_count;         /* objects the tree covers             */
     bool       moved;               /* a set_* since the last build        */
-    rp_sbvh    bvh;
-    leaf_ref  *refs;                /* bvh.prims with kind and slot        */
+
+    /* the built tree: NULL nodes before the first build of a non-empty
+       scene. A leaf's objects are entries [child, child + count) of prims
+       (their indices) and kind_slot (kind << RP_SLOT_BITS | slot, so the
+       traversal finds an object without two more random reads). */
+    rp_bvh4_node *nodes;
+    uint32_t      node_count;
+    uint32_t     *prims;
+    uint32_t     *kind_slot;
+    uint32_t      leaf_count;       /* entries of prims and kind_slot      */
+    double        built_cost;       /* SAH cost right after the build      */
+    float         max_abs;          /* largest |coordinate| of the root box */
 };
 
 /* Rebuild instead of refit when the refitted tree's SAH cost exceeds the
@@ -77,6 +84,16 @@ struct rp_scene {
 #define RP_SCENE_MAX_OBJECTS ((size_t)INT_MAX)
 
 /* ---- lifetime -------------------------------------------------------- */
+
+static void free_tree(rp_scene *s)
+{
+    rp_free_large(s->nodes);
+    rp_free_large(s->prims);
+    rp_free_large(s->kind_slot);
+    s->nodes = NULL;
+    s->prims = s->kind_slot = NULL;
+    s->node_count = s->leaf_count = 0;
+}
 
 rp_scene *rp_scene_create(void)
 {
@@ -94,8 +111,7 @@ void rp_scene_destroy(rp_scene *s)
     free(s->kind);
     free(s->slot);
     free(s->box);
-    rp_sbvh_free(&s->bvh);
-    rp_free_large(s->refs);
+    free_tree(s);
     free(s);
 }
 
@@ -459,29 +475,53 @@ static void take_snapshot(rp_scene *s)
     s->moved = false;
 }
 
+/* The largest |coordinate| of the tree's root box (the slab test's pad). */
+static void update_max_abs(rp_scene *s)
+{
+    rp_sbox root;
+    s->max_abs = 0.0f;
+    if (!rp_bvh4_bounds(s->nodes, s->node_count, &root))
+        return;
+    for (int k = 0; k < 3; k++)
+        s->max_abs = fmaxf(s->max_abs, fmaxf(fabsf(root.min[k]), fabsf(root.max[k])));
+}
+
+/* A new tree over every object; false (the old tree kept) when out of
+   memory. */
 static bool rebuild(rp_scene *s)
 {
-    rp_sbvh fresh;
     if (s->count == 0) {
-        rp_sbvh_free(&s->bvh);
+        free_tree(s);
         return true;
     }
-    leaf_ref *refs = rp_alloc_large(s->count * sizeof *refs);
-    if (refs == NULL)
-        return false;
-    if (!rp_sbvh_build(s->box, (uint32_t)s->count, &fresh)) {
-        rp_free_large(refs);
+    uint32_t *kind_slot = rp_alloc_large(s->count * sizeof *kind_slot);
+    rp_sbvh bin;
+    memset(&bin, 0, sizeof bin);
+    if (kind_slot == NULL || !rp_sbvh_build(s->box, (uint32_t)s->count, &bin)) {
+        rp_free_large(kind_slot);
         return false;
     }
-    for (uint32_t i = 0; i < fresh.prim_count; i++) {
-        uint32_t obj = fresh.prims[i];
-        refs[i].obj = obj;
-        refs[i].kind_slot = (uint32_t)s->kind[obj] << RP_SLOT_BITS | s->slot[obj];
+    uint32_t node_count = 0;
+    rp_bvh4_node *nodes = rp_bvh4_collapse(bin.nodes, bin.node_count, &node_count);
+    if (nodes == NULL) {
+        rp_sbvh_free(&bin);
+        rp_free_large(kind_slot);
+        return false;
     }
-    rp_sbvh_free(&s->bvh);
-    rp_free_large(s->refs);
-    s->bvh = fresh;
-    s->refs = refs;
+    for (uint32_t i = 0; i < bin.prim_count; i++) {
+        uint32_t obj = bin.prims[i];
+        kind_slot[i] = (uint32_t)s->kind[obj] << RP_SLOT_BITS | s->slot[obj];
+    }
+    free_tree(s);
+    s->nodes = nodes;
+    s->node_count = node_count;
+    s->prims = bin.prims;           /* kept: the leaves' object indices */
+    s->kind_slot = kind_slot;
+    s->leaf_count = bin.prim_count;
+    bin.prims = NULL;
+    rp_sbvh_free(&bin);
+    s->built_cost = rp_bvh4_cost(s->nodes, s->node_count);
+    update_max_abs(s);
     return true;
 }
 
@@ -493,15 +533,16 @@ bool rp_scene_build(rp_scene *s)
         return true;                    /* nothing changed since the last build */
     if (!reserve_snapshot(s))
         return false;
-    if (s->count != s->built_count || (s->count > 0 && s->bvh.nodes == NULL)) {
+    if (s->count != s->built_count || (s->count > 0 && s->nodes == NULL)) {
         if (!rebuild(s))
             return false;
     } else if (s->moved) {
-        double cost = rp_sbvh_refit(&s->bvh, s->box);
+        double cost = rp_bvh4_refit(s->nodes, s->node_count, s->prims, s->box);
+        update_max_abs(s);
         /* A refitted tree keeps its shape; when objects have moved so far
            that its boxes overlap badly, a rebuild pays for itself. If the
            rebuild runs out of memory the refitted tree is still correct. */
-        if (cost > RP_SCENE_REBUILD_FACTOR * s->bvh.built_cost)
+        if (cost > RP_SCENE_REBUILD_FACTOR * s->built_cost)
             (void)rebuild(s);
     }
     take_snapshot(s);
@@ -513,50 +554,60 @@ bool rp_scene_build(rp_scene *s)
 typedef struct query {
     const rp_scene *s;
     const rp_ray   *ray;
-    double o[3], inv[3];    /* origin and 1 / dir (huge for a zero component) */
-    double limit;           /* boxes entered beyond this cannot hold the best */
+    rp_bvh4_ray     box_ray;
+    float  t_max;           /* boxes entered beyond this cannot hold the best */
     int    best;
     rp_hit hit;
     rp_triangle_hit tri;
 } query;
 
-/* Slab test in double: no rounding of the float box can cut off a hit.
-   For a zero dir component inv is +-1e300, so (bound - o) * inv is 0 or
-   huge, never 0 * inf. */
-static bool box_entry(const query *q, const float mn[3], const float mx[3], double *t_enter)
+/* Whether a hit at t by object obj would lose to the best so far (equal t:
+   the lower index wins). */
+static bool loses(const query *q, float t, uint32_t obj)
 {
-    double t0 = 0.0, t1 = q->limit;
-    for (int k = 0; k < 3; k++) {
-        double a = ((double)mn[k] - q->o[k]) * q->inv[k];
-        double b = ((double)mx[k] - q->o[k]) * q->inv[k];
-        if (a > b) {
-            double tmp = a;
-            a = b;
-            b = tmp;
-        }
-        t0 = a > t0 ? a : t0;
-        t1 = b < t1 ? b : t1;
-    }
-    *t_enter = t0;
-    return t0 <= t1;
+    return q->best >= 0 && (t > q->hit.t || (t == q->hit.t && (int)obj > q->best));
 }
 
-/* Runs the object's own function and keeps the nearest hit (lowest index
-   on equal t). */
-static void test_object(query *q, leaf_ref ref)
+/* A sphere's hit t exactly as rp_intersect_ray_sphere computes it (the
+   same roots, quadric.h), without the normal and point it would also
+   make: false when it misses. Most spheres a ray meets in the leaves it
+   visits either miss or lie behind the best hit so far; only the others
+   go through the full function. */
+static bool sphere_t(const rp_ray *ray, const rp_sphere *sp, float *t)
+{
+    const double f[3] = {(double)ray->origin[0] - sp->center[0],
+                         (double)ray->origin[1] - sp->center[1],
+                         (double)ray->origin[2] - sp->center[2]};
+    const double d[3] = {ray->dir[0], ray->dir[1], ray->dir[2]};
+    double t0, t1;
+    if (!rp__ray_sphere_roots(f, d, sp->radius, &t0, &t1) || t1 < 0.0)
+        return false;
+    double first = rp__first_root(t0, t1);
+    if (!rp__fits_float(first))
+        return false;                   /* the full function refuses it too */
+    *t = (float)first + 0.0f;           /* as the hit's t */
+    return true;
+}
+
+/* Runs the object of leaf entry i through its own function and keeps the
+   nearest hit (lowest index on equal t). */
+static void test_object(query *q, uint32_t i)
 {
     const rp_scene *s = q->s;
-    uint32_t obj = ref.obj;
-    unsigned k = ref.kind_slot >> RP_SLOT_BITS;
-    const unsigned char *data =
-        s->built[k].data + (size_t)(ref.kind_slot & RP_SLOT_MAX) * kind_size[k];
+    uint32_t ks = s->kind_slot[i];
+    unsigned k = ks >> RP_SLOT_BITS;
+    const unsigned char *data = s->built[k].data + (size_t)(ks & RP_SLOT_MAX) * kind_size[k];
     rp_hit h;
     rp_triangle_hit th;
     bool hit;
     switch (k) {
-    case KIND_SPHERE:
+    case KIND_SPHERE: {
+        float t;
+        if (!sphere_t(q->ray, (const rp_sphere *)data, &t) || loses(q, t, s->prims[i]))
+            return;
         hit = rp_intersect_ray_sphere(q->ray, (const rp_sphere *)data, &h);
         break;
+    }
     case KIND_ELLIPSOID:
         hit = rp_intersect_ray_ellipsoid(q->ray, (const rp_ellipsoid *)data, &h);
         break;
@@ -574,87 +625,80 @@ static void test_object(query *q, leaf_ref ref)
         break;
     }
     }
-    if (!hit)
+    uint32_t obj = s->prims[i];
+    if (!hit || loses(q, h.t, obj))
         return;
-    if (q->best < 0 || h.t < q->hit.t || (h.t == q->hit.t && (int)obj < q->best)) {
-        q->best = (int)obj;
-        q->hit = h;
-        if (k == KIND_MESH)
-            q->tri = th;
-        /* equal t must still be visited (a lower index may tie): keep a
-           relative margin above the best t for the boxes' rounding */
-        q->limit = (double)h.t * (1.0 + 1e-6) + 1e-30;
-    }
+    q->best = (int)obj;
+    q->hit = h;
+    if (k == KIND_MESH)
+        q->tri = th;
+    /* equal t must still be visited (a lower index may tie): keep a
+       relative margin above the best t for the boxes' rounding, rounded
+       up to float */
+    double limit = (double)h.t * (1.0 + 1e-6) + 1e-30;
+    float t_max = (float)limit;
+    if ((double)t_max < limit)
+        t_max = nextafterf(t_max, INFINITY);
+    q->t_max = t_max;
 }
 
+/* Depth first, nearest child first; a pending child entered after the
+   best hit so far (with its margin) is skipped. */
 static void traverse(query *q)
 {
-    const rp_sbvh *bvh = &q->s->bvh;
-    const rp_snode *nodes = bvh->nodes;
-    uint32_t stack[RP_SBVH_STACK];
-    double stack_t[RP_SBVH_STACK];
+    const rp_scene *s = q->s;
+    const rp_bvh4_node *nodes = s->nodes;
+    rp_bvh4_ref stack[RP_BVH4_STACK];
     int sp = 0;
-    double t_root;
-    if (!box_entry(q, nodes[0].min, nodes[0].max, &t_root))
-        return;
-    uint32_t node = 0;
+    rp_bvh4_ref cur = {0, 0, 0.0f};     /* the root */
     for (;;) {
-        const rp_snode *n = &nodes[node];
-        if (n->count > 0) {
-            for (uint32_t i = n->first; i < n->first + n->count; i++)
-                test_object(q, q->s->refs[i]);
+        if (cur.count > 0) {
+            for (uint32_t i = cur.first; i < cur.first + cur.count; i++)
+                test_object(q, i);
         } else {
-            const rp_snode *c = &nodes[n->first];
-            double t0, t1;
-            bool h0 = box_entry(q, c[0].min, c[0].max, &t0);
-            bool h1 = box_entry(q, c[1].min, c[1].max, &t1);
-            if (h0 && h1) {
-                /* near child first; the far one waits with its entry t */
-                uint32_t near_node = n->first, far_node = n->first + 1;
-                double far_t = t1;
-                if (t1 < t0) {
-                    near_node = n->first + 1;
-                    far_node = n->first;
-                    far_t = t0;
+            const rp_bvh4_node *n = &nodes[cur.first];
+            float t_enter[4];
+            int mask = rp_bvh4_enter(n, &q->box_ray, q->t_max, t_enter);
+            if (mask != 0) {
+                rp_bvh4_ref hit[4];
+                int k = rp_bvh4_order(n, mask, t_enter, hit);
+                for (int j = 0; j < k; j++) {
+                    /* a node's two lines, or a leaf's first entries */
+                    if (hit[j].count == 0) {
+                        RP_BVH4_PREFETCH(&nodes[hit[j].first]);
+                        RP_BVH4_PREFETCH((const char *)&nodes[hit[j].first] + 64);
+                    } else {
+                        RP_BVH4_PREFETCH(&s->kind_slot[hit[j].first]);
+                    }
                 }
-                /* The builder bounds the depth below RP_SBVH_STACK. */
-                if (sp < RP_SBVH_STACK) {
-                    stack[sp] = far_node;
-                    stack_t[sp++] = far_t;
-                }
-                node = near_node;
-                continue;
-            }
-            if (h0 || h1) {
-                node = h0 ? n->first : n->first + 1;
+                /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
+                for (int j = k - 1; j > 0; j--)
+                    stack[sp++] = hit[j];
+                cur = hit[0];
                 continue;
             }
         }
-        /* pop the next box that can still hold the nearest hit */
+        /* pop, skipping boxes entered after the best hit so far */
         for (;;) {
             if (sp == 0)
                 return;
-            sp--;
-            if (stack_t[sp] <= q->limit)
+            cur = stack[--sp];
+            if (cur.t_enter <= q->t_max)
                 break;
         }
-        node = stack[sp];
     }
 }
 
 int rp_intersect_ray_scene(const rp_scene *s, const rp_ray *ray, rp_hit *out,
                            rp_triangle_hit *tri)
 {
-    if (s == NULL || !rp_ray_is_valid(ray) || s->built_count == 0 || s->bvh.nodes == NULL)
+    if (s == NULL || !rp_ray_is_valid(ray) || s->built_count == 0 || s->nodes == NULL)
         return -1;
     query q;
     q.s = s;
     q.ray = ray;
-    for (int k = 0; k < 3; k++) {
-        q.o[k] = ray->origin[k];
-        q.inv[k] = ray->dir[k] != 0.0f ? 1.0 / ray->dir[k] : copysign(1e300, ray->dir[k]);
-    }
-    q.limit = INFINITY;
+    rp_bvh4_ray_setup(ray, s->max_abs, &q.box_ray);
+    q.t_max = INFINITY;
     q.best = -1;
     traverse(&q);
     if (q.best < 0)

@@ -1,0 +1,271 @@
+/*
+ * bvh4.h: the four-wide BVH that the mesh and the scene walk; not
+ * installed. The builder (scene_bvh.c) makes a binary tree; bvh4.c
+ * collapses it into nodes of up to four children, refits it when objects
+ * move, and measures its SAH cost. The ray's slab test of a node's four
+ * boxes at once and the nearest-first order of the children it enters are
+ * here, inline, for the traversals (the scene's in scene.c).
+ */
+#ifndef RAYPICK_BVH4_H
+#define RAYPICK_BVH4_H
+
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "raypick/ray.h"
+#include "scene_internal.h"
+
+/* SSE2 (the x86-64 baseline) for the four-box slab test, plain C
+   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD); both give the
+   same answers. */
+#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
+#include <emmintrin.h>
+#define RP_BVH4_SSE2 1
+#else
+#define RP_BVH4_SSE2 0
+#endif
+
+/* A node of up to four children (128 bytes), boxes stored one lane per
+   child so one SSE2 slab test checks all four (Embree's BVH4 layout).
+   b[0..2] are the children's min x, y, z, b[3..5] their max x, y, z. A
+   child slot is a node when count[i] == 0 (child[i] = its index), a leaf
+   of count[i] primitives from child[i] (in the builder's prims order)
+   when count[i] > 0, and empty when child[i] == RP_BVH4_EMPTY (UINT32_MAX,
+   all bits set: compared four at a time); its box is then inverted (min
+   +inf, max -inf), but the queries skip it by the child, not the box (a
+   ray whose box padding overflowed to infinity gets NaN slabs, which
+   constrain nothing). Node 0 is the root; every node comes after its
+   parent (a backwards pass meets children first). */
+#define RP_BVH4_EMPTY UINT32_MAX
+typedef struct rp_bvh4_node {
+    float    b[6][4];
+    uint32_t child[4];
+    uint32_t count[4];
+} rp_bvh4_node;
+
+/* Deepest leaf of the builder's binary tree for fewer than 2^31
+   primitives: it splits by SAH down to depth RP_SBVH_SAH_DEPTH and in
+   halves below it, and 31 halvings bring 2^31 - 1 to one. */
+#define RP_BVH4_MAX_DEPTH (RP_SBVH_SAH_DEPTH + 31)
+
+/* Each BVH4 node holds the children of a binary inner node, and a binary
+   inner node is at depth <= RP_BVH4_MAX_DEPTH - 1, so no BVH4 node is
+   deeper than that. A depth-first walk that pushes a node's hit children
+   (up to four) and pops the nearest holds, at a node of depth d, at most
+   three entries per ancestor level, plus its own four. */
+#define RP_BVH4_STACK (3 * RP_BVH4_MAX_DEPTH + 4)
+
+/* Half the surface area of the box lo..hi, in double: no overflow for
+   boxes near FLT_MAX; 0 for an empty (inverted) box. */
+static inline double rp_bvh4_half_area(const float lo[3], const float hi[3])
+{
+    double dx = (double)hi[0] - lo[0], dy = (double)hi[1] - lo[1], dz = (double)hi[2] - lo[2];
+    if (!(dx >= 0.0))
+        return 0.0;
+    return dx * dy + dy * dz + dz * dx;
+}
+
+/* The binary tree (nodes[0] the root, `used` entries: scene_internal.h's
+   layout) as a BVH4, depth first, with every child's node after its
+   parent's. Each binary inner node's subtree opens into up to four
+   children, the largest first. NULL on out of memory (free the result
+   with rp_free_large). */
+rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *count_out);
+
+/* Recomputes every box of the tree (count nodes) from the primitives'
+   current boxes, boxes[prims[j]] for leaf entry j, in one backwards pass;
+   the shape stays. Returns the new SAH cost (rp_bvh4_cost). */
+double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
+                     const rp_sbox *boxes);
+
+/* SAH cost of the tree: the sum over its child slots of the slot's area
+   over the root's, times the slot's primitives for a leaf (1 for a node):
+   the expected work of a random ray. 0 for a tree of no area. */
+double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count);
+
+/* The box around the root's children; false (out untouched) for a tree
+   of no nodes. */
+bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_sbox *out);
+
+/* ---- the ray against a node's four boxes -------------------------------
+ *
+ * The test is conservative: it never rejects a box holding a primitive
+ * hit that the primitive's own test would report, nor enters a box later
+ * than the ray truly meets it. Three things could make a plain slab test
+ * reject one:
+ * 1. Rounding in the slab test itself: Ize, "Robust BVH Ray Traversal"
+ *    (JCGT 2013), scales the far distance by 1 + 2 gamma(3).
+ * 2. A primitive test may report a hit a few ulps (of the larger of
+ *    |origin| and |coordinate|) outside the primitive's true outline (the
+ *    watertight triangle test decides on sheared coordinates). Every box
+ *    is widened by pad = 16 eps (max |origin| + max |coordinate|), more
+ *    than that error, by shifting the origin per slab (so the cost is the
+ *    same as the plain test).
+ * 3. A zero (or sub-1/FLT_MAX) dir component makes 1/d infinite: then
+ *    (bound - origin) * inf is +-inf, the right answer, or NaN when the
+ *    difference is exactly 0; the min/max below are written so a NaN
+ *    leaves the interval as it was (a missing constraint can only widen
+ *    it). Such a tiny component moves the ray at most |d| FLT_MAX along
+ *    its axis for any t <= FLT_MAX; that is added to the pad.
+ */
+typedef struct rp_bvh4_ray {
+#if RP_BVH4_SSE2
+    __m128 o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
+#endif
+    float  o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
+    float  inv[3];
+    int    near_row[3], far_row[3];   /* rows of rp_bvh4_node.b: the slab's near
+                                         bound is the max when dir[a] < 0 */
+} rp_bvh4_ray;
+
+/* 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps), eps = 2^-24 */
+#define RP_BVH4_SLAB_PAD (1.0f + 2.0f * (3.0f * 0x1p-24f) / (1.0f - 3.0f * 0x1p-24f))
+
+/* Sets r up for a valid ray against boxes whose coordinates are all at
+   most max_abs in magnitude. */
+static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_ray *r)
+{
+    float omax = fmaxf(fabsf(ray->origin[0]), fmaxf(fabsf(ray->origin[1]), fabsf(ray->origin[2])));
+    float pad = fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
+    for (int a = 0; a < 3; a++) {
+        float d = ray->dir[a], p = pad;
+        int neg = signbit(d) ? 1 : 0;
+        r->near_row[a] = neg ? 3 + a : a;
+        r->far_row[a] = neg ? a : 3 + a;
+        if (fabsf(d) < 1.0f / FLT_MAX) {
+            r->inv[a] = copysignf(INFINITY, d);
+            p += fabsf(d) * FLT_MAX;
+        } else {
+            r->inv[a] = 1.0f / d;
+        }
+        /* near plane of the widened box: min - pad (positive d) or
+           max + pad (negative d); (bound -+ pad - o) = (bound - (o +- pad)) */
+        float s = neg ? -p : p;
+        r->o_near[a] = ray->origin[a] + s;
+        r->o_far[a] = ray->origin[a] - s;
+#if RP_BVH4_SSE2
+        r->o_near4[a] = _mm_set1_ps(r->o_near[a]);
+        r->o_far4[a] = _mm_set1_ps(r->o_far[a]);
+        r->inv4[a] = _mm_set1_ps(r->inv[a]);
+#endif
+    }
+}
+
+/* Bit i set when child slot i of n is not empty. */
+static inline int rp_bvh4_slots_used(const rp_bvh4_node *n)
+{
+#if RP_BVH4_SSE2
+    __m128i empty = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
+                                    _mm_set1_epi32(-1));
+    return ~_mm_movemask_ps(_mm_castsi128_ps(empty)) & 15;
+#else
+    int used = 0;
+    for (int i = 0; i < 4; i++)
+        used |= (n->child[i] != RP_BVH4_EMPTY) << i;
+    return used;
+#endif
+}
+
+/* The ray against the (widened) boxes of a node's four children: bit i
+   of the result is set when child slot i is used and the ray meets its
+   box within [0, t_max]; t_enter[i] is then where it enters. The SSE2
+   and the plain C versions do the same float operations in the same
+   order, so they agree bit for bit: _mm_max_ps(x, y) is x > y ? x : y,
+   the scalar line below, and keeps y when x is NaN (likewise _mm_min_ps). */
+static inline int rp_bvh4_enter(const rp_bvh4_node *n, const rp_bvh4_ray *r, float t_max,
+                                float t_enter[4])
+{
+#if RP_BVH4_SSE2
+    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(INFINITY);
+    for (int a = 0; a < 3; a++) {
+        __m128 t0 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->near_row[a]]), r->o_near4[a]),
+                               r->inv4[a]);
+        __m128 t1 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->far_row[a]]), r->o_far4[a]),
+                               r->inv4[a]);
+        t_near = _mm_max_ps(t0, t_near);
+        t_far = _mm_min_ps(t1, t_far);
+    }
+    t_far = _mm_mul_ps(t_far, _mm_set1_ps(RP_BVH4_SLAB_PAD));
+    t_far = _mm_min_ps(_mm_set1_ps(t_max), t_far);
+    _mm_storeu_ps(t_enter, t_near);
+    return _mm_movemask_ps(_mm_cmple_ps(t_near, t_far)) & rp_bvh4_slots_used(n);
+#else
+    int mask = 0;
+    for (int i = 0; i < 4; i++) {
+        float t_near = 0.0f, t_far = INFINITY;
+        for (int a = 0; a < 3; a++) {
+            float t0 = (n->b[r->near_row[a]][i] - r->o_near[a]) * r->inv[a];
+            float t1 = (n->b[r->far_row[a]][i] - r->o_far[a]) * r->inv[a];
+            /* a NaN compares false: the interval keeps its old end */
+            t_near = t0 > t_near ? t0 : t_near;
+            t_far = t1 < t_far ? t1 : t_far;
+        }
+        t_far *= RP_BVH4_SLAB_PAD;
+        t_far = t_max < t_far ? t_max : t_far;
+        t_enter[i] = t_near;
+        mask |= (t_near <= t_far) << i;
+    }
+    return mask & rp_bvh4_slots_used(n);
+#endif
+}
+
+/* A child reference: a BVH4 node (count == 0) or a leaf of count
+   primitives from first; t_enter: where the ray enters its box. */
+typedef struct rp_bvh4_ref {
+    uint32_t first, count;
+    float    t_enter;
+} rp_bvh4_ref;
+
+/* Compare-exchange of two sort keys, branch free (min and max). */
+#define RP_BVH4_KEY_SORT2(x, y)             \
+    do {                                    \
+        uint32_t lo_ = x < y ? x : y;       \
+        uint32_t hi_ = x < y ? y : x;       \
+        x = lo_;                            \
+        y = hi_;                            \
+    } while (0)
+
+/* The children of n in `mask` (from rp_bvh4_enter, not 0), nearest first:
+   returns how many. Sorted by a key per child: its entry distance's bits
+   (t_enter >= 0, so they order as unsigned integers) with the slot in the
+   two lowest; a missed child's key is all ones, so it sorts last. A
+   sorting network of min and max: no branch to mispredict. The t_enter
+   read back from a key has lost those two bits (rounded towards 0): a
+   pending child is then skipped a hair later, never wrongly. */
+static inline int rp_bvh4_order(const rp_bvh4_node *n, int mask, const float t_enter[4],
+                                rp_bvh4_ref out[4])
+{
+    uint32_t key[4];
+    int k = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t bits;
+        memcpy(&bits, &t_enter[i], sizeof bits);
+        key[i] = (mask >> i) & 1 ? (bits & ~3u) | (uint32_t)i : UINT32_MAX;
+        k += (mask >> i) & 1;
+    }
+    RP_BVH4_KEY_SORT2(key[0], key[1]);
+    RP_BVH4_KEY_SORT2(key[2], key[3]);
+    RP_BVH4_KEY_SORT2(key[0], key[2]);
+    RP_BVH4_KEY_SORT2(key[1], key[3]);
+    RP_BVH4_KEY_SORT2(key[1], key[2]);
+    for (int j = 0; j < k; j++) {
+        uint32_t slot = key[j] & 3u, bits = key[j] & ~3u;
+        out[j].first = n->child[slot];
+        out[j].count = n->count[slot];
+        memcpy(&out[j].t_enter, &bits, sizeof bits);
+    }
+    return k;
+}
+
+/* Start loading what a child holds as soon as its box is hit: the misses
+   of the children then overlap. A hint only. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RP_BVH4_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define RP_BVH4_PREFETCH(p) ((void)(p))
+#endif
+
+#endif /* RAYPICK_BVH4_H */
