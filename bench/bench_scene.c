@@ -14,7 +14,7 @@
  * of the process (on a shared machine the wall clock also counts the time
  * other programs held the cores; the load average is printed). Embree
  * builds with its own threads (all cores; its CPU time is their sum);
- * rp_scene builds on one. Targets are checked on both clocks.
+ * rp_scene too, one per core up to 8. Targets are checked on both clocks.
  *
  *   bench_scene            # both scenes
  *   bench_scene 200000     # another sphere count

@@ -585,6 +585,93 @@ static void identical_objects_build_bounded_and_tie_to_lowest(void **state)
     rp_scene_destroy(s);
 }
 
+/* Every node's box holds its children's (or its objects'), children come
+   after their parent, node 1 is unused, and every object is in exactly
+   one leaf. */
+static void assert_tree_valid(const rp_sbvh *bvh, const rp_sbox *boxes, uint32_t n)
+{
+    char *seen = calloc(n, 1);
+    uint32_t in_leaves = 0;
+    for (uint32_t i = 0; i < bvh->node_count; i++) {
+        if (i == 1)
+            continue;
+        const rp_snode *node = &bvh->nodes[i];
+        uint32_t parts = node->count > 0 ? node->count : 2;
+        for (uint32_t j = 0; j < parts; j++) {
+            const float *lo, *hi;
+            if (node->count > 0) {
+                assert_true(node->first + j < bvh->prim_count);
+                uint32_t obj = bvh->prims[node->first + j];
+                assert_true(obj < n);
+                assert_false(seen[obj]);
+                seen[obj] = 1;
+                in_leaves++;
+                lo = boxes[obj].min;
+                hi = boxes[obj].max;
+            } else {
+                assert_true(node->first > i && node->first + 1 < bvh->node_count);
+                lo = bvh->nodes[node->first + j].min;
+                hi = bvh->nodes[node->first + j].max;
+            }
+            for (int k = 0; k < 3; k++) {
+                assert_true(node->min[k] <= lo[k]);
+                assert_true(node->max[k] >= hi[k]);
+            }
+        }
+    }
+    assert_int_equal(in_leaves, n);
+    free(seen);
+}
+
+/* Big builds run on several threads: the tree (every node, every index)
+   is the same on one thread as on two, three or eight, and valid. */
+static void tree_is_the_same_on_any_number_of_threads(void **state)
+{
+    (void)state;
+    const uint32_t n = 150000;   /* well past the size that splits the work */
+    rp_sbox *boxes = malloc(n * sizeof *boxes);
+    rng = 77;
+    for (int variant = 0; variant < 2; variant++) {
+        for (uint32_t i = 0; i < n; i++) {
+            float c[3], r = uf(0.01, 3);
+            for (int k = 0; k < 3; k++)
+                c[k] = variant == 0 ? uf(-500, 500) : (float)(i % 7);   /* many equal */
+            for (int k = 0; k < 3; k++) {
+                boxes[i].min[k] = c[k] - r;
+                boxes[i].max[k] = c[k] + r;
+            }
+        }
+        rp_sbvh one;
+        const rp_sbvh_shape serial = {RP_SBVH_MAX_LEAF, 1.0, 1};
+        assert_true(rp_sbvh_build_shaped(boxes, n, &serial, &one));
+        assert_tree_valid(&one, boxes, n);
+        assert_true(one.depth < RP_SBVH_STACK);
+        const uint32_t threads[3] = {2, 3, 8};
+        for (int t = 0; t < 3; t++) {
+            rp_sbvh many;
+            const rp_sbvh_shape parallel = {RP_SBVH_MAX_LEAF, 1.0, threads[t]};
+            assert_true(rp_sbvh_build_shaped(boxes, n, &parallel, &many));
+            assert_int_equal(many.node_count, one.node_count);
+            assert_int_equal(many.depth, one.depth);
+            assert_memory_equal(many.nodes, one.nodes, one.node_count * sizeof *one.nodes);
+            assert_memory_equal(many.prims, one.prims, n * sizeof *one.prims);
+            assert_true(many.built_cost == one.built_cost);
+            rp_sbvh_free(&many);
+        }
+        /* a refit over the same boxes changes no box, and its cost (summed
+           in the same pass) is the built one but for rounding */
+        rp_snode *before = malloc(one.node_count * sizeof *before);
+        memcpy(before, one.nodes, one.node_count * sizeof *before);
+        double cost = rp_sbvh_refit(&one, boxes);
+        assert_memory_equal(one.nodes, before, one.node_count * sizeof *before);
+        assert_true(fabs(cost - one.built_cost) <= 1e-9 * one.built_cost);
+        assert_true(fabs(rp_sbvh_cost(&one) - one.built_cost) <= 1e-9 * one.built_cost);
+        free(before);
+        rp_sbvh_free(&one);
+    }
+    free(boxes);
+}
+
 static void mesh_hits_report_the_triangle(void **state)
 {
     (void)state;
@@ -844,6 +931,7 @@ int main(void)
         cmocka_unit_test(refit_and_rebuild_agree),
         cmocka_unit_test(hundred_thousand_objects_match_brute_force),
         cmocka_unit_test(identical_objects_build_bounded_and_tie_to_lowest),
+        cmocka_unit_test(tree_is_the_same_on_any_number_of_threads),
         cmocka_unit_test(mesh_hits_report_the_triangle),
         cmocka_unit_test(skewed_instance_far_in_model_space_matches_scene),
         cmocka_unit_test(numerically_singular_instance_never_hits),

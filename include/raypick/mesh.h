@@ -73,8 +73,10 @@ typedef struct rp_mesh rp_mesh;   /* opaque: the triangles and their BVH */
  * @brief copy a triangle mesh and build its BVH (what D3DXCreateMesh plus
  *        D3DXIntersect's first call would cost).
  *
- * The BVH is built with the binned surface area heuristic (16 bins),
- * single-threaded, in O(n log n) time on every input: below depth 32
+ * The BVH is built with the binned surface area heuristic (16 bins; every
+ * plane for nodes of up to 8 triangles), on up to 8 threads for big meshes
+ * (one per core; the same tree on any number of them, one where threads
+ * are unavailable), in O(n log n) time on every input: below depth 32
  * every split halves its node, so no leaf is deeper than 63; it is then
  * flattened into 128-byte nodes of four children (one SIMD test for the
  * four boxes), walked with a fixed 193-entry stack, also for a million

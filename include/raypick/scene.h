@@ -183,7 +183,8 @@ RP_API bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model);
 /*!
  * @brief makes queries see every add and move since the last build.
  *
- * After adds, the BVH is rebuilt (binned SAH, O(n log n)). After moves
+ * After adds, the BVH is rebuilt (binned SAH, O(n log n); big scenes on
+ * up to 8 threads, one per core, giving the same tree as one). After moves
  * only, it is refitted: the same tree, its boxes recomputed bottom-up in
  * O(n), a fraction of a rebuild. A refit keeps answers exact but lets the
  * tree's boxes grow and overlap as objects drift apart; when its SAH cost

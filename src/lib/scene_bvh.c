@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "scene_internal.h"
+#include "thread_internal.h"
 
 #define BINS 16
 
@@ -33,6 +34,13 @@ static v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
 static v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
 static v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
 static void v4_store(float *dst, v4 a) { _mm_storeu_ps(dst, a); }
+/* x y + y z + z x of lanes 0..2 (lane 3 must be 0) */
+static float v4_area_of_extent(v4 e)
+{
+    v4 p = _mm_mul_ps(e, _mm_shuffle_ps(e, e, _MM_SHUFFLE(3, 0, 2, 1)));
+    v4 q = _mm_add_ps(p, _mm_movehl_ps(p, p));
+    return _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, _MM_SHUFFLE(1, 1, 1, 1))));
+}
 /* Bin of each lane's x in [0, last], truncated. */
 static void v4_bins(v4 x, float last, int out[4])
 {
@@ -60,6 +68,10 @@ V4_OP(v4_add, x + y)
 V4_OP(v4_sub, x - y)
 V4_OP(v4_mul, x * y)
 static void v4_store(float *dst, v4 a) { memcpy(dst, a.f, sizeof a.f); }
+static float v4_area_of_extent(v4 e)
+{
+    return e.f[0] * e.f[1] + e.f[1] * e.f[2] + e.f[2] * e.f[0];
+}
 static void v4_bins(v4 x, float last, int out[4])
 {
     for (int i = 0; i < 4; i++) {
@@ -104,12 +116,27 @@ static double half_area(const float mn[3], const float mx[3])
     return dx * dy + dy * dz + dz * dx;
 }
 
-static double v4_half_area(v4 mn, v4 mx)
+/* The builder compares areas of boxes inside one node, in float, in the
+   node's own units: halved extents (no overflow even at +-FLT_MAX) times
+   `unit`, 1 / the node's largest halved extent (lane 3: 0). Every area is
+   then at most 3, so no product overflows whatever the coordinates. */
+static v4 area_unit(const float mn[4], const float mx[4])
 {
-    float a[4], b[4];
-    v4_store(a, mn);
-    v4_store(b, mx);
-    return half_area(a, b);
+    float big = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        float e = 0.5f * mx[k] - 0.5f * mn[k];
+        big = e > big ? e : big;
+    }
+    float u = big > 0.0f ? 1.0f / big : 1.0f;
+    u = isfinite(u) ? u : 1.0f;     /* subnormal extents: areas round to 0 */
+    float lanes[4] = {u, u, u, 0.0f};
+    return v4_load3(lanes);
+}
+
+static float v4_area(v4 mn, v4 mx, v4 unit)
+{
+    v4 half = v4_set1(0.5f);
+    return v4_area_of_extent(v4_mul(v4_sub(v4_mul(mx, half), v4_mul(mn, half)), unit));
 }
 
 static void box_empty(float mn[3], float mx[3])
@@ -185,7 +212,8 @@ typedef struct split {
 
 /* Bins the objects (every stride-th) on all three axes, then finds the
    cheapest plane; axis -1 when the centroids do not spread on any axis. */
-static split best_split(const bprim *p, uint32_t count, uint32_t stride, const binning *bn)
+static split best_split(const bprim *p, uint32_t count, uint32_t stride, const binning *bn,
+                        v4 unit)
 {
     bin bins[3][BINS];
     uint32_t counts[3][BINS];
@@ -211,7 +239,7 @@ static split best_split(const bprim *p, uint32_t count, uint32_t stride, const b
     for (int k = 0; k < 3; k++) {
         if (bn->scale_f[k] == 0.0f)
             continue;
-        double left_area[BINS];
+        float left_area[BINS];
         uint32_t left_count[BINS];
         v4 mn = v4_set1(FLT_MAX), mx = v4_set1(-FLT_MAX);
         uint32_t n = 0;
@@ -219,7 +247,7 @@ static split best_split(const bprim *p, uint32_t count, uint32_t stride, const b
             mn = v4_min(mn, bins[k][b].min);
             mx = v4_max(mx, bins[k][b].max);
             n += counts[k][b];
-            left_area[b] = n ? v4_half_area(mn, mx) : 0.0;
+            left_area[b] = n ? v4_area(mn, mx, unit) : 0.0f;
             left_count[b] = n;
         }
         mn = v4_set1(FLT_MAX);
@@ -232,7 +260,8 @@ static split best_split(const bprim *p, uint32_t count, uint32_t stride, const b
             int plane = b - 1;
             if (n == 0 || left_count[plane] == 0)
                 continue;
-            double cost = left_area[plane] * left_count[plane] + v4_half_area(mn, mx) * n;
+            double cost = (double)left_area[plane] * left_count[plane] +
+                          (double)v4_area(mn, mx, unit) * n;
             if (cost < best.cost) {
                 best.axis = k;
                 best.plane = plane;
@@ -284,8 +313,163 @@ static uint32_t partition(bprim *p, uint32_t count, const split *s, const binnin
     return i;
 }
 
+/* Nodes of at most this many objects try every plane between them (a
+   full sweep, Wald 2007's exact SAH) instead of binning: for so few,
+   sorting them on each axis costs less than clearing and sweeping bins,
+   and the plane is the best one rather than the best bin edge. (Measured
+   with cachegrind: 16 made bigger nodes cost more instructions than 4-bin
+   binning; 8 costs fewer.) */
+#define SMALL 8
+#define NO_SPLIT UINT32_MAX
+
+/* o[r] = the index of the r-th smallest of c[0 .. n) (n <= SMALL), ties
+   in index order: a stable sort. SSE2: every object's rank counted at
+   once against four others at a time, without branches (the small nodes'
+   sort was the builder's most mispredicted branch); c must be padded
+   with +inf up to a multiple of 4. Plain C: insertion sort. */
+static void sort_small(const float *c, uint32_t n, uint8_t *o)
+{
+#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
+    uint32_t blocks = (n + 3) / 4;
+    for (uint32_t i = 0; i < n; i++) {
+        __m128 ci = _mm_set1_ps(c[i]);
+        __m128i ii = _mm_set1_epi32((int)i), rank = _mm_setzero_si128();
+        for (uint32_t q = 0; q < blocks; q++) {
+            __m128 k = _mm_loadu_ps(c + 4 * q);
+            __m128i idx = _mm_setr_epi32((int)(4 * q), (int)(4 * q + 1), (int)(4 * q + 2),
+                                         (int)(4 * q + 3));
+            __m128i before = _mm_or_si128(
+                _mm_castps_si128(_mm_cmplt_ps(k, ci)),
+                _mm_and_si128(_mm_castps_si128(_mm_cmpeq_ps(k, ci)), _mm_cmplt_epi32(idx, ii)));
+            rank = _mm_sub_epi32(rank, before);     /* each true lane is -1 */
+        }
+        rank = _mm_add_epi32(rank, _mm_shuffle_epi32(rank, _MM_SHUFFLE(1, 0, 3, 2)));
+        rank = _mm_add_epi32(rank, _mm_shuffle_epi32(rank, _MM_SHUFFLE(2, 3, 0, 1)));
+        o[_mm_cvtsi128_si32(rank)] = (uint8_t)i;
+    }
+#else
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t j = i;
+        for (; j > 0 && c[o[j - 1]] > c[i]; j--)
+            o[j] = o[j - 1];
+        o[j] = (uint8_t)i;
+    }
+#endif
+}
+
+/* sweep_split for two objects: the one cut there is (when their
+   centroids differ), without sorting. */
+static uint32_t pair_split(bprim *p, bool leaf_ok, double node_cost, double area, v4 unit,
+                           task *left, task *right)
+{
+    v4 a0 = v4_load3x(p[0].min), b0 = v4_load3x(p[0].max);
+    v4 a1 = v4_load3x(p[1].min), b1 = v4_load3x(p[1].max);
+    float c0[4], c1[4];
+    v4_store(c0, v4_add(a0, b0));
+    v4_store(c1, v4_add(a1, b1));
+    if (c0[0] == c1[0] && c0[1] == c1[1] && c0[2] == c1[2])
+        return NO_SPLIT;
+    double cost = (double)v4_area(a0, b0, unit) + (double)v4_area(a1, b1, unit);
+    if (leaf_ok && node_cost * area + cost >= area * 2)
+        return 0;
+    v4_store(left->bmin, a0);
+    v4_store(left->bmax, b0);
+    v4_store(left->cmin, v4_add(a0, b0));
+    v4_store(left->cmax, v4_add(a0, b0));
+    v4_store(right->bmin, a1);
+    v4_store(right->bmax, b1);
+    v4_store(right->cmin, v4_add(a1, b1));
+    v4_store(right->cmax, v4_add(a1, b1));
+    return 1;
+}
+
+/* The small node's split: sorts its objects by centroid on each axis and
+   takes the cheapest cut between two different centroids. Returns the
+   left count with the objects reordered and both sides measured, 0 for a
+   leaf, NO_SPLIT when all centroids are equal. */
+static uint32_t sweep_split(bprim *p, uint32_t n, bool leaf_ok, double node_cost, double area,
+                            v4 unit, task *left, task *right)
+{
+    float key[3][SMALL];
+    uint8_t order[3][SMALL];
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            key[k][i] = p[i].min[k] + p[i].max[k];
+    for (uint32_t i = n; i < (n + 3) / 4 * 4; i++)
+        for (int k = 0; k < 3; k++)
+            key[k][i] = INFINITY;       /* sort_small's padding */
+    int best_axis = -1;
+    uint32_t best_left = 0;
+    double best_cost = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        uint8_t *o = order[k];
+        const float *c = key[k];
+        sort_small(c, n, o);
+        if (!(c[o[0]] < c[o[n - 1]]))
+            continue;
+        float right_area[SMALL];
+        v4 mn = v4_set1(FLT_MAX), mx = v4_set1(-FLT_MAX);
+        for (uint32_t i = n - 1; i > 0; i--) {
+            mn = v4_min(mn, v4_load3x(p[o[i]].min));
+            mx = v4_max(mx, v4_load3x(p[o[i]].max));
+            right_area[i] = v4_area(mn, mx, unit);
+        }
+        mn = v4_set1(FLT_MAX);
+        mx = v4_set1(-FLT_MAX);
+        for (uint32_t i = 0; i + 1 < n; i++) {
+            mn = v4_min(mn, v4_load3x(p[o[i]].min));
+            mx = v4_max(mx, v4_load3x(p[o[i]].max));
+            double cost = (double)v4_area(mn, mx, unit) * (i + 1) +
+                          (double)right_area[i + 1] * (n - 1 - i);
+            /* no plane between equal centroids (a select, not a branch:
+               equal neighbours are common and unpredictable) */
+            cost = c[o[i]] == c[o[i + 1]] ? INFINITY : cost;
+            if (cost < best_cost) {
+                best_cost = cost;
+                best_axis = k;
+                best_left = i + 1;
+            }
+        }
+    }
+    if (best_axis < 0)
+        return NO_SPLIT;
+    if (leaf_ok && node_cost * area + best_cost >= area * n)
+        return 0;
+    bprim sorted[SMALL];
+    for (uint32_t i = 0; i < n; i++)
+        sorted[i] = p[order[best_axis][i]];
+    memcpy(p, sorted, n * sizeof *p);
+    scan_bounds(p, best_left, left->bmin, left->bmax, left->cmin, left->cmax);
+    scan_bounds(p + best_left, n - best_left, right->bmin, right->bmax, right->cmin, right->cmax);
+    return best_left;
+}
+
+/* The split of a node by SAH: the left count with its objects reordered
+   and both sides measured, 0 for a leaf, NO_SPLIT when no plane
+   separates its centroids. */
+static uint32_t sah_split(bprim *p, const task *t, const rp_sbvh_shape *shape, bool leaf_ok,
+                          task *left, task *right)
+{
+    v4 unit = area_unit(t->bmin, t->bmax);
+    double area = v4_area(v4_load3(t->bmin), v4_load3(t->bmax), unit);
+    if (t->count == 2)
+        return pair_split(p, leaf_ok, shape->node_cost, area, unit, left, right);
+    if (t->count <= SMALL)
+        return sweep_split(p, t->count, leaf_ok, shape->node_cost, area, unit, left, right);
+    binning bn = make_binning(t->cmin, t->cmax, t->count);
+    uint32_t stride = t->count > 2 * SAMPLE_TARGET ? t->count / SAMPLE_TARGET : 1;
+    split s = best_split(p, t->count, stride, &bn, unit);
+    if (s.axis < 0)
+        return NO_SPLIT;
+    /* traversal 1 + the children's objects, against testing all
+       (sampled nodes are far too big to become leaves) */
+    if (leaf_ok && shape->node_cost * area + s.cost >= area * t->count)
+        return 0;
+    return partition(p, t->count, &s, &bn, left, right);
+}
+
 /* Builds the node of task t: bounds, and where to split its objects (0
-   makes a leaf); fills the children's centroid bounds. */
+   makes a leaf); fills the children's bounds. */
 static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, rp_snode *node,
                            task *left, task *right)
 {
@@ -293,17 +477,9 @@ static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, 
     memcpy(node->min, t->bmin, sizeof node->min);
     memcpy(node->max, t->bmax, sizeof node->max);
     if (t->count > 1 && t->depth < RP_SBVH_SAH_DEPTH) {
-        binning bn = make_binning(t->cmin, t->cmax, t->count);
-        uint32_t stride = t->count > 2 * SAMPLE_TARGET ? t->count / SAMPLE_TARGET : 1;
-        split s = best_split(p, t->count, stride, &bn);
-        if (s.axis >= 0) {
-            double area = half_area(node->min, node->max);
-            /* traversal 1 + the children's objects, against testing all
-               (sampled nodes are far too big to become leaves) */
-            if (leaf_ok && shape->node_cost * area + s.cost >= area * t->count)
-                return 0;
-            return partition(p, t->count, &s, &bn, left, right);
-        }
+        uint32_t nl = sah_split(p, t, shape, leaf_ok, left, right);
+        if (nl != NO_SPLIT)
+            return nl;
     }
     if (leaf_ok)
         return 0;
@@ -317,43 +493,22 @@ static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, 
 
 bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out)
 {
-    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0};
+    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0, 0};
     return rp_sbvh_build_shaped(boxes, count, &scene, out);
 }
 
-bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
-                          rp_sbvh *out)
+/* Builds the subtree of task `root` depth first: its node is written at
+   root->node, its descendants' pairs from *next upwards (which it
+   advances). Returns the depth of its deepest leaf. */
+static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
+                              const rp_sbvh_shape *shape, uint32_t *next)
 {
-    memset(out, 0, sizeof *out);
-    if (count == 0)
-        return false;
-    bprim *p = rp_alloc_large((size_t)count * sizeof *p);
-    rp_snode *nodes = rp_alloc_large(((size_t)count * 2 + 2) * sizeof *nodes);
-    uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
-    if (p == NULL || nodes == NULL || prims == NULL) {
-        rp_free_large(p);
-        rp_free_large(nodes);
-        rp_free_large(prims);
-        return false;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        memcpy(p[i].min, boxes[i].min, sizeof p[i].min);
-        memcpy(p[i].max, boxes[i].max, sizeof p[i].max);
-        p[i].obj = i;
-        p[i].pad = 0;
-    }
-    memset(&nodes[1], 0, sizeof nodes[1]);
-
-    /* Depth-first: the right child waits on the stack while the left one is
-       built. Depth <= RP_SBVH_SAH_DEPTH + 31, one waiting task per level. */
+    /* The right child waits on the stack while the left one is built.
+       Depth <= RP_SBVH_SAH_DEPTH + 31, one waiting task per level. */
     task stack[2 * RP_SBVH_STACK];
     int sp = 0;
-    uint32_t used = 2, max_depth = 0;
-    task root;
-    memset(&root, 0, sizeof root);
-    root.count = count;
-    scan_bounds(p, count, root.bmin, root.bmax, root.cmin, root.cmax);
-    stack[sp++] = root;
+    uint32_t used = *next, max_depth = 0;
+    stack[sp++] = *root;
     while (sp > 0) {
         task t = stack[--sp];
         rp_snode *node = &nodes[t.node];
@@ -379,6 +534,216 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
         stack[sp++] = right;
         stack[sp++] = left;
     }
+    *next = used;
+    return max_depth;
+}
+
+/*
+ * Big builds run on several threads and give the same tree on any number
+ * of them (one included):
+ * 1. the top of the tree is built first, always the same way: the biggest
+ *    waiting node is split until there are SUBTREES waiting or none is
+ *    bigger than SUBTREE_MIN objects;
+ * 2. each waiting node's subtree is built into its own range of nodes,
+ *    reserved for its worst case (2 per object), by whichever thread;
+ * 3. the ranges are moved down to close the gaps, in order.
+ * Which thread builds which subtree changes nothing but the time.
+ */
+#define SUBTREES 16
+#define SUBTREE_MIN 16384
+#define MAX_THREADS 8
+
+typedef struct subtree {
+    task     root;      /* its node belongs to the top of the tree */
+    uint32_t base;      /* its reserved range starts here */
+    uint32_t end;       /* and its nodes end here once built */
+    uint32_t depth;     /* its deepest leaf */
+    int      worker;    /* the thread that builds it */
+} subtree;
+
+typedef struct build_job {
+    bprim               *p;
+    rp_snode            *nodes;
+    const rp_sbvh_shape *shape;
+    subtree             *sub;
+    int                  subs, worker;
+} build_job;
+
+static void build_job_run(void *arg)
+{
+    build_job *j = arg;
+    for (int i = 0; i < j->subs; i++) {
+        subtree *s = &j->sub[i];
+        if (s->worker != j->worker)
+            continue;
+        s->end = s->base;
+        s->depth = build_subtree(j->p, j->nodes, &s->root, j->shape, &s->end);
+    }
+}
+
+/* Splits the biggest waiting node while there is room for its children;
+   leaves made here are finished. Returns the number of subtrees left in
+   sub[], ordered by their objects' position; *used and *max_depth as
+   build_subtree's. */
+static int build_top(bprim *p, rp_snode *nodes, const task *root, const rp_sbvh_shape *shape,
+                     subtree sub[SUBTREES], uint32_t *used, uint32_t *max_depth)
+{
+    int n = 0;
+    sub[n++].root = *root;
+    while (n < SUBTREES) {
+        int big = -1;
+        for (int i = 0; i < n; i++)
+            if (sub[i].root.count > SUBTREE_MIN && (big < 0 || sub[i].root.count > sub[big].root.count))
+                big = i;
+        if (big < 0)
+            break;
+        task t = sub[big].root, left, right;
+        rp_snode *node = &nodes[t.node];
+        uint32_t nl = build_node(p + t.first, &t, shape, node, &left, &right);
+        if (nl == 0 || nl == t.count) {
+            node->first = t.first;
+            node->count = t.count;
+            *max_depth = t.depth > *max_depth ? t.depth : *max_depth;
+            sub[big] = sub[--n];
+            continue;
+        }
+        node->first = *used;
+        node->count = 0;
+        *used += 2;
+        left.node = node->first;
+        left.first = t.first;
+        left.count = nl;
+        left.depth = t.depth + 1;
+        right.node = node->first + 1;
+        right.first = t.first + nl;
+        right.count = t.count - nl;
+        right.depth = t.depth + 1;
+        sub[big].root = left;
+        sub[n++].root = right;
+    }
+    /* in object order (insertion sort: a handful) */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sub[j - 1].root.first > sub[j].root.first; j--) {
+            subtree tmp = sub[j];
+            sub[j] = sub[j - 1];
+            sub[j - 1] = tmp;
+        }
+    return n;
+}
+
+/* Gives the subtrees to `threads` workers, biggest first to the least
+   loaded (objects as the measure of work); returns the workers needed. */
+static int assign_workers(subtree *sub, int n, int threads)
+{
+    uint64_t load[MAX_THREADS] = {0};
+    bool done[SUBTREES] = {false};
+    int workers = 0;
+    for (int k = 0; k < n; k++) {
+        int big = -1;
+        for (int i = 0; i < n; i++)
+            if (!done[i] && (big < 0 || sub[i].root.count > sub[big].root.count))
+                big = i;
+        int w = 0;
+        for (int i = 1; i < threads; i++)
+            if (load[i] < load[w])
+                w = i;
+        done[big] = true;
+        sub[big].worker = w;
+        load[w] += sub[big].root.count;
+        workers = w + 1 > workers ? w + 1 : workers;
+    }
+    return workers;
+}
+
+/* Runs the workers; the calling thread is worker 0, and does the work of
+   any thread the system would not start. */
+static void run_workers(build_job *jobs, int workers)
+{
+    rp_thread threads[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    for (int w = 1; w < workers; w++)
+        started[w] = rp_thread_start(&threads[w], build_job_run, &jobs[w]);
+    build_job_run(&jobs[0]);
+    for (int w = 1; w < workers; w++) {
+        if (started[w])
+            rp_thread_join(&threads[w]);
+        else
+            build_job_run(&jobs[w]);
+    }
+}
+
+/* Moves each subtree's nodes down to follow the previous ones, fixing the
+   child indices that point into them; returns the new node count. */
+static uint32_t close_gaps(rp_snode *nodes, const subtree *sub, int n, uint32_t used)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t len = sub[i].end - sub[i].base, shift = sub[i].base - used;
+        rp_snode *root = &nodes[sub[i].root.node];
+        if (shift > 0) {
+            memmove(&nodes[used], &nodes[sub[i].base], (size_t)len * sizeof *nodes);
+            for (uint32_t k = used; k < used + len; k++)
+                if (nodes[k].count == 0)
+                    nodes[k].first -= shift;
+            if (root->count == 0)
+                root->first -= shift;
+        }
+        used += len;
+    }
+    return used;
+}
+
+bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
+                          rp_sbvh *out)
+{
+    memset(out, 0, sizeof *out);
+    if (count == 0)
+        return false;
+    /* room for the top's pairs and every subtree's worst case */
+    size_t node_cap = (size_t)count * 2 + 2 + 2 * SUBTREES;
+    bprim *p = rp_alloc_large((size_t)count * sizeof *p);
+    rp_snode *nodes = rp_alloc_large(node_cap * sizeof *nodes);
+    uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
+    if (p == NULL || nodes == NULL || prims == NULL) {
+        rp_free_large(p);
+        rp_free_large(nodes);
+        rp_free_large(prims);
+        return false;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        memcpy(p[i].min, boxes[i].min, sizeof p[i].min);
+        memcpy(p[i].max, boxes[i].max, sizeof p[i].max);
+        p[i].obj = i;
+        p[i].pad = 0;
+    }
+    memset(&nodes[1], 0, sizeof nodes[1]);
+
+    task root;
+    memset(&root, 0, sizeof root);
+    root.count = count;
+    scan_bounds(p, count, root.bmin, root.bmax, root.cmin, root.cmax);
+    subtree sub[SUBTREES];
+    uint32_t used = 2, max_depth = 0;
+    int n = build_top(p, nodes, &root, shape, sub, &used, &max_depth);
+    uint32_t base = used;
+    for (int i = 0; i < n; i++) {
+        sub[i].base = base;
+        base += 2 * sub[i].root.count;
+    }
+    int threads = shape->max_threads > 0 ? (int)shape->max_threads : rp_cpu_count();
+    threads = threads < MAX_THREADS ? threads : MAX_THREADS;
+    threads = threads < n ? threads : (n > 0 ? n : 1);
+    build_job jobs[MAX_THREADS];
+    int workers = assign_workers(sub, n, threads);
+    for (int w = 0; w < workers; w++) {
+        build_job j = {p, nodes, shape, sub, n, w};
+        jobs[w] = j;
+    }
+    if (n > 0)
+        run_workers(jobs, workers);
+    for (int i = 0; i < n; i++)
+        max_depth = sub[i].depth > max_depth ? sub[i].depth : max_depth;
+    used = close_gaps(nodes, sub, n, used);
+
     for (uint32_t i = 0; i < count; i++)
         prims[i] = p[i].obj;
     rp_free_large(p);
@@ -396,6 +761,9 @@ double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes)
 {
     if (bvh->nodes == NULL)
         return 0.0;
+    /* the SAH cost's sum in the same pass (rp_sbvh_cost's terms, added
+       in the opposite order) */
+    double sum = 0.0;
     for (uint32_t i = bvh->node_count; i-- > 0;) {
         if (i == 1)
             continue;
@@ -413,8 +781,12 @@ double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes)
         }
         memcpy(n->min, mn, sizeof mn);
         memcpy(n->max, mx, sizeof mx);
+        sum += half_area(mn, mx) * (n->count > 0 ? n->count : 1);
     }
-    return rp_sbvh_cost(bvh);
+    double root = half_area(bvh->nodes[0].min, bvh->nodes[0].max);
+    if (!(root > 0.0) || !isfinite(root))
+        return 0.0;     /* as rp_sbvh_cost */
+    return sum / root;
 }
 
 double rp_sbvh_cost(const rp_sbvh *bvh)

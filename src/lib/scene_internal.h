@@ -55,6 +55,8 @@ bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out);
 typedef struct rp_sbvh_shape {
     uint32_t max_leaf;
     double   node_cost;
+    uint32_t max_threads;   /* 0: one per processor (up to 8); the tree is
+                               the same on any number of threads */
 } rp_sbvh_shape;
 
 /* rp_sbvh_build with that shape (rp_sbvh_build: RP_SBVH_MAX_LEAF, 1). */

@@ -1,0 +1,105 @@
+/* thread.c: rp_thread_start / rp_thread_join / rp_cpu_count
+   (thread_internal.h) on POSIX threads, Win32 threads, or nothing. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L   /* sysconf's _SC_NPROCESSORS_ONLN on glibc */
+#endif
+#include <stdlib.h>
+
+#include "thread_internal.h"
+
+#if defined(RAYPICK_NO_THREADS) || (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__))
+#define RP_THREADS_NONE 1
+#elif defined(_WIN32)
+#define RP_THREADS_WIN32 1
+#include <windows.h>
+#else
+#define RP_THREADS_POSIX 1
+#include <pthread.h>
+#include <unistd.h>
+#endif
+
+/* What the new thread needs: the function and its argument. */
+typedef struct start_box {
+    void (*fn)(void *);
+    void *arg;
+#if defined(RP_THREADS_WIN32)
+    HANDLE thread;
+#elif defined(RP_THREADS_POSIX)
+    pthread_t thread;
+#endif
+} start_box;
+
+#if defined(RP_THREADS_WIN32)
+static DWORD WINAPI trampoline(LPVOID p)
+{
+    start_box *b = p;
+    b->fn(b->arg);
+    return 0;
+}
+#elif defined(RP_THREADS_POSIX)
+static void *trampoline(void *p)
+{
+    start_box *b = p;
+    b->fn(b->arg);
+    return NULL;
+}
+#endif
+
+bool rp_thread_start(rp_thread *t, void (*fn)(void *), void *arg)
+{
+#if defined(RP_THREADS_NONE)
+    (void)t;
+    (void)fn;
+    (void)arg;
+    return false;
+#else
+    start_box *b = malloc(sizeof *b);
+    if (b == NULL)
+        return false;
+    b->fn = fn;
+    b->arg = arg;
+#if defined(RP_THREADS_WIN32)
+    b->thread = CreateThread(NULL, 0, trampoline, b, 0, NULL);
+    bool ok = b->thread != NULL;
+#else
+    bool ok = pthread_create(&b->thread, NULL, trampoline, b) == 0;
+#endif
+    if (!ok) {
+        free(b);
+        return false;
+    }
+    t->handle = b;
+    return true;
+#endif
+}
+
+void rp_thread_join(rp_thread *t)
+{
+#if !defined(RP_THREADS_NONE)
+    start_box *b = t->handle;
+#if defined(RP_THREADS_WIN32)
+    WaitForSingleObject(b->thread, INFINITE);
+    CloseHandle(b->thread);
+#else
+    pthread_join(b->thread, NULL);
+#endif
+    free(b);
+#endif
+    t->handle = NULL;
+}
+
+int rp_cpu_count(void)
+{
+#if defined(RP_THREADS_NONE)
+    return 1;
+#elif defined(RP_THREADS_WIN32)
+    SYSTEM_INFO info;
+    GetSystemInfo(&info);
+    return info.dwNumberOfProcessors > 0 ? (int)info.dwNumberOfProcessors : 1;
+#elif defined(_SC_NPROCESSORS_ONLN)     /* not POSIX, but glibc, musl, BSDs */
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)(n < 1024 ? n : 1024) : 1;
+#else
+    return 1;
+#endif
+}

@@ -1,0 +1,23 @@
+/* thread_internal.h: the least the library needs to run work on more than
+   one core (the BVH builder): start a thread, wait for it. POSIX threads,
+   Win32 threads, or none (emscripten without pthreads, RAYPICK_NO_THREADS):
+   then rp_thread_start fails and callers do the work themselves. Not
+   installed. */
+#ifndef RAYPICK_THREAD_INTERNAL_H
+#define RAYPICK_THREAD_INTERNAL_H
+
+#include <stdbool.h>
+
+typedef struct rp_thread {
+    void *handle;           /* the system's thread, boxed (thread.c) */
+} rp_thread;
+
+/* Starts fn(arg) on a new thread; false (and nothing started) when
+   threads are unavailable or the system refuses one. */
+bool rp_thread_start(rp_thread *t, void (*fn)(void *), void *arg);
+/* Waits for a thread rp_thread_start started, and releases it. */
+void rp_thread_join(rp_thread *t);
+/* Logical processors online (>= 1); 1 where threads are unavailable. */
+int rp_cpu_count(void);
+
+#endif /* RAYPICK_THREAD_INTERNAL_H */
