@@ -53,6 +53,8 @@ static double now_ns(void) { return bench_now_seconds() * 1e9; }
 /* CPU time of this thread: on a loaded machine, what the single-threaded
    parts really cost (wall time includes waiting for a core) */
 static double cpu_ns(void) { return bench_thread_cpu_seconds() * 1e9; }
+/* every thread's: the builds (ours and Embree's) run on several */
+static double process_cpu_ns(void) { return bench_process_cpu_seconds() * 1e9; }
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -237,7 +239,6 @@ typedef struct embree {
     double    commit_ms, commit_cpu_ms;   /* wall; CPU of all its threads */
 } embree;
 
-static double process_cpu_ns(void) { return bench_process_cpu_seconds() * 1e9; }
 
 /* config: rtcNewDevice's ("threads=1": one build thread; NULL: defaults) */
 static bool embree_build(const mesh *m, const char *config, embree *e)
