@@ -139,22 +139,6 @@ static float v4_area(v4 mn, v4 mx, v4 unit)
     return v4_area_of_extent(v4_mul(v4_sub(v4_mul(mx, half), v4_mul(mn, half)), unit));
 }
 
-static void box_empty(float mn[3], float mx[3])
-{
-    for (int k = 0; k < 3; k++) {
-        mn[k] = FLT_MAX;
-        mx[k] = -FLT_MAX;
-    }
-}
-
-static void box_grow(float mn[3], float mx[3], const float bmn[3], const float bmx[3])
-{
-    for (int k = 0; k < 3; k++) {
-        mn[k] = bmn[k] < mn[k] ? bmn[k] : mn[k];
-        mx[k] = bmx[k] > mx[k] ? bmx[k] : mx[k];
-    }
-}
-
 /* Per-axis offset and scale that map a centroid to its bin. Small nodes
    use fewer bins: the sweep over the bins costs as much as binning a few
    dozen objects, and most nodes are small. */
@@ -755,38 +739,6 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
     out->depth = max_depth;
     out->built_cost = rp_sbvh_cost(out);
     return true;
-}
-
-double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes)
-{
-    if (bvh->nodes == NULL)
-        return 0.0;
-    /* the SAH cost's sum in the same pass (rp_sbvh_cost's terms, added
-       in the opposite order) */
-    double sum = 0.0;
-    for (uint32_t i = bvh->node_count; i-- > 0;) {
-        if (i == 1)
-            continue;
-        rp_snode *n = &bvh->nodes[i];
-        float mn[3], mx[3];
-        box_empty(mn, mx);
-        if (n->count > 0) {
-            for (uint32_t j = n->first; j < n->first + n->count; j++) {
-                const rp_sbox *b = &boxes[bvh->prims[j]];
-                box_grow(mn, mx, b->min, b->max);
-            }
-        } else {
-            box_grow(mn, mx, bvh->nodes[n->first].min, bvh->nodes[n->first].max);
-            box_grow(mn, mx, bvh->nodes[n->first + 1].min, bvh->nodes[n->first + 1].max);
-        }
-        memcpy(n->min, mn, sizeof mn);
-        memcpy(n->max, mx, sizeof mx);
-        sum += half_area(mn, mx) * (n->count > 0 ? n->count : 1);
-    }
-    double root = half_area(bvh->nodes[0].min, bvh->nodes[0].max);
-    if (!(root > 0.0) || !isfinite(root))
-        return 0.0;     /* as rp_sbvh_cost */
-    return sum / root;
 }
 
 double rp_sbvh_cost(const rp_sbvh *bvh)

@@ -63,10 +63,6 @@ typedef struct rp_sbvh_shape {
 bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
                           rp_sbvh *out);
 
-/* Recomputes every node's box from the objects' current boxes (the tree's
-   shape stays), bottom-up in one pass; returns the new SAH cost. */
-double rp_sbvh_refit(rp_sbvh *bvh, const rp_sbox *boxes);
-
 /* SAH cost (traversal 1, object test 1 per object, each node weighted by
    its surface area over the root's): the expected work of a random ray. */
 double rp_sbvh_cost(const rp_sbvh *bvh);
