@@ -115,6 +115,38 @@ static bool frame(renderer *r, const render_list *list, uint8_t *rgb)
     return render_read_pixels(r, W, H, rgb);
 }
 
+/* Every instance as its own shape command of `shape`: what one instanced
+   draw must look like. */
+static void add_as_shapes(render_list *list, render_shape_kind shape)
+{
+    for (int i = 0; i < INSTANCES; ++i) {
+        const render_instance *in = &instances[i];
+        versor q;
+        memcpy(q, in->rotation, sizeof q);
+        mat4 model;
+        glm_translate_make(model, (float *)in->position);
+        glm_quat_rotate(model, q, model);
+        glm_scale(model, (float *)in->scale);
+        vec4 color;     /* aligned for cglm: instance fields are not */
+        memcpy(color, in->color, sizeof color);
+        render_list_shape(list, shape, model, color, NULL);
+    }
+}
+
+/* Pixels of frames a and b that differ from the empty frame e: in a, in
+   b, and in both. */
+static void coverage(const uint8_t *a, const uint8_t *b, const uint8_t *e, size_t *in_a,
+                     size_t *in_b, size_t *in_both)
+{
+    *in_a = *in_b = *in_both = 0;
+    for (size_t i = 0; i < (size_t)W * H; ++i) {
+        bool ca = memcmp(a + 3 * i, e + 3 * i, 3) != 0, cb = memcmp(b + 3 * i, e + 3 * i, 3) != 0;
+        *in_a += ca;
+        *in_b += cb;
+        *in_both += ca && cb;
+    }
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -195,26 +227,10 @@ int main(int argc, char **argv)
            cubes as single shapes cover the same pixels (their shading
            differs, and edges may round the other way) */
         render_list_reset(&one_by_one, &v);
-        for (int i = 0; i < INSTANCES; ++i) {
-            const render_instance *in = &instances[i];
-            versor q;
-            memcpy(q, in->rotation, sizeof q);
-            mat4 model;
-            glm_translate_make(model, (float *)in->position);
-            glm_quat_rotate(model, q, model);
-            glm_scale(model, (float *)in->scale);
-            vec4 color;     /* aligned for cglm: instance fields are not */
-            memcpy(color, in->color, sizeof color);
-            render_list_shape(&one_by_one, RENDER_CUBE, model, color, NULL);
-        }
+        add_as_shapes(&one_by_one, RENDER_CUBE);
         check(frame(r, &one_by_one, b), "read the shapes frame");
-        size_t covered_a = 0, covered_b = 0, both = 0;
-        for (size_t i = 0; i < (size_t)W * H; ++i) {
-            bool ca = memcmp(a + 3 * i, e + 3 * i, 3) != 0, cb = memcmp(b + 3 * i, e + 3 * i, 3) != 0;
-            covered_a += ca;
-            covered_b += cb;
-            both += ca && cb;
-        }
+        size_t covered_a, covered_b, both;
+        coverage(a, b, e, &covered_a, &covered_b, &both);
         printf("pixels covered: instances %zu, shapes %zu, both %zu\n", covered_a, covered_b, both);
         check(covered_a > 0 && both * 100 >= covered_a * 97 && both * 100 >= covered_b * 97,
               "instances cover the pixels the same shapes cover");
@@ -225,27 +241,10 @@ int main(int argc, char **argv)
         render_list_reset(&batched, &v);
         render_list_reset(&one_by_one, &v);
         render_list_instances(&batched, RENDER_SPHERE, instances, INSTANCES);
-        for (int i = 0; i < INSTANCES; ++i) {
-            const render_instance *in = &instances[i];
-            versor q;
-            memcpy(q, in->rotation, sizeof q);
-            mat4 model;
-            glm_translate_make(model, (float *)in->position);
-            glm_quat_rotate(model, q, model);
-            glm_scale(model, (float *)in->scale);
-            vec4 color;
-            memcpy(color, in->color, sizeof color);
-            render_list_shape(&one_by_one, RENDER_SPHERE, model, color, NULL);
-        }
+        add_as_shapes(&one_by_one, RENDER_SPHERE);
         check(frame(r, &batched, a), "read the impostor frame");
         check(frame(r, &one_by_one, b), "read the sphere meshes frame");
-        covered_a = covered_b = both = 0;
-        for (size_t i = 0; i < (size_t)W * H; ++i) {
-            bool ca = memcmp(a + 3 * i, e + 3 * i, 3) != 0, cb = memcmp(b + 3 * i, e + 3 * i, 3) != 0;
-            covered_a += ca;
-            covered_b += cb;
-            both += ca && cb;
-        }
+        coverage(a, b, e, &covered_a, &covered_b, &both);
         printf("ellipsoid pixels covered: impostors %zu, meshes %zu, both %zu\n", covered_a, covered_b, both);
         check(covered_b > 500 && both * 100 >= covered_b * 99 && covered_a * 100 <= covered_b * 112,
               "ellipsoid impostors cover the meshes' pixels and a thin rim more");
