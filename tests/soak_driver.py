@@ -14,7 +14,7 @@ once CLICKS picks are reported: the driver closes the program with SIGTERM
 exit 0). So a run does the same work on a quiet and on a loaded machine,
 only at a different speed: nothing here fails because the machine is slow.
 
-Lessons are switched with --key at fixed frames: all four lessons and all
+Lessons are switched with --key at fixed frames: all five lessons and all
 their toggles are visited in the first 1,000 frames, so everything a lesson
 allocates on first use is in the baseline; afterwards the lessons keep
 cycling every 1,000 frames (up to the program's 64 script events).
@@ -111,16 +111,22 @@ def rss_kib(pid):
 
 
 def script_keys(frames):
-    """--key events: every lesson and toggle before the baseline, then the
+    """--key events: every lesson and toggle before the baseline (lesson 1's
+    many-objects mode, the step modes, lesson 4's linear steps and framing,
+    lesson 5's toggles; GPU picking is left on for the run), then the
     lessons in turn every 1,000 frames (64 events at most)."""
-    keys = [("2", 150), ("m", 200), ("m", 210), ("3", 300), ("m", 350), ("m", 360),
+    keys = [("t", 20), ("t", 30), ("v", 40), ("v", 45), ("a", 60), ("a", 120),
+            ("p", 130), (".", 135), (",", 140), ("p", 145),
+            ("2", 150), ("m", 200), ("m", 210), ("3", 300), ("m", 350), ("m", 360),
             ("m", 370), ("s", 380), ("s", 390), ("b", 400), ("b", 410),
-            ("4", 450), ("m", 500), ("m", 510), ("t", 520), ("t", 530),
+            ("4", 450), ("m", 500), ("m", 510), ("l", 520), ("l", 522), ("l", 524), ("l", 526),
+            ("z", 530), ("z", 532), ("p", 534), (".", 536), ("p", 538),
+            ("5", 550), ("a", 560), ("a", 565), ("b", 570), ("b", 575), ("s", 580), ("s", 585),
             ("1", 600), ("m", 650), ("n", 660), ("b", 670), ("m", 700), ("n", 710),
-            ("b", 720), ("h", 750), ("h", 760)]
+            ("b", 720), ("h", 750), ("h", 760), ("g", 780)]
     lesson = 1
     for f in range(BASELINE_FRAME, frames, 1000):
-        lesson = lesson % 4 + 1
+        lesson = lesson % 5 + 1
         keys.append((str(lesson), f))
     args = []
     for k, f in keys[:64]:
