@@ -314,7 +314,7 @@ void render_pick_instances(render_pick *p, render_shape_kind kind, const render_
                            uint32_t base)
 {
     if (!p || !p->active || (int)kind < 0 || kind >= RENDER_SHAPE_COUNT || !inst || count <= 0 ||
-        (uint64_t)base + (uint64_t)count >= UINT32_MAX)
+        (uint64_t)base + (uint64_t)count > UINT32_MAX)    /* the last id, base + count - 1, is written + 1 */
         return;
     int n = pixel_candidates(p, kind, inst, count);
     if (n <= 0)

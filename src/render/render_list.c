@@ -246,7 +246,7 @@ void render_list_instances(render_list *list, render_shape_kind kind,
     render_cmd *c = push(list, RENDER_CMD_INSTANCES);
     if (!c)
         return;
-    if (c->pick_id > INT_MAX - count)
+    if (c->pick_id > INT_MAX - (count - 1))
         c->pick_id = -1;    /* base + count - 1, the last copy's id, must be an int */
     c->u.instances.shape = kind;
     c->u.instances.instances = instances;

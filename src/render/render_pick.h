@@ -72,7 +72,8 @@ void render_pick_shape(render_pick *p, render_shape_kind kind, mat4 model, uint3
 /* A model: triangle i's pixels get base + i. */
 void render_pick_model(render_pick *p, const render_model *m, mat4 model, uint32_t base);
 /* Copies of a shape (render_list_instances): copy j's pixels get base + j
-   (base + count must stay below UINT32_MAX, else nothing is drawn).
+   (the last, base + count - 1, must be below UINT32_MAX, else nothing is
+   drawn).
    Spheres, ellipsoids and boxes are ray-cast as in the picture
    (shaders/impostor.*) with their exact depth, so where copies overlap the
    nearest surface wins, as for a ray; other kinds are the coarse meshes

@@ -355,7 +355,10 @@ static void instance_ids_are_base_plus_index(void **state)
     assert_float_equal(res.depth, 1.0f, 0.0f);
     /* ids that would not fit, no copies, bad kinds: nothing drawn */
     project(round[0].position, &x, &y, &d);
-    assert_false(pick_instances(p, RENDER_SPHERE, round, 6, UINT32_MAX - 6, x, y).hit);
+    res = pick_instances(p, RENDER_SPHERE, round, 6, UINT32_MAX - 6, x, y);   /* the last id: UINT32_MAX - 1 */
+    assert_true(res.hit);
+    assert_int_equal(res.id, UINT32_MAX - 6);
+    assert_false(pick_instances(p, RENDER_SPHERE, round, 6, UINT32_MAX - 5, x, y).hit);
     assert_false(pick_instances(p, RENDER_SPHERE, round, 0, 0, x, y).hit);
     assert_false(pick_instances(p, RENDER_SPHERE, NULL, 6, 0, x, y).hit);
     assert_false(pick_instances(p, RENDER_SHAPE_COUNT, round, 6, 0, x, y).hit);
