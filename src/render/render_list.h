@@ -194,16 +194,17 @@ void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh,
                                 const uint32_t *triangles, size_t count, const vec4 fill,
                                 const vec4 edge);
 /* Many copies of one shape in one command (drawn with the opaque shapes,
-   lit). GPU picking: with a pick id set (render_list_pick_id(list, base)),
-   copy j writes base + j, so a lesson maps the id back to its object
-   through the copy's index; not pickable when base + count - 1 would not
-   fit an int. The instances are NOT copied
-   (100,000 of them would double a frame's memory traffic): they must stay
-   as they are until the list is submitted. Ignored for a count <= 0, NULL
-   instances or an unknown kind. Spheres (ellipsoids once scaled) and cubes
-   are drawn as impostors: only the copies in view, each a point sprite (or
-   a quad when large) on which the exact shape is ray-cast per pixel; other
-   kinds as instances of a coarser mesh than render_list_shape's. */
+   lit). The instances are NOT copied (100,000 of them would double a
+   frame's memory traffic): they must stay as they are until the list is
+   submitted. Ignored for a count <= 0, NULL instances or an unknown kind.
+   Spheres (ellipsoids once scaled) and cubes are drawn as impostors: only
+   the copies in view, each a point sprite (or a quad when large) on which
+   the exact shape is ray-cast per pixel; other kinds as instances of a
+   coarser mesh than render_list_shape's.
+   GPU picking: the list's pick id is the base of a run, copy j writes
+   base + j (render_list_pick_id(list, base) first; the lesson maps an id
+   back to its object through the copy's index). The command is not
+   pickable when base + count - 1 would not fit an int. */
 void render_list_instances(render_list *list, render_shape_kind kind,
                            const render_instance *instances, int count);
 /* appends a copy of from's command number index (a shield with its impacts) */
