@@ -6,6 +6,14 @@
 // depth of their bound's front, so the depth test runs before this shader
 // and hidden pixels are not shaded. A miss leaves the pixel alone. Lit as
 // instanced.frag.
+// With PICK_ID (the GPU pick pass, render_pick_instances) the pixel gets
+// the copy's id instead of a colour: u_id + its index, stored + 1 as
+// pick.frag does, beside the exact depth's float bits; the exact depth
+// also goes to the depth test, so of overlapping copies the nearest
+// surface wins, as it does for a ray.
+#ifdef PICK_ID
+#define EXACT_DEPTH
+#endif
 flat in vec3 v_base;
 flat in vec3 v_dx;
 flat in vec3 v_dy;
@@ -20,7 +28,13 @@ uniform int u_box;          // 1: boxes, 0: ellipsoids
 uniform vec3 u_ray_base;
 uniform vec3 u_ray_dx;
 uniform vec3 u_ray_dy;
+#ifdef PICK_ID
+flat in uint v_index;
+uniform uint u_id;
+out uvec4 frag_id;
+#else
 out vec4 frag_color;
+#endif
 
 vec3 rotate(vec4 q, vec3 v)
 {
@@ -63,8 +77,12 @@ void main()
     vec3 world_dir = u_ray_base + gl_FragCoord.x * u_ray_dx + gl_FragCoord.y * u_ray_dy;
 #ifdef EXACT_DEPTH
     vec4 clip = u_view_proj * vec4(u_eye + t * world_dir, 1.0);
-    gl_FragDepth = 0.5 + 0.5 * clip.z / clip.w;
+    float depth = 0.5 + 0.5 * clip.z / clip.w;
+    gl_FragDepth = depth;
 #endif
+#ifdef PICK_ID
+    frag_id = uvec4(u_id + 1u + v_index, floatBitsToUint(depth), 0u, 0u);
+#else
     n = normalize(rotate(v_rotation, n));
     vec3 v = normalize(-world_dir);
     float hemi = 0.5 + 0.5 * n.y;
@@ -73,4 +91,5 @@ void main()
     vec3 h = normalize(u_light_dir + v);
     float spec = pow(max(dot(n, h), 0.0), 40.0) * 0.35;
     frag_color = vec4(v_color.rgb * (ambient + diffuse * vec3(1.0, 0.96, 0.9)) + spec, 1.0);
+#endif
 }

@@ -19,6 +19,12 @@ uniform int u_quads;
 uniform vec3 u_ray_base;
 uniform vec3 u_ray_dx;
 uniform vec3 u_ray_dy;
+#ifdef PICK_ID
+// the ID pass (render_pick_instances): the copy's index in the listed
+// instances, which the pass uploads beside the few copies it draws
+layout(location = 6) in uint i_index;
+flat out uint v_index;
+#endif
 // the same three vectors and the eye in the unit shape's space
 flat out vec3 v_base;
 flat out vec3 v_dx;
@@ -52,6 +58,9 @@ void main()
     v_rotation = i_rotation;
     v_scale = i_scale;
     v_color = i_color;
+#ifdef PICK_ID
+    v_index = i_index;
+#endif
     gl_PointSize = 1.0;
     if (d <= radius * 1.001) {
         // the eye inside the bound: nothing to see (as a mesh's culled backs)

@@ -9,6 +9,12 @@ layout(location = 3) in vec3 i_scale;
 layout(location = 4) in vec4 i_rotation;
 layout(location = 5) in vec4 i_color;
 uniform mat4 u_view_proj;
+#ifdef PICK_ID
+// the ID pass (render_pick_instances): the copy's index in the listed
+// instances, uploaded beside the few copies the pass draws
+layout(location = 6) in uint i_index;
+flat out uint v_index;
+#endif
 out vec3 v_world;
 out vec3 v_normal;
 out vec4 v_color;
@@ -26,5 +32,8 @@ void main()
     // a non-uniform scale bends normals the inverse way
     v_normal = rotate(i_rotation, a_normal / i_scale);
     v_color = i_color;
+#ifdef PICK_ID
+    v_index = i_index;
+#endif
     gl_Position = u_view_proj * vec4(world, 1.0);
 }

@@ -292,6 +292,77 @@ static void draw_lists_one_instanced_command_per_kind(void **state)
     render_list_free(&list);
 }
 
+/* The copy (or torus) drawn with GPU pick id `id` is object `object`:
+   same kind, same place, same size. */
+static void assert_drawn_object(const lesson1_many *m, const render_cmd *c, int j, int object)
+{
+    lesson1_many_body b;
+    assert_true(lesson1_many_body_at(m, object, &b));
+    if (c->kind == RENDER_CMD_SHAPE) {
+        assert_int_equal(b.kind, LESSON1_MANY_MESH);
+        assert_memory_equal(c->u.shape.model, b.shape.mesh.model, sizeof(mat4));
+        return;
+    }
+    const render_instance *in = &c->u.instances.instances[j];
+    assert_memory_equal(in->position, b.bounds.center, sizeof in->position);
+    switch (b.kind) {
+    case LESSON1_MANY_SPHERE:
+        assert_int_equal(c->u.instances.shape, RENDER_SPHERE);
+        for (int k = 0; k < 3; ++k)
+            assert_true(in->scale[k] == b.shape.sphere.radius);
+        break;
+    case LESSON1_MANY_ELLIPSOID:
+        assert_int_equal(c->u.instances.shape, RENDER_SPHERE);
+        assert_memory_equal(in->scale, b.shape.ellipsoid.radii, sizeof in->scale);
+        break;
+    case LESSON1_MANY_BOX:
+        assert_int_equal(c->u.instances.shape, RENDER_CUBE);
+        assert_memory_equal(in->scale, b.shape.box.half_extents, sizeof in->scale);
+        break;
+    default:
+        fail_msg("copy %d of an instanced command is a mesh (object %d)", j, object);
+    }
+}
+
+/* GPU picking: the ids the draw's commands carry (instances: base + copy)
+   name every object once, and lesson1_many_gpu_object maps each back to
+   the object drawn with it; ids no object writes map to -1. */
+static void gpu_pick_ids_map_back_to_the_objects_drawn(void **state)
+{
+    lesson1_many *m = *state;
+    lesson1_many_update(m, 0.5f);    /* moved: the map holds, not the layout at time 0 */
+    render_list list = {0};
+    render_view v;
+    memset(&v, 0, sizeof v);
+    render_list_reset(&list, &v);
+    lesson1_many_draw(m, &list);
+    int n = lesson1_many_count(m);
+    char *seen = calloc((size_t)n, 1);
+    assert_non_null(seen);
+    int ids = 0;
+    for (int i = 0; i < list.count; ++i) {
+        const render_cmd *c = &list.cmds[i];
+        if (c->pick_id < 0)
+            continue;
+        assert_true(c->kind == RENDER_CMD_INSTANCES || c->kind == RENDER_CMD_SHAPE);
+        int copies = c->kind == RENDER_CMD_INSTANCES ? c->u.instances.count : 1;
+        for (int j = 0; j < copies; ++j) {
+            int object = lesson1_many_gpu_object(m, (uint32_t)(c->pick_id + j));
+            assert_in_range(object, 0, n - 1);
+            assert_false(seen[object]);
+            seen[object] = 1;
+            assert_drawn_object(m, c, j, object);
+            ++ids;
+        }
+    }
+    assert_int_equal(ids, n);   /* every object, once */
+    free(seen);
+    assert_int_equal(lesson1_many_gpu_object(m, (uint32_t)n), -1);
+    assert_int_equal(lesson1_many_gpu_object(m, UINT32_MAX), -1);
+    assert_int_equal(lesson1_many_gpu_object(NULL, 0), -1);
+    render_list_free(&list);
+}
+
 /* Lesson 1 itself: A switches its update, click, draw and status to the
    mode, and back. */
 static void lesson1_key_a_switches_to_the_mode_and_back(void **state)
@@ -328,8 +399,17 @@ static void lesson1_key_a_switches_to_the_mode_and_back(void **state)
     char name[48];
     snprintf(name, sizeof name, " %d", p.id);
     assert_non_null(strstr(p.what, name));
+    /* GPU pick ids: the mode's numbering */
+    lesson1_many *alone = lesson1_many_create(7, 0, err, sizeof err);
+    assert_non_null(alone);
+    for (uint32_t id = 0; id < LESSON1_MANY_OBJECTS; id += 997)
+        assert_int_equal(L->gpu_object(self, id), lesson1_many_gpu_object(alone, id));
+    lesson1_many_destroy(alone);
 
     assert_true(L->key(self, 'a'));     /* back: lesson 1's six objects */
+    for (uint32_t id = 0; id < 6; ++id)     /* object i writes id i */
+        assert_int_equal(L->gpu_object(self, id), (int)id);
+    assert_int_equal(L->gpu_object(self, 6), -1);
     render_list_reset(&list, &v);
     L->draw(self, &list);
     assert_int_equal(count_kind(&list, RENDER_CMD_INSTANCES, NULL), 0);
@@ -366,6 +446,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(random_rays_agree_with_the_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(moved_objects_are_picked_where_they_are_after_the_refit, setup, teardown),
         cmocka_unit_test_setup_teardown(draw_lists_one_instanced_command_per_kind, setup, teardown),
+        cmocka_unit_test_setup_teardown(gpu_pick_ids_map_back_to_the_objects_drawn, setup, teardown),
         cmocka_unit_test(lesson1_key_a_switches_to_the_mode_and_back),
         cmocka_unit_test(small_counts_and_bad_input),
     };

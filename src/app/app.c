@@ -122,13 +122,24 @@ static bool gpu_pick(app *a, const render_view *v, const lesson_click *c, render
     return ok;
 }
 
-/* The GPU's pixel against the ray's answer. The pixel read is the one whose
-   centre is (x + 0.5, y + 0.5): its depth unprojects there. */
-static void compare_gpu(const lesson_click *c, const render_pick_result *g, const lesson_pick *p, report_gpu *out)
+/* The object a GPU pick id stands for, as the lesson's picks name it: the
+   lesson's own numbering (lesson 1's many objects number their copies per
+   kind), else the id itself. */
+static int gpu_object(const app *a, uint32_t id)
+{
+    const lesson *l = a->lessons[a->current];
+    return l->gpu_object ? l->gpu_object(a->states[a->current], id) : (int)id;
+}
+
+/* The GPU's pixel against the ray's answer; object is what the pixel's id
+   stands for (gpu_object). The pixel read is the one whose centre is
+   (x + 0.5, y + 0.5): its depth unprojects there. */
+static void compare_gpu(const lesson_click *c, const render_pick_result *g, int object, const lesson_pick *p,
+                        report_gpu *out)
 {
     memset(out, 0, sizeof *out);
     out->hit = g->hit;
-    out->id = g->hit ? (int)g->id : -1;
+    out->id = g->hit ? object : -1;
     out->depth = g->depth;
     out->read_ms = g->read_ms;
     out->distance = -1.0f;
@@ -178,7 +189,7 @@ static void handle_click(app *a, float wx, float wy)
     a->has_pick = true;
     a->has_gpu = gpu_ok;
     if (gpu_ok)
-        compare_gpu(&c, &gpu, &a->pick, &a->gpu_last);
+        compare_gpu(&c, &gpu, gpu.hit ? gpu_object(a, gpu.id) : -1, &a->pick, &a->gpu_last);
     if (a->opt.report) {
         report_click_info info = {l->number, a->frame, wx, wy, a->pick_us, gpu_ok ? &a->gpu_last : NULL};
         report_pick(stdout, &info, &c, &a->pick);
@@ -281,6 +292,27 @@ typedef struct hud_texts {
     const char *help_short;
 } hud_texts;
 
+/* The HUD line when G is on but the lesson, as it is now, lists nothing
+   with a pick id: where GPU picking can be seen instead, never naming the
+   lesson shown (lesson 1 without ids would be in a mode that has none). */
+static void gpu_nothing_text(int lesson_number, char *buf, size_t size)
+{
+    static const int with_ids[] = {1, 5};   /* the lessons whose draw lists pick ids */
+    char others[48] = "";
+    int n = 0;
+    bool listed = false;
+    for (size_t i = 0; i < sizeof with_ids / sizeof with_ids[0]; ++i) {
+        if (with_ids[i] == lesson_number) {
+            listed = true;
+            continue;
+        }
+        size_t used = strlen(others);
+        snprintf(others + used, sizeof others - used, "%s%d", n++ ? " and " : "", with_ids[i]);
+    }
+    snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids (lesson%s %s do%s)",
+             listed ? "mode" : "lesson", n > 1 ? "s" : "", others, n > 1 ? "" : "es");
+}
+
 static void hud_pick_text(const app *a, hud_texts *t)
 {
     char *pick = t->pick;
@@ -318,10 +350,10 @@ static void hud_pick_text(const app *a, hud_texts *t)
                      a->async_last.wait_ms, a->async_last.read_ms);
     } else if (a->gpu_on && !a->gpu) {
         snprintf(pick + used, size - used, "\nGPU picking (G): not available here (%s)", a->gpu_error);
+    } else if (a->gpu_on && a->gpu_unsupported && a->has_pick) {
+        gpu_nothing_text(a->lessons[a->current]->number, pick + used, size - used);
     } else if (a->gpu_on) {
-        snprintf(pick + used, size - used, a->gpu_unsupported && a->has_pick
-                 ? "\nGPU picking (G): this lesson draws nothing with pick ids (lessons 1 and 5 do)"
-                 : "\nGPU picking on (G): click to compare");
+        snprintf(pick + used, size - used, "\nGPU picking on (G): click to compare");
     }
 }
 
@@ -446,11 +478,12 @@ static void collect_async_pick(app *a)
     a->has_async = true;
     if (a->opt.report) {
         const render_pick_result *g = &a->async_last;
+        int object = g->hit ? gpu_object(a, g->id) : -1;
         printf("{\"gpu_async\":{\"lesson\":%d,\"click_frame\":%d,\"frame\":%d,\"hit\":%s,\"id\":%d,"
                "\"depth\":%.9g,\"same_as_sync\":%s,\"wait_ms\":%.4f,\"map_ms\":%.4f}}\n",
                a->lessons[a->current]->number, a->async_frame, a->frame, g->hit ? "true" : "false",
-               g->hit ? (int)g->id : -1, (double)g->depth,
-               g->hit == a->gpu_last.hit && (!g->hit || (int)g->id == a->gpu_last.id) &&
+               object, (double)g->depth,
+               g->hit == a->gpu_last.hit && (!g->hit || object == a->gpu_last.id) &&
                        g->depth == a->gpu_last.depth ? "true" : "false",
                g->wait_ms, g->read_ms);
         fflush(stdout);

@@ -154,6 +154,11 @@ typedef struct lesson {
        set; the app then looks through it, with the user's orbit and zoom
        applied on top (app_camera_framed). */
     bool (*frame)(const void *self, lesson_camera *out);
+    /* Optional (NULL: the id itself): the object, as the pick's id names
+       it, that a GPU pick id written by draw's commands stands for (lesson
+       1's many objects: an instanced copy's id), -1 for an id no object
+       writes. */
+    int (*gpu_object)(const void *self, uint32_t id);
 } lesson;
 
 extern const lesson lesson1_spheres;

@@ -14,6 +14,11 @@
  * array per shape kind that update() rewrites in place, so drawing lists a
  * handful of commands whatever the count; it draws the ones in view as
  * impostors (one point each, the exact shape ray-cast per pixel).
+ *
+ * GPU picking (G): each kind's copies get a run of pick ids (copy j of
+ * kind k writes pick_base[k] + j), the tori the run after them, so the ids
+ * are 0 .. count-1 in kind-then-slot order; pick_object maps one back to
+ * the object's index, the scene's, which the ray's pick reports.
  */
 #include "lesson1_many.h"
 
@@ -69,6 +74,10 @@ struct lesson1_many {
     mat4 mesh_model[MESH_INSTANCES];
     int mesh_object[MESH_INSTANCES];    /* the object index of each mesh instance */
     int mesh_count;
+    /* GPU picking: the first pick id of each kind's run (the tori's last),
+       and the object each pick id stands for */
+    int pick_base[LESSON1_MANY_KIND_COUNT];
+    int *pick_object;
     /* the last click */
     int picked;
     vec4 picked_color;      /* its own colour, back when another is picked */
@@ -228,6 +237,23 @@ static bool make_torus(lesson1_many *m)
 
 static void write_object(lesson1_many *m, int i, const lesson1_many_body *b);
 
+/* The pick ids: one run per kind in kind order, the tori last (their
+   objects' slots are their places in the runs); false when out of memory. */
+static bool number_picks(lesson1_many *m)
+{
+    m->pick_object = malloc((size_t)m->count * sizeof *m->pick_object);
+    if (!m->pick_object)
+        return false;
+    int base = 0;
+    for (int k = 0; k < LESSON1_MANY_KIND_COUNT; ++k) {
+        m->pick_base[k] = base;
+        base += k < INSTANCED_KINDS ? m->instance_count[k] : m->mesh_count;
+    }
+    for (int i = 0; i < m->count; ++i)
+        m->pick_object[m->pick_base[m->objects[i].kind] + m->objects[i].slot] = i;
+    return true;
+}
+
 lesson1_many *lesson1_many_create(uint32_t seed, int count, char *err, size_t err_size)
 {
     if (count <= 0)
@@ -253,7 +279,7 @@ lesson1_many *lesson1_many_create(uint32_t seed, int count, char *err, size_t er
         ok = add_to_scene(m, &b) == i;
         write_object(m, i, &b);
     }
-    ok = ok && rp_scene_build(m->scene);
+    ok = ok && rp_scene_build(m->scene) && number_picks(m);
     if (!ok) {
         if (err && err_size)
             snprintf(err, err_size, "out of memory for %d objects", count);
@@ -269,6 +295,7 @@ void lesson1_many_destroy(lesson1_many *m)
         return;
     rp_scene_destroy(m->scene);
     rp_mesh_destroy(m->torus);
+    free(m->pick_object);
     for (int k = 0; k < INSTANCED_KINDS; ++k)
         free(m->instances[k]);
     free(m->objects);
@@ -393,13 +420,17 @@ void lesson1_many_click(lesson1_many *m, const lesson_click *c, lesson_pick *out
 
 void lesson1_many_draw(const lesson1_many *m, render_list *list)
 {
-    for (int k = 0; k < INSTANCED_KINDS; ++k)
+    for (int k = 0; k < INSTANCED_KINDS; ++k) {
+        render_list_pick_id(list, m->pick_base[k]);     /* GPU picking: copy j writes base + j */
         render_list_instances(list, KIND_SHAPE[k], m->instances[k], m->instance_count[k]);
+    }
     for (int j = 0; j < m->mesh_count; ++j) {
         bool picked = m->mesh_object[j] == m->picked;
+        render_list_pick_id(list, m->pick_base[LESSON1_MANY_MESH] + j);
         render_list_shape(list, RENDER_TORUS, (vec4 *)m->mesh_model[j], picked ? PICKED_COLOR : MESH_COLOR,
                           picked ? (vec3){0.25f, 0.2f, 0.05f} : NULL);
     }
+    render_list_pick_id(list, -1);
     render_list_grid(list, 0.0f);
     if (!m->has_ray)
         return;
@@ -440,6 +471,11 @@ void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed)
     if (!*on && !*m)
         *m = lesson1_many_create(seed, 0, NULL, 0);
     *on = !*on && *m;
+}
+
+int lesson1_many_gpu_object(const lesson1_many *m, uint32_t id)
+{
+    return m && id < (uint32_t)m->count ? m->pick_object[id] : -1;
 }
 
 /* ------------------------------------------------------------ tests */

@@ -55,8 +55,14 @@ void lesson1_many_update(lesson1_many *m, float dt);
 /* picks the nearest object on c->ray with rp_intersect_ray_scene and
    highlights it; the report names it ("box 4711"), its index is the id */
 void lesson1_many_click(lesson1_many *m, const lesson_click *c, lesson_pick *out);
-/* grid, one instanced command per kind, the mesh instances, the last ray */
+/* grid, one instanced command per kind, the mesh instances, the last ray;
+   the objects with GPU pick ids (see lesson1_many_gpu_object) */
 void lesson1_many_draw(const lesson1_many *m, render_list *list);
+/* The object (its index, the ray pick's id) that the GPU pick id `id`
+   written by lesson1_many_draw's commands stands for: each kind's copies
+   number their run of ids in slot order. -1 for an id no object writes
+   (>= the object count) or a NULL m. */
+int lesson1_many_gpu_object(const lesson1_many *m, uint32_t id);
 /* HUD lines: counts, move / build / pick times, the picked object */
 void lesson1_many_status(const lesson1_many *m, char *buf, size_t size);
 

@@ -608,6 +608,16 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
     return OBJECT_COUNT;
 }
 
+/* GPU picking: object i writes id i (draw); the many-objects mode numbers
+   its own */
+static int gpu_object(const void *self_, uint32_t id)
+{
+    const lesson1 *self = self_;
+    if (self->many_on)
+        return lesson1_many_gpu_object(self->many, id);
+    return id < OBJECT_COUNT ? (int)id : -1;
+}
+
 const lesson lesson1_spheres = {
     .number = 1,
     .title = "Lesson 1: picking bounding spheres",
@@ -629,4 +639,5 @@ const lesson lesson1_spheres = {
     .draw = draw,
     .status = status,
     .objects = objects,
+    .gpu_object = gpu_object,
 };

@@ -4,6 +4,7 @@
    One RGBA_INTEGER read serves desktop GL and WebGL 2 alike. */
 #include "render_pick.h"
 #include "clock.h"
+#include "geometry.h"
 #include "render_model_internal.h"
 
 #include <stdio.h>
@@ -19,6 +20,16 @@ struct render_pick {
     renderer *r;
     render_pick_desc desc;
     GLuint program, flat_program;
+    /* instances (render_pick_instances): the ID variants (PICK_ID) of the
+       impostor and instanced programs, the copies that can reach the pixel
+       with their indices, and the VAOs reading both */
+    GLuint impostor_program, instanced_program;
+    GLuint candidate_vbo, index_vbo;
+    GLuint impostor_vao;                        /* quads: no vertices, attributes 2..6 */
+    GLuint mesh_vao[RENDER_SHAPE_COUNT];        /* other kinds: the coarse shape too (made on first use) */
+    render_instance *candidates;
+    uint32_t *candidate_index;
+    int candidate_cap;
     GLuint fbo, color, depth;
     int width, height;          /* of the attachments */
     int x, y;                   /* the pixel, GL rows (from the bottom) */
@@ -31,6 +42,18 @@ struct render_pick {
     double async_start;         /* seconds */
     int async_x, async_row_down;
 };
+
+/* Attributes 2..6 of the bound VAO, one per copy: the candidates (a
+   render_instance each) and their indices (location 6, an integer). */
+static void candidate_attributes(const render_pick *p)
+{
+    render_instance_attributes(p->candidate_vbo, 1);
+    glBindBuffer(GL_ARRAY_BUFFER, p->index_vbo);
+    glEnableVertexAttribArray(6);
+    glVertexAttribIPointer(6, 1, GL_UNSIGNED_INT, sizeof(uint32_t), NULL);
+    glVertexAttribDivisor(6, 1);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
 
 render_pick *render_pick_create(renderer *r, const render_pick_desc *desc, char *err, size_t err_size)
 {
@@ -47,10 +70,23 @@ render_pick *render_pick_create(renderer *r, const render_pick_desc *desc, char 
         p->desc.flat_triangle_ids = true;
     p->program = render_link_program(shader_solid_vert, shader_pick_frag, "pick", err, err_size);
     p->flat_program = p->program ? render_link_program(shader_pick_flat_vert, shader_pick_flat_frag, "pick_flat", err, err_size) : 0;
-    if (!p->flat_program) {
+    p->impostor_program = p->flat_program ? render_link_program_defined("#define PICK_ID\n", shader_impostor_vert,
+                                                                        shader_impostor_frag, "pick impostor", err,
+                                                                        err_size) : 0;
+    p->instanced_program = p->impostor_program ? render_link_program_defined("#define PICK_ID\n",
+                                                                             shader_instanced_vert,
+                                                                             shader_instanced_frag,
+                                                                             "pick instanced", err, err_size) : 0;
+    if (!p->instanced_program) {
         render_pick_destroy(p);
         return NULL;
     }
+    glGenBuffers(1, &p->candidate_vbo);
+    glGenBuffers(1, &p->index_vbo);
+    glGenVertexArrays(1, &p->impostor_vao);
+    glBindVertexArray(p->impostor_vao);
+    candidate_attributes(p);
+    glBindVertexArray(0);
     glGenFramebuffers(1, &p->fbo);
     glGenRenderbuffers(1, &p->color);
     glGenRenderbuffers(1, &p->depth);
@@ -73,6 +109,14 @@ void render_pick_destroy(render_pick *p)
     glDeleteRenderbuffers(1, &p->depth);
     glDeleteProgram(p->program);
     glDeleteProgram(p->flat_program);
+    glDeleteProgram(p->impostor_program);
+    glDeleteProgram(p->instanced_program);
+    glDeleteBuffers(1, &p->candidate_vbo);
+    glDeleteBuffers(1, &p->index_vbo);
+    glDeleteVertexArrays(1, &p->impostor_vao);
+    glDeleteVertexArrays(RENDER_SHAPE_COUNT, p->mesh_vao);
+    free(p->candidates);
+    free(p->candidate_index);
     free(p);
 }
 
@@ -168,6 +212,134 @@ void render_pick_model(render_pick *p, const render_model *m, mat4 model, uint32
     glDrawElements(GL_TRIANGLES, corners, GL_UNSIGNED_INT, NULL);
 }
 
+/* ------------------------------------------------------------ instances */
+
+/* Room for n candidates; false when out of memory (the old ones kept). */
+static bool grow_candidates(render_pick *p, int n)
+{
+    if (n <= p->candidate_cap)
+        return true;
+    int cap = p->candidate_cap ? p->candidate_cap : 64;
+    while (cap < n)
+        cap = cap <= INT32_MAX / 2 ? cap * 2 : n;
+    render_instance *c = realloc(p->candidates, (size_t)cap * sizeof *c);
+    if (c)
+        p->candidates = c;
+    uint32_t *index = realloc(p->candidate_index, (size_t)cap * sizeof *index);
+    if (index)
+        p->candidate_index = index;
+    if (!c || !index)
+        return false;
+    p->candidate_cap = cap;
+    return true;
+}
+
+/* Gathers the copies whose bounding sphere meets the frustum of the picked
+   pixel alone (gluPickMatrix's: that pixel stretched over the whole view),
+   with their indices in inst: the only copies that can write the pixel.
+   Among 100,000 they are a handful, so the pass draws them all as quads
+   with exact depth, and an index must ride along (a draw of these few
+   numbers them 0, 1, 2, ... in gl_InstanceID). -1 when out of memory. */
+static int pixel_candidates(render_pick *p, render_shape_kind kind, const render_instance *inst, int count)
+{
+    float w = (float)p->view.width, h = (float)p->view.height;
+    float cx = (float)p->x + 0.5f, cy = (float)p->y + 0.5f;    /* the pixel's centre, GL rows */
+    mat4 pixel = GLM_MAT4_IDENTITY_INIT, m;
+    pixel[0][0] = w;
+    pixel[1][1] = h;
+    pixel[3][0] = w - 2.0f * cx;
+    pixel[3][1] = h - 2.0f * cy;
+    glm_mat4_mul(pixel, p->view.view_proj, m);
+    vec4 planes[6];     /* unit normals pointing in */
+    glm_frustum_planes(m, planes);
+    int n = 0;
+    for (int i = 0; i < count; ++i) {
+        const float *c = inst[i].position;
+        float radius = render_instance_radius(kind, &inst[i]);
+        bool in = true;
+        for (int k = 0; k < 6 && in; ++k)
+            in = planes[k][0] * c[0] + planes[k][1] * c[1] + planes[k][2] * c[2] + planes[k][3] >= -radius;
+        if (!in)
+            continue;
+        if (!grow_candidates(p, n + 1))
+            return -1;
+        p->candidates[n] = inst[i];
+        p->candidate_index[n++] = (uint32_t)i;
+    }
+    return n;
+}
+
+/* The VAO of kind's coarse instanced shape reading the candidates (made on
+   first use: the renderer's shapes exist once render_complete has run). */
+static GLuint mesh_vao(render_pick *p, render_shape_kind kind)
+{
+    const render_mesh *shape = &p->r->inst_shapes[kind];
+    if (p->mesh_vao[kind] || !shape->vao)
+        return p->mesh_vao[kind];
+    glGenVertexArrays(1, &p->mesh_vao[kind]);
+    glBindVertexArray(p->mesh_vao[kind]);
+    glBindBuffer(GL_ARRAY_BUFFER, shape->vbo);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex), (void *)offsetof(geo_vertex, position));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex), (void *)offsetof(geo_vertex, normal));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, shape->ibo);
+    candidate_attributes(p);
+    glBindVertexArray(0);
+    return p->mesh_vao[kind];
+}
+
+/* Sphere (ellipsoid) and box copies: impostor quads, ray-cast per pixel,
+   exact depth; the n candidates are in the bound buffers. */
+static void draw_impostor_candidates(render_pick *p, render_shape_kind kind, uint32_t base, int n)
+{
+    GLuint prog = p->impostor_program;
+    glUseProgram(prog);
+    vec3 ray_base, dx, dy;
+    render_pixel_rays(&p->view, ray_base, dx, dy);
+    glUniformMatrix4fv(glGetUniformLocation(prog, "u_view_proj"), 1, GL_FALSE, (const float *)p->view.view_proj);
+    glUniform3fv(glGetUniformLocation(prog, "u_eye"), 1, p->view.eye);
+    glUniform2f(glGetUniformLocation(prog, "u_screen"), (float)p->view.width, (float)p->view.height);
+    glUniform1i(glGetUniformLocation(prog, "u_box"), kind == RENDER_CUBE);
+    glUniform1i(glGetUniformLocation(prog, "u_quads"), 1);
+    glUniform3fv(glGetUniformLocation(prog, "u_ray_base"), 1, ray_base);
+    glUniform3fv(glGetUniformLocation(prog, "u_ray_dx"), 1, dx);
+    glUniform3fv(glGetUniformLocation(prog, "u_ray_dy"), 1, dy);
+    glUniform1ui(glGetUniformLocation(prog, "u_id"), base);
+    glBindVertexArray(p->impostor_vao);
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, n);
+}
+
+void render_pick_instances(render_pick *p, render_shape_kind kind, const render_instance *inst, int count,
+                           uint32_t base)
+{
+    if (!p || !p->active || (int)kind < 0 || kind >= RENDER_SHAPE_COUNT || !inst || count <= 0 ||
+        (uint64_t)base + (uint64_t)count > UINT32_MAX)    /* the last id, base + count - 1, is written + 1 */
+        return;
+    int n = pixel_candidates(p, kind, inst, count);
+    if (n <= 0)
+        return;     /* none near the pixel (or out of memory: the copies write nothing) */
+    glBindBuffer(GL_ARRAY_BUFFER, p->candidate_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)n * sizeof *p->candidates), p->candidates, GL_STREAM_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, p->index_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)n * sizeof *p->candidate_index), p->candidate_index,
+                 GL_STREAM_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (kind == RENDER_SPHERE || kind == RENDER_CUBE) {
+        draw_impostor_candidates(p, kind, base, n);
+        return;
+    }
+    GLuint vao = mesh_vao(p, kind);
+    if (!vao)
+        return;
+    GLuint prog = p->instanced_program;
+    glUseProgram(prog);
+    glUniformMatrix4fv(glGetUniformLocation(prog, "u_view_proj"), 1, GL_FALSE, (const float *)p->view.view_proj);
+    glUniform1ui(glGetUniformLocation(prog, "u_id"), base);
+    glBindVertexArray(vao);
+    glDrawElementsInstanced(GL_TRIANGLES, p->r->inst_shapes[kind].index_count, GL_UNSIGNED_INT, NULL, n);
+}
+
 void render_pick_list(render_pick *p, const render_list *list)
 {
     if (!p || !p->active || !list)
@@ -181,6 +353,9 @@ void render_pick_list(render_pick *p, const render_list *list)
         else if (c->kind == RENDER_CMD_MESH)
             render_pick_model(p, render_cached_model(p->r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
                               (uint32_t)c->pick_id);
+        else if (c->kind == RENDER_CMD_INSTANCES)
+            render_pick_instances(p, c->u.instances.shape, c->u.instances.instances, c->u.instances.count,
+                                  (uint32_t)c->pick_id);
     }
 }
 

@@ -184,9 +184,7 @@ static bool coarse_shape(int kind, geo_mesh *out)
     }
 }
 
-/* Attributes 2..5 of the bound VAO: one render_instance per copy (divisor
-   1) or per vertex (divisor 0: impostor points). */
-static void instance_attributes(GLuint vbo, GLuint divisor)
+void render_instance_attributes(GLuint vbo, GLuint divisor)
 {
     glBindBuffer(GL_ARRAY_BUFFER, vbo);
     const struct { GLint size; size_t offset; } attrs[4] = {
@@ -209,10 +207,10 @@ static bool build_instanced_shapes(renderer *r)
     /* the instances only: quad corners come from gl_VertexID */
     glGenVertexArrays(1, &r->impostor_vao);
     glBindVertexArray(r->impostor_vao);
-    instance_attributes(r->instance_vbo, 1);
+    render_instance_attributes(r->instance_vbo, 1);
     glGenVertexArrays(1, &r->impostor_point_vao);
     glBindVertexArray(r->impostor_point_vao);
-    instance_attributes(r->instance_vbo, 0);
+    render_instance_attributes(r->instance_vbo, 0);
     glBindVertexArray(0);
     float sizes[2] = {1.0f, 1.0f};
     glGetFloatv(GL_PLATFORM_POINT_SIZE_RANGE, sizes);
@@ -224,7 +222,7 @@ static bool build_instanced_shapes(renderer *r)
         if (ok) {
             upload_mesh(&m, &r->inst_shapes[i]);
             glBindVertexArray(r->inst_shapes[i].vao);
-            instance_attributes(r->instance_vbo, 1);
+            render_instance_attributes(r->instance_vbo, 1);
             glBindVertexArray(0);
         }
         geo_free(&m);
@@ -567,9 +565,7 @@ static void draw_shape(renderer *r, render_shape_kind kind, mat4 model, const ve
     draw_mesh(&r->shapes[kind]);
 }
 
-/* The radius of the sphere around an instance of a unit sphere (scaled: an
-   ellipsoid) or of the cube [-1, 1]^3 (a box). */
-static float instance_radius(render_shape_kind kind, const render_instance *in)
+float render_instance_radius(render_shape_kind kind, const render_instance *in)
 {
     const float *s = in->scale;
     if (kind == RENDER_CUBE)
@@ -623,7 +619,7 @@ static bool cull_instances(renderer *r, render_shape_kind kind, const render_ins
     float farthest = 0.0f;
     for (int i = 0; i < count; ++i) {
         const float *p = inst[i].position;
-        float radius = instance_radius(kind, &inst[i]);
+        float radius = render_instance_radius(kind, &inst[i]);
         bool in = true;
         for (int k = 0; k < 6 && in; ++k)
             in = planes[k][0] * p[0] + planes[k][1] * p[1] + planes[k][2] * p[2] + planes[k][3] >= -radius;
@@ -660,6 +656,20 @@ static bool cull_instances(renderer *r, render_shape_kind kind, const render_ins
 static void impostor_draw(renderer *r, const render_program *p, GLuint vao, render_shape_kind kind,
                           const render_instance *inst, int count, bool quads);
 
+void render_pixel_rays(const render_view *v, vec3 base, vec3 dx, vec3 dy)
+{
+    /* the far-plane point of NDC (2x/w - 1, 2y/h - 1) minus the eye */
+    mat4 inv;
+    glm_mat4_inv((vec4 *)v->view_proj, inv);
+    vec4 corner;
+    glm_mat4_mulv(inv, (vec4){-1.0f, -1.0f, 1.0f, 1.0f}, corner);
+    float w = corner[3];
+    glm_vec3_scale(corner, 1.0f / w, base);
+    glm_vec3_sub(base, (float *)v->eye, base);
+    glm_vec3_scale(inv[0], 2.0f / ((float)v->width * w), dx);
+    glm_vec3_scale(inv[1], 2.0f / ((float)v->height * w), dy);
+}
+
 /* Spheres, ellipsoids and boxes as impostors (shaders/impostor.vert): the
    copies in view, as points where they fit one (a single plain draw), as
    instanced quads where not, the exact shape ray-cast per pixel. */
@@ -688,19 +698,8 @@ static void impostor_draw(renderer *r, const render_program *p, GLuint vao, rend
     glUniform3fv(p->loc[U_LIGHT_DIR], 1, r->light_dir);
     glUniform2f(p->loc[U_SCREEN], (float)r->view.width, (float)r->view.height);
     glUniform1i(p->loc[U_BOX], kind == RENDER_CUBE);
-    /* the world ray through window pixel (x, y), y up as gl_FragCoord's:
-       the far-plane point of NDC (2x/w - 1, 2y/h - 1) minus the eye, affine
-       in x and y for a perspective or orthographic projection */
-    mat4 inv;
-    glm_mat4_inv(r->view.view_proj, inv);
-    vec4 corner;
-    glm_mat4_mulv(inv, (vec4){-1.0f, -1.0f, 1.0f, 1.0f}, corner);
-    float w = corner[3];
     vec3 base, dx, dy;
-    glm_vec3_scale(corner, 1.0f / w, base);
-    glm_vec3_sub(base, r->view.eye, base);
-    glm_vec3_scale(inv[0], 2.0f / ((float)r->view.width * w), dx);
-    glm_vec3_scale(inv[1], 2.0f / ((float)r->view.height * w), dy);
+    render_pixel_rays(&r->view, base, dx, dy);
     glUniform3fv(p->loc[U_RAY_BASE], 1, base);
     glUniform3fv(p->loc[U_RAY_DX], 1, dx);
     glUniform3fv(p->loc[U_RAY_DY], 1, dy);
@@ -1201,4 +1200,10 @@ bool render_read_pixels(renderer *r, int width, int height, uint8_t *rgb)
 GLuint render_link_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size)
 {
     return program(vs, fs, name, err, err_size);
+}
+
+GLuint render_link_program_defined(const char *defines, const char *vs, const char *fs, const char *name, char *err,
+                                   size_t err_size)
+{
+    return program_defined(defines, vs, fs, name, err, err_size);
 }

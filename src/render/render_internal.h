@@ -128,6 +128,20 @@ struct renderer {
 /* Compile and link a program of modules with their own uniforms (model.c,
    pick.c): 0 and a message on failure. */
 GLuint render_link_program(const char *vs, const char *fs, const char *name, char *err, size_t err_size);
+/* the same with lines put between the #version line and the sources
+   (e.g. "#define PICK_ID\n"; "" none) */
+GLuint render_link_program_defined(const char *defines, const char *vs, const char *fs, const char *name, char *err,
+                                   size_t err_size);
+/* Attributes 2..5 of the bound VAO from vbo: one render_instance per copy
+   (divisor 1) or per vertex (divisor 0: impostor points). */
+void render_instance_attributes(GLuint vbo, GLuint divisor);
+/* The radius of the sphere around an instance of a unit sphere (scaled: an
+   ellipsoid) or of the cube [-1, 1]^3 (a box); other kinds as spheres. */
+float render_instance_radius(render_shape_kind kind, const render_instance *in);
+/* The world ray through window pixel (x, y), y up as gl_FragCoord's, is
+   base + x dx + y dy from v's eye (affine in x and y for a perspective or
+   orthographic projection): what shaders/impostor.* ray-cast with. */
+void render_pixel_rays(const render_view *v, vec3 base, vec3 dx, vec3 dy);
 /* the GPU copy of a listed mesh (made on first use), NULL on failure */
 struct render_model *render_cached_model(renderer *r, const render_mesh_data *d);
 void render_models_free(renderer *r);

@@ -1,6 +1,7 @@
 /* render_list.c: the frame's commands as plain data (no GL here). */
 #include "render_list.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,7 +246,8 @@ void render_list_instances(render_list *list, render_shape_kind kind,
     render_cmd *c = push(list, RENDER_CMD_INSTANCES);
     if (!c)
         return;
-    c->pick_id = -1;    /* the GPU pick pass draws single shapes only */
+    if (c->pick_id > INT_MAX - (count - 1))
+        c->pick_id = -1;    /* base + count - 1, the last copy's id, must be an int */
     c->u.instances.shape = kind;
     c->u.instances.instances = instances;
     c->u.instances.count = count;

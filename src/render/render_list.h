@@ -8,6 +8,9 @@
  *     render_list_shape(list, RENDER_CUBE, model, color, glow);
  *     render_list_grid(list, 0.0f);
  *     render_list_line(list, a, b, color);
+ *     render_list_pick_id(list, 100);      // GPU picking: copy j writes 100 + j
+ *     render_list_instances(list, RENDER_SPHERE, copies, n);
+ *     render_list_pick_id(list, -1);
  *     render_submit(r, list);              // render.h: the GL side
  *
  * The order of the calls does not decide the picture: the renderer draws
@@ -107,7 +110,8 @@ typedef struct render_mesh_data {
 typedef struct render_cmd {
     render_cmd_kind kind;
     int pick_id;            /* GPU picking: the id this shape or mesh writes
-                               (a mesh: pick_id + triangle); -1 = not pickable */
+                               (a mesh: pick_id + triangle; instances:
+                               pick_id + the copy's index); -1 = not pickable */
     union {
         struct { render_shape_kind shape; mat4 model; vec4 color; vec3 emissive; } shape;
         render_terrain_data terrain;
@@ -174,9 +178,10 @@ void render_list_shield(render_list *list, mat4 model, const vec4 color,
                         float lifetime, float ripple_speed);
 /* a bounding volume shown as glass: near side only, no impacts */
 void render_list_glass_sphere(render_list *list, const vec3 center, float radius, const vec4 color);
-/* GPU picking: the shapes and meshes listed after this call write `id`
-   into the ID buffer (a mesh writes id + its triangle index); -1 (what
-   render_list_reset sets) makes them not pickable. */
+/* GPU picking: the shapes, meshes and instances listed after this call
+   write `id` into the ID buffer (a mesh writes id + its triangle index,
+   instances id + the copy's index); -1 (what render_list_reset sets, and
+   any negative id) makes them not pickable. */
 void render_list_pick_id(render_list *list, int id);
 /* A mesh, lit, with a checker of `checks` squares per unit of tu/tv (0:
    plain); drawn with the opaque shapes; mesh must outlive the frame (see
@@ -189,13 +194,17 @@ void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh,
                                 const uint32_t *triangles, size_t count, const vec4 fill,
                                 const vec4 edge);
 /* Many copies of one shape in one command (drawn with the opaque shapes,
-   lit, not pickable by the GPU pick pass). The instances are NOT copied
-   (100,000 of them would double a frame's memory traffic): they must stay
-   as they are until the list is submitted. Ignored for a count <= 0, NULL
-   instances or an unknown kind. Spheres (ellipsoids once scaled) and cubes
-   are drawn as impostors: only the copies in view, each a point sprite (or
-   a quad when large) on which the exact shape is ray-cast per pixel; other
-   kinds as instances of a coarser mesh than render_list_shape's. */
+   lit). The instances are NOT copied (100,000 of them would double a
+   frame's memory traffic): they must stay as they are until the list is
+   submitted. Ignored for a count <= 0, NULL instances or an unknown kind.
+   Spheres (ellipsoids once scaled) and cubes are drawn as impostors: only
+   the copies in view, each a point sprite (or a quad when large) on which
+   the exact shape is ray-cast per pixel; other kinds as instances of a
+   coarser mesh than render_list_shape's.
+   GPU picking: the list's pick id is the base of a run, copy j writes
+   base + j (render_list_pick_id(list, base) first; the lesson maps an id
+   back to its object through the copy's index). The command is not
+   pickable when base + count - 1 would not fit an int. */
 void render_list_instances(render_list *list, render_shape_kind kind,
                            const render_instance *instances, int count);
 /* appends a copy of from's command number index (a shield with its impacts) */

@@ -2,15 +2,17 @@
  * render_pick.h: picking on the GPU, beside the library's rays. An ID
  * buffer: the scene drawn again into an off-screen framebuffer whose colour
  * attachment holds 32-bit unsigned integers (RGBA32UI: the id and the
- * depth) beside a depth attachment for the depth test; each object writes its id (lesson 1) or each
- * triangle its index (lesson 5, gl_PrimitiveID), and the pixel under the
- * cursor is read back: the id and the depth, which the app turns into a
- * world point with rp_unproject_point.
+ * depth) beside a depth attachment for the depth test; each object writes
+ * its id (lesson 1), each instanced copy base + its index (lesson 1's many
+ * objects) or each triangle its index (lesson 5, gl_PrimitiveID), and the
+ * pixel under the cursor is read back: the id and the depth, which the
+ * app turns into a world point with rp_unproject_point.
  *
  *     render_pick_begin(p, &view, px, py);     // only that pixel is drawn
  *     render_pick_list(p, &list);              // what render_list_pick_id marked
  *     render_pick_shape(p, RENDER_CUBE, model, 7);   // or one by one
  *     render_pick_model(p, mesh, model, 0);    // triangle i writes 0 + i
+ *     render_pick_instances(p, RENDER_SPHERE, copies, n, 100);  // copy j writes 100 + j
  *     render_pick_result res;
  *     render_pick_read(p, &res);               // glReadPixels: waits
  *     render_pick_end(p);
@@ -69,7 +71,19 @@ bool render_pick_begin(render_pick *p, const render_view *v, float px, float py)
 void render_pick_shape(render_pick *p, render_shape_kind kind, mat4 model, uint32_t id);
 /* A model: triangle i's pixels get base + i. */
 void render_pick_model(render_pick *p, const render_model *m, mat4 model, uint32_t base);
-/* Every shape and mesh of a frame's list that has a pick id (render_list_pick_id). */
+/* Copies of a shape (render_list_instances): copy j's pixels get base + j
+   (the last, base + count - 1, must be below UINT32_MAX, else nothing is
+   drawn).
+   Spheres, ellipsoids and boxes are ray-cast as in the picture
+   (shaders/impostor.*) with their exact depth, so where copies overlap the
+   nearest surface wins, as for a ray; other kinds are the coarse meshes
+   the picture draws. Only the copies whose bounds reach the pixel are
+   drawn: the cost is a pass over the copies on the CPU and a handful of
+   quads, whatever the count. */
+void render_pick_instances(render_pick *p, render_shape_kind kind, const render_instance *inst, int count,
+                           uint32_t base);
+/* Every shape, mesh and instanced command of a frame's list that has a
+   pick id (render_list_pick_id). */
 void render_pick_list(render_pick *p, const render_list *list);
 /* Reads the pixel now (synchronous: waits for the GPU). false on a GL error. */
 bool render_pick_read(render_pick *p, render_pick_result *out);

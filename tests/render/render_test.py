@@ -3,7 +3,8 @@
 X server, click where known objects appear, and check what it reports and
 what the screenshot shows.
 
-    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4 lesson1_many layout hud lesson4_steps
+    render_test.py RAYPICK TEST      TEST: usage lesson1 lesson2 lesson3 lesson4 lesson1_many
+                                     lesson1_many_gpu layout hud lesson4_steps
 
 The expected answers do not come from the program: the test projects the
 objects' centres with the camera the program prints (--print-layout), and an
@@ -569,6 +570,66 @@ def test_lesson1_many():
               (n_after, n_before))
 
 
+def test_lesson1_many_gpu():
+    """G in the many-objects mode: the ID buffer names the object the
+    scene's ray picks. Probes at the projected centres of objects a first
+    run's clicks across the belt found, and on the tori (found by their
+    green in a screenshot of the same moment), are each clicked with their
+    four neighbours one pixel away, all in the frame the first run clicked
+    in: where the ray picks the same object at all five, the probe lies
+    inside that object and the GPU must name it too (at a silhouette a
+    pixel may go either way). A click on the sky: both see nothing."""
+    w, h = 640, 360
+    cam = Camera(layout(1, w, h))     # A keeps lesson 1's camera
+    keys = [("a", 0), ("g", 0), ("h", 0)]
+    extra = [a for k, f in keys for a in ("--key", "%s@%d" % (k, f))]
+    moment = 3      # the screenshot of a run of 3 frames shows what a click at frame 3 sees
+
+    def green(p):   # the tori
+        return p[1] > p[0] + 40 and p[1] > p[2] + 15
+    shot = screenshot("many_gpu", 1, w, h, moment, keys=keys)
+    tori = []       # pixels with a 5x5 green neighbourhood, apart from each other
+    for y in range(2, h - 2):
+        for x in range(2, w - 2):
+            if all(green(shot.pixel(x + i, y + j)) for i in range(-2, 3) for j in range(-2, 3)) and \
+                    all(abs(x - tx) + abs(y - ty) > 30 for tx, ty in tori):
+                tori.append((x, y))
+    check(tori, "many objects: no torus seen in the screenshot")
+    # objects across the belt, and where their centres appear
+    grid = [(x, int(f * h), moment) for f in (0.45, 0.52, 0.6, 0.68, 0.76) for x in range(w // 24, w, w // 12)]
+    centres = []
+    for rep in clicks_run(1, w, h, grid, extra):
+        if rep["hit"] and not rep["what"].startswith("torus"):     # a torus's centre is its hole
+            x, y = cam.project(rep["center"])
+            if 2 <= x < w - 2 and 2 <= y < h - 2 and (int(x), int(y)) not in centres:
+                centres.append((int(x), int(y)))
+    runs = [tori[:2] + centres[:10], centres[10:22]]
+    interior = {"torus": 0, "other": 0}
+    for probes in runs:
+        clicks = [(x + dx, y + dy, moment) for x, y in probes
+                  for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))]
+        sky = (w // 2, 3)
+        reps = clicks_run(1, w, h, clicks + [sky + (moment,)], extra)
+        for k, (x, y) in enumerate(probes):
+            five = reps[5 * k:5 * k + 5]
+            rep, g = five[0], five[0]["gpu"]
+            where = "many objects, G, click %d,%d (%s)" % (x, y, rep["what"])
+            if not rep["hit"] or any(not r["hit"] or r["id"] != rep["id"] for r in five):
+                continue    # on an edge, or between objects
+            interior["torus" if rep["what"].startswith("torus") else "other"] += 1
+            check(g["hit"] and g["id"] == rep["id"] and g["agree"],
+                  where + ": the GPU names %s" % (g["id"] if g["hit"] else "nothing"))
+            check(g["distance"] >= 0 and g["distance"] < 2e-3 * max(1.0, rep["t"]),
+                  where + ": the GPU's point is %.3g from the ray's" % g["distance"])
+        rep = reps[-1]
+        check(not rep["hit"] and not rep["gpu"]["hit"] and rep["gpu"]["id"] == -1 and rep["gpu"]["agree"],
+              "many objects, G, the sky at %d,%d: ray %s, GPU %s" % (sky + (rep["what"], rep["gpu"])))
+    print("interior probes: %s of %d" % (interior, sum(map(len, runs))))
+    check(interior["torus"] >= 1, "many objects: no probe inside a torus (%s)" % interior)
+    check(interior["other"] >= 12, "many objects: only %d probes inside a sphere, ellipsoid or box" %
+          interior["other"])
+
+
 def test_layout():
     """--print-layout's window positions: the test's own projection agrees,
     on_screen says whether the point is inside the window, and a click at
@@ -687,6 +748,7 @@ def test_lesson4_steps():
 
 TESTS = {"usage": test_usage, "layout": test_layout, "hud": test_hud, "lesson1": test_lesson1, "lesson2": test_lesson2,
          "lesson3": test_lesson3, "lesson4": test_lesson4, "lesson1_many": test_lesson1_many,
+         "lesson1_many_gpu": test_lesson1_many_gpu,
          "lesson4_steps": test_lesson4_steps}
 
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <SDL.h>
 
+#include <raypick/raypick.h>
 #include "render.h"
 #include "render_model.h"
 #include "render_pick.h"
@@ -229,6 +230,174 @@ static void async_read_matches_the_synchronous_one(void **state)
     render_pick_destroy(p);
 }
 
+/* ------------------------------------------------------------ instances */
+
+static render_instance instance(const vec3 at, const vec3 size, const versor q)
+{
+    render_instance in;
+    memset(&in, 0, sizeof in);
+    memcpy(in.position, at, sizeof in.position);
+    memcpy(in.scale, size, sizeof in.scale);
+    memcpy(in.rotation, q, sizeof in.rotation);
+    in.color[3] = 1.0f;
+    return in;
+}
+
+/* The library's answer for the ray through pixel (x, y)'s centre against
+   the copies (ellipsoids, or boxes when box): the nearest one's index (-1:
+   none) and the window depth of its hit. */
+static int ray_nearest_copy(const render_instance *inst, int count, bool box, float x, float y, float *depth)
+{
+    rp_viewport vp = {0.0f, 0.0f, (float)W, (float)H};
+    rp_ray ray;
+    assert_true(rp_pick_ray_unproject(floorf(x) + 0.5f, floorf(y) + 0.5f, &vp, g_view.proj, g_view.view, RP_GL,
+                                      &ray));
+    int nearest = -1;
+    rp_hit best;
+    for (int j = 0; j < count; ++j) {
+        const render_instance *in = &inst[j];
+        rp_hit hit;
+        bool ok;
+        if (box) {
+            rp_obb b;
+            memcpy(b.center, in->position, sizeof b.center);
+            memcpy(b.half_extents, in->scale, sizeof b.half_extents);
+            memcpy(b.orientation, in->rotation, sizeof b.orientation);
+            ok = rp_intersect_ray_obb(&ray, &b, &hit);
+        } else {
+            rp_ellipsoid e;
+            memcpy(e.center, in->position, sizeof e.center);
+            memcpy(e.radii, in->scale, sizeof e.radii);
+            memcpy(e.orientation, in->rotation, sizeof e.orientation);
+            ok = rp_intersect_ray_ellipsoid(&ray, &e, &hit);
+        }
+        if (ok && (nearest < 0 || hit.t < best.t)) {
+            nearest = j;
+            best = hit;
+        }
+    }
+    float px, py;
+    if (nearest >= 0)
+        project(best.point, &px, &py, depth);
+    return nearest;
+}
+
+static render_pick_result pick_instances(render_pick *p, render_shape_kind kind, const render_instance *inst,
+                                         int count, uint32_t base, float x, float y)
+{
+    render_pick_result res;
+    memset(&res, 0xff, sizeof res);
+    assert_true(render_pick_begin(p, &g_view, x, y));
+    render_pick_instances(p, kind, inst, count, base);
+    assert_true(render_pick_read(p, &res));
+    render_pick_end(p);
+    return res;
+}
+
+/* Copy j writes base + j with the depth of its exact surface, whether it
+   would be a point or a quad in the picture; where copies overlap the
+   nearest wins in either order; between them nothing. The expected
+   answers are the library's rays through the same pixels. */
+static void instance_ids_are_base_plus_index(void **state)
+{
+    (void)state;
+    char err[256];
+    render_pick *p = render_pick_create(g_r, NULL, err, sizeof err);
+    assert_non_null(p);
+    versor none = {0, 0, 0, 1}, turned, tilted;
+    glm_quatv(turned, glm_rad(35.0f), (vec3){0, 1, 0});
+    glm_quatv(tilted, glm_rad(50.0f), (vec3){0.6f, 0.0f, 0.8f});
+    /* ellipsoids: a large sphere, a turned ellipsoid, a small far one (a
+       point of a few pixels in the picture), a sphere in front of another */
+    render_instance round[6] = {
+        instance((vec3){-1.5f, 0.0f, 0.0f}, (vec3){0.5f, 0.5f, 0.5f}, none),
+        instance((vec3){1.4f, 0.9f, -1.0f}, (vec3){0.7f, 0.3f, 0.4f}, tilted),
+        instance((vec3){1.2f, -1.6f, -12.0f}, (vec3){0.12f, 0.12f, 0.12f}, none),
+        instance((vec3){0.0f, 0.0f, -0.5f}, (vec3){0.6f, 0.6f, 0.6f}, none),   /* behind ... */
+        instance((vec3){0.05f, 0.0f, 0.6f}, (vec3){0.25f, 0.25f, 0.25f}, none),  /* ... this one */
+        instance((vec3){30.0f, 0.0f, 0.0f}, (vec3){1.0f, 1.0f, 1.0f}, none),   /* out of view */
+    };
+    render_instance boxes[2] = {
+        instance((vec3){1.5f, -1.0f, 0.0f}, (vec3){0.5f, 0.3f, 0.4f}, turned),
+        instance((vec3){-1.2f, 1.3f, 0.5f}, (vec3){0.3f, 0.3f, 0.3f}, tilted),
+    };
+    const uint32_t base = 1000;
+    for (int j = 0; j < 5; ++j) {
+        float x, y, d, want;
+        project(round[j].position, &x, &y, &d);
+        int expect = ray_nearest_copy(round, 6, false, x, y, &want);
+        assert_int_equal(expect, j == 3 ? 4 : j);   /* sphere 3's centre is behind sphere 4 */
+        render_pick_result res = pick_instances(p, RENDER_SPHERE, round, 6, base, x, y);
+        assert_true(res.hit);
+        assert_int_equal(res.id, base + (uint32_t)expect);
+        assert_float_equal(res.depth, want, 2e-6f);
+    }
+    /* listed the other way round: the depth test, not the order, decides */
+    render_instance swapped[2] = {round[4], round[3]};
+    float x, y, d;
+    project(round[3].position, &x, &y, &d);
+    assert_int_equal(pick_instances(p, RENDER_SPHERE, swapped, 2, 0, x, y).id, 0);
+    for (int j = 0; j < 2; ++j) {
+        float want;
+        project(boxes[j].position, &x, &y, &d);
+        assert_int_equal(ray_nearest_copy(boxes, 2, true, x, y, &want), j);
+        render_pick_result res = pick_instances(p, RENDER_CUBE, boxes, 2, 7, x, y);
+        assert_true(res.hit);
+        assert_int_equal(res.id, 7 + j);
+        assert_float_equal(res.depth, want, 2e-6f);
+    }
+    /* between the copies, where no ray hits one: nothing */
+    project((vec3){-0.4f, -1.4f, 0.0f}, &x, &y, &d);
+    float unused;
+    assert_int_equal(ray_nearest_copy(round, 6, false, x, y, &unused), -1);
+    render_pick_result res = pick_instances(p, RENDER_SPHERE, round, 6, base, x, y);
+    assert_false(res.hit);
+    assert_float_equal(res.depth, 1.0f, 0.0f);
+    /* ids that would not fit, no copies, bad kinds: nothing drawn */
+    project(round[0].position, &x, &y, &d);
+    res = pick_instances(p, RENDER_SPHERE, round, 6, UINT32_MAX - 6, x, y);   /* the last id: UINT32_MAX - 1 */
+    assert_true(res.hit);
+    assert_int_equal(res.id, UINT32_MAX - 6);
+    assert_false(pick_instances(p, RENDER_SPHERE, round, 6, UINT32_MAX - 5, x, y).hit);
+    assert_false(pick_instances(p, RENDER_SPHERE, round, 0, 0, x, y).hit);
+    assert_false(pick_instances(p, RENDER_SPHERE, NULL, 6, 0, x, y).hit);
+    assert_false(pick_instances(p, RENDER_SHAPE_COUNT, round, 6, 0, x, y).hit);
+    render_pick_destroy(p);
+}
+
+/* Kinds without impostors (a torus) draw their coarse instanced mesh. */
+static void instanced_meshes_write_their_ids(void **state)
+{
+    (void)state;
+    char err[256];
+    render_pick *p = render_pick_create(g_r, NULL, err, sizeof err);
+    assert_non_null(p);
+    versor facing;      /* the ring (around the torus's y) turned to face the camera */
+    glm_quatv(facing, glm_rad(90.0f), (vec3){1, 0, 0});
+    render_instance tori[3] = {
+        instance((vec3){-1.5f, -1.0f, 0.0f}, (vec3){0.5f, 0.5f, 0.5f}, facing),
+        instance((vec3){0.0f, -1.0f, 0.0f}, (vec3){0.5f, 0.5f, 0.5f}, facing),
+        instance((vec3){1.5f, -1.0f, 0.0f}, (vec3){0.5f, 0.5f, 0.5f}, facing),
+    };
+    for (int j = 0; j < 3; ++j) {
+        /* on the tube's centre line (ring radius 0.75, tube 0.3, scaled) */
+        vec3 ring = {tori[j].position[0] + 0.375f, tori[j].position[1], 0.0f};
+        float x, y, d;
+        project(ring, &x, &y, &d);
+        render_pick_result res = pick_instances(p, RENDER_TORUS, tori, 3, 50, x, y);
+        assert_true(res.hit);
+        assert_int_equal(res.id, 50 + j);
+        /* the tube's front: nearer than its centre line, not nearer than its radius */
+        float front_d;
+        project((vec3){ring[0], ring[1], 0.15f}, &x, &y, &front_d);
+        assert_true(res.depth < d && res.depth > front_d - 1e-5f);
+        /* the hole: nothing */
+        project(tori[j].position, &x, &y, &d);
+        assert_false(pick_instances(p, RENDER_TORUS, tori, 3, 50, x, y).hit);
+    }
+    render_pick_destroy(p);
+}
+
 int main(int argc, char **argv)   /* SDL_main's signature on Windows */
 {
     (void)argc;
@@ -239,6 +408,8 @@ int main(int argc, char **argv)   /* SDL_main's signature on Windows */
         cmocka_unit_test(triangle_ids_by_flat_vertex_ids),
         cmocka_unit_test(nearer_surface_wins),
         cmocka_unit_test(async_read_matches_the_synchronous_one),
+        cmocka_unit_test(instance_ids_are_base_plus_index),
+        cmocka_unit_test(instanced_meshes_write_their_ids),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

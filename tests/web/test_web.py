@@ -225,25 +225,32 @@ def scripted(suite, browser, server, native, lesson, tmp):
     return shot, None
 
 
-def gpu_picks(suite, browser, server, native, lesson, tmp):
+def gpu_picks(suite, browser, server, native, lesson, tmp, many=False):
     """G, then clicks: the web ID buffer picks what the native one picks (same
     id, same depth), in lesson 5 the ray's own triangle at the ray's point,
     and a frame later the asynchronous read (a pixel buffer copied with
-    getBufferSubData) says the same."""
-    tag = "lesson %d GPU" % lesson
-    points = click_points(native, lesson, tmp)
+    getBufferSubData) says the same. many: lesson 1's many-objects mode (A),
+    its instanced copies ray-cast in the ID pass, clicked across the belt
+    and on the sky."""
+    tag = "lesson %d%s GPU" % (lesson, " many objects" if many else "")
+    if many:
+        points = [(WIDTH // 2, HEIGHT * 11 // 20), (WIDTH // 3, HEIGHT * 3 // 5), (WIDTH * 2 // 3, HEIGHT // 2),
+                  (WIDTH // 4, HEIGHT * 7 // 10), (WIDTH // 2, 3)]
+    else:
+        points = click_points(native, lesson, tmp)
     clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
     frames = 4 + 3 * len(points)
-    query = "lesson=%d&size=%dx%d&key=g@0&%s&frames=%d&report" % (
-        lesson, WIDTH, HEIGHT, "&".join("click=" + c for c in clicks), frames)
+    keys = ["g@0"] + (["a@0"] if many else [])
+    query = "lesson=%d&size=%dx%d&%s&%s&frames=%d&report" % (
+        lesson, WIDTH, HEIGHT, "&".join("key=" + k for k in keys), "&".join("click=" + c for c in clicks), frames)
     browser.set_viewport(WIDTH + 160, HEIGHT + 240, 1.0)
     load(browser, server, query)
     browser.wait_for("document.body.getAttribute('data-finished')", timeout=120)
     text = browser.evaluate("document.getElementById('report').textContent") or ""
     web = reports(text)
     later = [json.loads(line) for line in text.splitlines() if line.startswith("{\"gpu_async\"")]
-    args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--key", "g@0",
-            "--frames", str(frames), "--report"]
+    args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT),
+            "--frames", str(frames), "--report"] + [a for k in keys for a in ("--key", k)]
     for c in clicks:
         args += ["--click", c]
     rc, out, err = run_native(native, args, tmp)
@@ -265,6 +272,9 @@ def gpu_picks(suite, browser, server, native, lesson, tmp):
                         % (tag, w["x"], w["y"], g["distance"]),
                         g["agree"] and (not g["hit"] or 0 <= g["distance"] < 5e-3), "ray %s, gpu %s" % (w["what"], g))
     suite.check("%s: at least one click hits through the ID buffer" % tag, any(w["gpu"]["hit"] for w in web))
+    if many:
+        suite.check("%s: the sky: nothing, through the ray and the ID buffer" % tag,
+                    not web[-1]["hit"] and not web[-1]["gpu"]["hit"], "ray %s, gpu %s" % (web[-1]["what"], web[-1]["gpu"]))
     same = len(later) == len(web) and all(a["gpu_async"]["same_as_sync"] for a in later)
     suite.check("%s: the asynchronous reads (a frame later) say the same as the synchronous ones" % tag,
                 same, "%d async reads for %d clicks: %s" % (len(later), len(web), later))
@@ -438,6 +448,7 @@ def main():
             real_clicks(suite, browser, server, native, 1, tmp, scale=2.0)
             for lesson in (1, 5):
                 gpu_picks(suite, browser, server, native, lesson, tmp)
+            gpu_picks(suite, browser, server, native, 1, tmp, many=True)
             # the likeness measure tells lessons apart: it can fail
             if shots[1][1] and shots[2][1]:
                 d = images.mean_abs_difference(shots[1][0], shots[2][1])
