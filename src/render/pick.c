@@ -256,10 +256,7 @@ static int pixel_candidates(render_pick *p, render_shape_kind kind, const render
     for (int i = 0; i < count; ++i) {
         const float *c = inst[i].position;
         float radius = render_instance_radius(kind, &inst[i]);
-        bool in = true;
-        for (int k = 0; k < 6 && in; ++k)
-            in = planes[k][0] * c[0] + planes[k][1] * c[1] + planes[k][2] * c[2] + planes[k][3] >= -radius;
-        if (!in)
+        if (!render_sphere_meets_planes((const vec4 *)planes, c, radius))
             continue;
         if (!grow_candidates(p, n + 1))
             return -1;

@@ -573,6 +573,14 @@ float render_instance_radius(render_shape_kind kind, const render_instance *in)
     return glm_max(glm_max(fabsf(s[0]), fabsf(s[1])), fabsf(s[2]));
 }
 
+bool render_sphere_meets_planes(const vec4 planes[6], const float center[3], float radius)
+{
+    for (int k = 0; k < 6; ++k)
+        if (planes[k][0] * center[0] + planes[k][1] * center[1] + planes[k][2] * center[2] + planes[k][3] < -radius)
+            return false;
+    return true;
+}
+
 /* Copies at most this wide on screen (estimated) are points: at that size
    the depth of their bound's front serves for every pixel, so the depth
    test can run before the shader; larger ones are quads with exact depth. */
@@ -620,10 +628,7 @@ static bool cull_instances(renderer *r, render_shape_kind kind, const render_ins
     for (int i = 0; i < count; ++i) {
         const float *p = inst[i].position;
         float radius = render_instance_radius(kind, &inst[i]);
-        bool in = true;
-        for (int k = 0; k < 6 && in; ++k)
-            in = planes[k][0] * p[0] + planes[k][1] * p[1] + planes[k][2] * p[2] + planes[k][3] >= -radius;
-        if (!in)
+        if (!render_sphere_meets_planes((const vec4 *)planes, p, radius))
             continue;
         float d2 = glm_vec3_distance2((float *)p, r->view.eye);
         bool near = d2 <= 4.0f * radius * radius;

@@ -138,6 +138,9 @@ void render_instance_attributes(GLuint vbo, GLuint divisor);
 /* The radius of the sphere around an instance of a unit sphere (scaled: an
    ellipsoid) or of the cube [-1, 1]^3 (a box); other kinds as spheres. */
 float render_instance_radius(render_shape_kind kind, const render_instance *in);
+/* true when the sphere (center, radius) is at least partly inside all six
+   planes (glm_frustum_planes: unit normals pointing in) */
+bool render_sphere_meets_planes(const vec4 planes[6], const float center[3], float radius);
 /* The world ray through window pixel (x, y), y up as gl_FragCoord's, is
    base + x dx + y dy from v's eye (affine in x and y for a perspective or
    orthographic projection): what shaders/impostor.* ray-cast with. */
