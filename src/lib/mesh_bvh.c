@@ -259,7 +259,7 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
                 boxes[i].max[a] = z > hi ? z : hi;
             }
         }
-        const rp_sbvh_shape shape = {RP_BVH_MAX_LEAF, RP_BVH_NODE_COST, 0};
+        const rp_sbvh_shape shape = {RP_BVH_MAX_LEAF, RP_BVH_NODE_COST, 0, false};
         ok = rp_sbvh_build_shaped(boxes, prim_count, &shape, &bvh);
     }
     rp_free_large(boxes);

@@ -57,9 +57,14 @@ typedef struct rp_sbvh_shape {
     double   node_cost;
     uint32_t max_threads;   /* 0: one per processor (up to 8); the tree is
                                the same on any number of threads */
+    bool     scattered;     /* the objects come in no spatial order (a
+                               scene's): partition without a branch per
+                               object (false: a mesh's triangles, whose
+                               sides come in runs a branch predicts) */
 } rp_sbvh_shape;
 
-/* rp_sbvh_build with that shape (rp_sbvh_build: RP_SBVH_MAX_LEAF, 1). */
+/* rp_sbvh_build with that shape (rp_sbvh_build: RP_SBVH_MAX_LEAF, 1,
+   scattered). */
 bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
                           rp_sbvh *out);
 
