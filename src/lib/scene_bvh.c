@@ -444,23 +444,99 @@ static uint32_t partition_runs(partitioner *pt, bprim *p, uint32_t lo, uint32_t 
     return i;
 }
 
+/* Runs a(arg_a) and b(arg_b), on two threads when `threaded` and the
+   system starts one. */
+static void run_pair(void (*a)(void *), void *arg_a, void (*b)(void *), void *arg_b,
+                     bool threaded)
+{
+    rp_thread t;
+    if (threaded && rp_thread_start(&t, b, arg_b)) {
+        a(arg_a);
+        rp_thread_join(&t);
+        return;
+    }
+    a(arg_a);
+    b(arg_b);
+}
+
+/* One half of a big node's partition. */
+typedef struct half_job {
+    partitioner pt;
+    bprim      *p;
+    uint32_t    lo, hi, split;
+    bool        scattered;
+} half_job;
+
+static void half_job_run(void *arg)
+{
+    half_job *j = arg;
+    side_bounds_empty(&j->pt.side[0]);
+    side_bounds_empty(&j->pt.side[1]);
+    j->split = j->scattered ? partition_range(&j->pt, j->p, j->lo, j->hi)
+                            : partition_runs(&j->pt, j->p, j->lo, j->hi);
+}
+
+/* Swaps p[a + i] and p[b + i] for i < n. */
+typedef struct swap_job {
+    bprim   *p;
+    uint32_t a, b, n;
+} swap_job;
+
+static void swap_job_run(void *arg)
+{
+    swap_job *j = arg;
+    for (uint32_t i = 0; i < j->n; i++)
+        swap_prims(&j->p[j->a + i], &j->p[j->b + i]);
+}
+
 /* Moves the objects left of the plane to the front and measures both
    sides' boxes and centroid bounds; returns the left count. Scattered
    objects (rp_sbvh_shape) are partitioned without a branch per object;
    others with (bench_scene, 1M random spheres: 515 against 613 ms of
-   CPU; bench_mesh, the 1M-triangle knot: 318 against 270). */
+   CPU; bench_mesh, the 1M-triangle knot: 318 against 270).
+   The top of the tree (top_threads > 0) partitions each half of the node
+   on its own, on two threads when there are, then swaps the first half's
+   right objects with the second half's left ones: the same objects end
+   in the same places on any number of threads. */
 static uint32_t partition(bprim *p, uint32_t count, const split *s, const binning *bn,
-                          bool scattered, task *left, task *right)
+                          bool scattered, int top_threads, task *left, task *right)
 {
-    partitioner pt;
-    pt.bn = bn;
-    pt.axis = s->axis;
-    pt.plane = s->plane;
-    side_bounds_empty(&pt.side[0]);
-    side_bounds_empty(&pt.side[1]);
-    uint32_t nl = scattered ? partition_range(&pt, p, 0, count) : partition_runs(&pt, p, 0, count);
-    side_bounds_store(&pt.side[0], left);
-    side_bounds_store(&pt.side[1], right);
+    half_job half[2];
+    for (int h = 0; h < 2; h++) {
+        half[h].pt.bn = bn;
+        half[h].pt.axis = s->axis;
+        half[h].pt.plane = s->plane;
+        half[h].p = p;
+        half[h].scattered = scattered;
+    }
+    half[0].lo = 0;
+    half[0].hi = top_threads > 0 ? count / 2 : count;
+    half[1].lo = half[0].hi;
+    half[1].hi = count;
+    bool threaded = top_threads > 1;
+    if (top_threads > 0)
+        run_pair(half_job_run, &half[0], half_job_run, &half[1], threaded);
+    else
+        half_job_run(&half[0]);
+    uint32_t nl = half[0].split;
+    if (top_threads > 0) {
+        /* [split0, mid) goes right, [mid, split1) left: swap the shorter
+           with the far end of the other */
+        uint32_t a = half[0].split, mid = half[0].hi, b = half[1].split;
+        uint32_t n = mid - a < b - mid ? mid - a : b - mid;
+        swap_job swaps[2] = {{p, a, b - n, n / 2}, {p, a + n / 2, b - n + n / 2, n - n / 2}};
+        run_pair(swap_job_run, &swaps[0], swap_job_run, &swaps[1], threaded && n > 4096);
+        nl = a + (b - mid);
+        for (int k = 0; k < 2; k++) {
+            side_bounds *into = &half[0].pt.side[k], *from = &half[1].pt.side[k];
+            into->bmn = v4_min(into->bmn, from->bmn);
+            into->bmx = v4_max(into->bmx, from->bmx);
+            into->cmn = v4_min(into->cmn, from->cmn);
+            into->cmx = v4_max(into->cmx, from->cmx);
+        }
+    }
+    side_bounds_store(&half[0].pt.side[0], left);
+    side_bounds_store(&half[0].pt.side[1], right);
     return nl;
 }
 
@@ -599,7 +675,7 @@ static uint32_t sweep_split(bprim *p, uint32_t n, bool leaf_ok, double node_cost
    and both sides measured, 0 for a leaf, NO_SPLIT when no plane
    separates its centroids. */
 static uint32_t sah_split(bprim *p, const task *t, const rp_sbvh_shape *shape, bool leaf_ok,
-                          task *left, task *right)
+                          int top_threads, task *left, task *right)
 {
     v4 unit = area_unit(t->bmin, t->bmax);
     double area = v4_area(v4_load3(t->bmin), v4_load3(t->bmax), unit);
@@ -616,19 +692,19 @@ static uint32_t sah_split(bprim *p, const task *t, const rp_sbvh_shape *shape, b
        (sampled nodes are far too big to become leaves) */
     if (leaf_ok && shape->node_cost * area + s.cost >= area * t->count)
         return 0;
-    return partition(p, t->count, &s, &bn, shape->scattered, left, right);
+    return partition(p, t->count, &s, &bn, shape->scattered, top_threads, left, right);
 }
 
 /* Builds the node of task t: bounds, and where to split its objects (0
-   makes a leaf); fills the children's bounds. */
-static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, rp_snode *node,
-                           task *left, task *right)
+   makes a leaf); fills the children's bounds. top_threads: see partition. */
+static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, int top_threads,
+                           rp_snode *node, task *left, task *right)
 {
     bool leaf_ok = t->count <= shape->max_leaf;
     memcpy(node->min, t->bmin, sizeof node->min);
     memcpy(node->max, t->bmax, sizeof node->max);
     if (t->count > 1 && t->depth < RP_SBVH_SAH_DEPTH) {
-        uint32_t nl = sah_split(p, t, shape, leaf_ok, left, right);
+        uint32_t nl = sah_split(p, t, shape, leaf_ok, top_threads, left, right);
         if (nl != NO_SPLIT)
             return nl;
     }
@@ -664,7 +740,7 @@ static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
         task t = stack[--sp];
         rp_snode *node = &nodes[t.node];
         task left, right;
-        uint32_t nl = build_node(p + t.first, &t, shape, node, &left, &right);
+        uint32_t nl = build_node(p + t.first, &t, shape, 0, node, &left, &right);
         if (nl == 0 || nl == t.count) {
             node->first = t.first;
             node->count = t.count;
@@ -714,6 +790,7 @@ typedef struct subtree {
 
 typedef struct build_job {
     bprim               *p;
+    uint32_t            *prims;
     rp_snode            *nodes;
     const rp_sbvh_shape *shape;
     subtree             *sub;
@@ -729,6 +806,8 @@ static void build_job_run(void *arg)
             continue;
         s->end = s->base;
         s->depth = build_subtree(j->p, j->nodes, &s->root, j->shape, &s->end);
+        for (uint32_t k = s->root.first; k < s->root.first + s->root.count; k++)
+            j->prims[k] = j->p[k].obj;
     }
 }
 
@@ -736,8 +815,9 @@ static void build_job_run(void *arg)
    leaves made here are finished. Returns the number of subtrees left in
    sub[], ordered by their objects' position; *used and *max_depth as
    build_subtree's. */
-static int build_top(bprim *p, rp_snode *nodes, const task *root, const rp_sbvh_shape *shape,
-                     subtree sub[SUBTREES], uint32_t *used, uint32_t *max_depth)
+static int build_top(bprim *p, uint32_t *prims, rp_snode *nodes, const task *root,
+                     const rp_sbvh_shape *shape, int threads, subtree sub[SUBTREES],
+                     uint32_t *used, uint32_t *max_depth)
 {
     int n = 0;
     sub[n++].root = *root;
@@ -750,10 +830,12 @@ static int build_top(bprim *p, rp_snode *nodes, const task *root, const rp_sbvh_
             break;
         task t = sub[big].root, left, right;
         rp_snode *node = &nodes[t.node];
-        uint32_t nl = build_node(p + t.first, &t, shape, node, &left, &right);
+        uint32_t nl = build_node(p + t.first, &t, shape, threads, node, &left, &right);
         if (nl == 0 || nl == t.count) {
             node->first = t.first;
             node->count = t.count;
+            for (uint32_t k = t.first; k < t.first + t.count; k++)
+                prims[k] = p[k].obj;
             *max_depth = t.depth > *max_depth ? t.depth : *max_depth;
             sub[big] = sub[--n];
             continue;
@@ -843,6 +925,27 @@ static uint32_t close_gaps(rp_snode *nodes, const subtree *sub, int n, uint32_t 
     return used;
 }
 
+/* Fills records [lo, hi) from the boxes and measures them (box and
+   centroid bounds: the root's, once both halves are done). */
+typedef struct fill_job {
+    const rp_sbox *boxes;
+    bprim         *p;
+    uint32_t       lo, hi;
+    float          bmin[4], bmax[4], cmin[4], cmax[4];
+} fill_job;
+
+static void fill_job_run(void *arg)
+{
+    fill_job *j = arg;
+    for (uint32_t i = j->lo; i < j->hi; i++) {
+        memcpy(j->p[i].min, j->boxes[i].min, sizeof j->p[i].min);
+        memcpy(j->p[i].max, j->boxes[i].max, sizeof j->p[i].max);
+        j->p[i].obj = i;
+        j->p[i].pad = 0;
+    }
+    scan_bounds(j->p + j->lo, j->hi - j->lo, j->bmin, j->bmax, j->cmin, j->cmax);
+}
+
 bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
                           rp_sbvh *out)
 {
@@ -860,33 +963,36 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
         rp_free_large(prims);
         return false;
     }
-    for (uint32_t i = 0; i < count; i++) {
-        memcpy(p[i].min, boxes[i].min, sizeof p[i].min);
-        memcpy(p[i].max, boxes[i].max, sizeof p[i].max);
-        p[i].obj = i;
-        p[i].pad = 0;
-    }
+    int threads = shape->max_threads > 0 ? (int)shape->max_threads : rp_cpu_count();
+    threads = threads < MAX_THREADS ? threads : MAX_THREADS;
+    /* the records and the root's bounds, in two halves */
+    fill_job fill[2] = {{boxes, p, 0, count / 2, {0}, {0}, {0}, {0}},
+                        {boxes, p, count / 2, count, {0}, {0}, {0}, {0}}};
+    run_pair(fill_job_run, &fill[0], fill_job_run, &fill[1], threads > 1 && count > SUBTREE_MIN);
     memset(&nodes[1], 0, sizeof nodes[1]);
 
     task root;
     memset(&root, 0, sizeof root);
     root.count = count;
-    scan_bounds(p, count, root.bmin, root.bmax, root.cmin, root.cmax);
+    for (int k = 0; k < 4; k++) {
+        root.bmin[k] = fminf(fill[0].bmin[k], fill[1].bmin[k]);
+        root.bmax[k] = fmaxf(fill[0].bmax[k], fill[1].bmax[k]);
+        root.cmin[k] = fminf(fill[0].cmin[k], fill[1].cmin[k]);
+        root.cmax[k] = fmaxf(fill[0].cmax[k], fill[1].cmax[k]);
+    }
     subtree sub[SUBTREES];
     uint32_t used = 2, max_depth = 0;
-    int n = build_top(p, nodes, &root, shape, sub, &used, &max_depth);
+    int n = build_top(p, prims, nodes, &root, shape, threads, sub, &used, &max_depth);
     uint32_t base = used;
     for (int i = 0; i < n; i++) {
         sub[i].base = base;
         base += 2 * sub[i].root.count;
     }
-    int threads = shape->max_threads > 0 ? (int)shape->max_threads : rp_cpu_count();
-    threads = threads < MAX_THREADS ? threads : MAX_THREADS;
     threads = threads < n ? threads : (n > 0 ? n : 1);
     build_job jobs[MAX_THREADS];
     int workers = assign_workers(sub, n, threads);
     for (int w = 0; w < workers; w++) {
-        build_job j = {p, nodes, shape, sub, n, w};
+        build_job j = {p, prims, nodes, shape, sub, n, w};
         jobs[w] = j;
     }
     if (n > 0)
@@ -894,9 +1000,6 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
     for (int i = 0; i < n; i++)
         max_depth = sub[i].depth > max_depth ? sub[i].depth : max_depth;
     used = close_gaps(nodes, sub, n, used);
-
-    for (uint32_t i = 0; i < count; i++)
-        prims[i] = p[i].obj;
     rp_free_large(p);
 
     out->nodes = nodes;
@@ -904,7 +1007,6 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
     out->prims = prims;
     out->prim_count = count;
     out->depth = max_depth;
-    out->built_cost = rp_sbvh_cost(out);
     return true;
 }
 

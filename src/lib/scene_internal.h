@@ -42,7 +42,6 @@ typedef struct rp_sbvh {
     uint32_t *prims;        /* object indices, leaf by leaf                 */
     uint32_t  prim_count;
     uint32_t  depth;        /* deepest leaf (root = 0)                      */
-    double    built_cost;   /* SAH cost right after the build               */
 } rp_sbvh;
 
 /* Builds a tree over boxes[0 .. count) (count >= 1) into *out (which must
