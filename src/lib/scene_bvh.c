@@ -444,21 +444,6 @@ static uint32_t partition_runs(partitioner *pt, bprim *p, uint32_t lo, uint32_t 
     return i;
 }
 
-/* Runs a(arg_a) and b(arg_b), on two threads when `threaded` and the
-   system starts one. */
-static void run_pair(void (*a)(void *), void *arg_a, void (*b)(void *), void *arg_b,
-                     bool threaded)
-{
-    rp_thread t;
-    if (threaded && rp_thread_start(&t, b, arg_b)) {
-        a(arg_a);
-        rp_thread_join(&t);
-        return;
-    }
-    a(arg_a);
-    b(arg_b);
-}
-
 /* One half of a big node's partition. */
 typedef struct half_job {
     partitioner pt;
@@ -515,7 +500,7 @@ static uint32_t partition(bprim *p, uint32_t count, const split *s, const binnin
     half[1].hi = count;
     bool threaded = top_threads > 1;
     if (top_threads > 0)
-        run_pair(half_job_run, &half[0], half_job_run, &half[1], threaded);
+        rp_thread_run_pair(half_job_run, &half[0], half_job_run, &half[1], threaded);
     else
         half_job_run(&half[0]);
     uint32_t nl = half[0].split;
@@ -525,7 +510,7 @@ static uint32_t partition(bprim *p, uint32_t count, const split *s, const binnin
         uint32_t a = half[0].split, mid = half[0].hi, b = half[1].split;
         uint32_t n = mid - a < b - mid ? mid - a : b - mid;
         swap_job swaps[2] = {{p, a, b - n, n / 2}, {p, a + n / 2, b - n + n / 2, n - n / 2}};
-        run_pair(swap_job_run, &swaps[0], swap_job_run, &swaps[1], threaded && n > 4096);
+        rp_thread_run_pair(swap_job_run, &swaps[0], swap_job_run, &swaps[1], threaded && n > 4096);
         nl = a + (b - mid);
         for (int k = 0; k < 2; k++) {
             side_bounds *into = &half[0].pt.side[k], *from = &half[1].pt.side[k];
@@ -925,10 +910,12 @@ static uint32_t close_gaps(rp_snode *nodes, const subtree *sub, int n, uint32_t 
     return used;
 }
 
-/* Fills records [lo, hi) from the boxes and measures them (box and
-   centroid bounds: the root's, once both halves are done). */
+/* Fills records [lo, hi) from the boxes, or from the boxes around the
+   triangles (9 floats each), and measures them (box and centroid
+   bounds: the root's, once both halves are done). */
 typedef struct fill_job {
     const rp_sbox *boxes;
+    const float   *tris;
     bprim         *p;
     uint32_t       lo, hi;
     float          bmin[4], bmax[4], cmin[4], cmax[4];
@@ -937,17 +924,30 @@ typedef struct fill_job {
 static void fill_job_run(void *arg)
 {
     fill_job *j = arg;
-    for (uint32_t i = j->lo; i < j->hi; i++) {
+    for (uint32_t i = j->lo; i < j->hi && j->tris != NULL; i++) {
+        const float *t = j->tris + 9 * (size_t)i;
+        for (int a = 0; a < 3; a++) {
+            float x = t[a], y = t[3 + a], z = t[6 + a];
+            float lo = x < y ? x : y, hi = x > y ? x : y;
+            j->p[i].min[a] = z < lo ? z : lo;
+            j->p[i].max[a] = z > hi ? z : hi;
+        }
+    }
+    for (uint32_t i = j->lo; i < j->hi && j->tris == NULL; i++) {
         memcpy(j->p[i].min, j->boxes[i].min, sizeof j->p[i].min);
         memcpy(j->p[i].max, j->boxes[i].max, sizeof j->p[i].max);
+    }
+    for (uint32_t i = j->lo; i < j->hi; i++) {
         j->p[i].obj = i;
         j->p[i].pad = 0;
     }
     scan_bounds(j->p + j->lo, j->hi - j->lo, j->bmin, j->bmax, j->cmin, j->cmax);
 }
 
-bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
-                          rp_sbvh *out)
+/* rp_sbvh_build_shaped on boxes, or on the boxes of tris when boxes is
+   NULL. */
+static bool build(const rp_sbox *boxes, const float *tris, uint32_t count,
+                  const rp_sbvh_shape *shape, rp_sbvh *out)
 {
     memset(out, 0, sizeof *out);
     if (count == 0)
@@ -966,9 +966,10 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
     int threads = shape->max_threads > 0 ? (int)shape->max_threads : rp_cpu_count();
     threads = threads < MAX_THREADS ? threads : MAX_THREADS;
     /* the records and the root's bounds, in two halves */
-    fill_job fill[2] = {{boxes, p, 0, count / 2, {0}, {0}, {0}, {0}},
-                        {boxes, p, count / 2, count, {0}, {0}, {0}, {0}}};
-    run_pair(fill_job_run, &fill[0], fill_job_run, &fill[1], threads > 1 && count > SUBTREE_MIN);
+    fill_job fill[2] = {{boxes, tris, p, 0, count / 2, {0}, {0}, {0}, {0}},
+                        {boxes, tris, p, count / 2, count, {0}, {0}, {0}, {0}}};
+    rp_thread_run_pair(fill_job_run, &fill[0], fill_job_run, &fill[1],
+                       threads > 1 && count > SUBTREE_MIN);
     memset(&nodes[1], 0, sizeof nodes[1]);
 
     task root;
@@ -1008,6 +1009,18 @@ bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_sh
     out->prim_count = count;
     out->depth = max_depth;
     return true;
+}
+
+bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
+                          rp_sbvh *out)
+{
+    return build(boxes, NULL, count, shape, out);
+}
+
+bool rp_sbvh_build_triangles(const float *tris, uint32_t count, const rp_sbvh_shape *shape,
+                             rp_sbvh *out)
+{
+    return build(NULL, tris, count, shape, out);
 }
 
 double rp_sbvh_cost(const rp_sbvh *bvh)

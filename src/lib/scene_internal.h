@@ -67,6 +67,11 @@ typedef struct rp_sbvh_shape {
 bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
                           rp_sbvh *out);
 
+/* rp_sbvh_build_shaped over the boxes around count triangles, 9 floats
+   each (three vertices' x y z): no box array in between. */
+bool rp_sbvh_build_triangles(const float *tris, uint32_t count, const rp_sbvh_shape *shape,
+                             rp_sbvh *out);
+
 /* SAH cost (traversal 1, object test 1 per object, each node weighted by
    its surface area over the root's): the expected work of a random ray. */
 double rp_sbvh_cost(const rp_sbvh *bvh);
