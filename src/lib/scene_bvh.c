@@ -103,10 +103,12 @@ typedef struct task {
     float    cmin[4], cmax[4];
 } task;
 
-/* Nodes with more objects than this choose their plane from an even
-   sample of about this many: the plane barely changes, and the one full
-   pass left per node is the partition. */
-#define SAMPLE_TARGET 4096
+/* Nodes with more than twice this many objects choose their plane from
+   an even sample of about this many: the plane barely changes, and the
+   one full pass left per node is the partition. (1024 rather than 4096:
+   SAH cost 61.56 against 61.64 on the 1M-triangle knot, 255.19 both on
+   1M random spheres, and 6% fewer instructions.) */
+#define SAMPLE_TARGET 1024
 
 /* Half the surface area, in double: float coordinates up to FLT_MAX
    would overflow a float product. */
