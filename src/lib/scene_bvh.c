@@ -201,26 +201,53 @@ typedef struct split {
 static split best_split(const bprim *p, uint32_t count, uint32_t stride, const binning *bn,
                         v4 unit)
 {
-    bin bins[3][BINS];
-    uint32_t counts[3][BINS];
+    /* Two sets of bins, for the even and the odd objects: neighbours
+       often fall in the same bin, and each update would wait for the one
+       before it to be stored. */
+    bin bins[2][3][BINS];
+    uint32_t counts[2][3][BINS];
     const int nb = bn->bins;
-    for (int k = 0; k < 3; k++)
-        for (int b = 0; b < nb; b++) {
-            bins[k][b].min = v4_set1(FLT_MAX);
-            bins[k][b].max = v4_set1(-FLT_MAX);
-            counts[k][b] = 0;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 3; k++)
+            for (int b = 0; b < nb; b++) {
+                bins[s][k][b].min = v4_set1(FLT_MAX);
+                bins[s][k][b].max = v4_set1(-FLT_MAX);
+                counts[s][k][b] = 0;
+            }
+    uint32_t i = 0;
+    for (; i + stride < count; i += 2 * stride) {
+        int ix[4], jx[4];
+        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max);
+        v4 c = v4_load3x(p[i + stride].min), d = v4_load3x(p[i + stride].max);
+        bins_of(bn, v4_add(a, b), ix);
+        bins_of(bn, v4_add(c, d), jx);
+        for (int k = 0; k < 3; k++) {
+            bin *bk = &bins[0][k][ix[k]], *bj = &bins[1][k][jx[k]];
+            bk->min = v4_min(bk->min, a);
+            bk->max = v4_max(bk->max, b);
+            bj->min = v4_min(bj->min, c);
+            bj->max = v4_max(bj->max, d);
+            counts[0][k][ix[k]]++;
+            counts[1][k][jx[k]]++;
         }
-    for (uint32_t i = 0; i < count; i += stride) {
+    }
+    if (i < count) {
         int ix[4];
         v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max);
         bins_of(bn, v4_add(a, b), ix);
         for (int k = 0; k < 3; k++) {
-            bin *bk = &bins[k][ix[k]];
+            bin *bk = &bins[0][k][ix[k]];
             bk->min = v4_min(bk->min, a);
             bk->max = v4_max(bk->max, b);
-            counts[k][ix[k]]++;
+            counts[0][k][ix[k]]++;
         }
     }
+    for (int k = 0; k < 3; k++)
+        for (int b = 0; b < nb; b++) {
+            bins[0][k][b].min = v4_min(bins[0][k][b].min, bins[1][k][b].min);
+            bins[0][k][b].max = v4_max(bins[0][k][b].max, bins[1][k][b].max);
+            counts[0][k][b] += counts[1][k][b];
+        }
     split best = {-1, 0, INFINITY};
     for (int k = 0; k < 3; k++) {
         if (bn->scale_f[k] == 0.0f)
@@ -230,9 +257,9 @@ static split best_split(const bprim *p, uint32_t count, uint32_t stride, const b
         v4 mn = v4_set1(FLT_MAX), mx = v4_set1(-FLT_MAX);
         uint32_t n = 0;
         for (int b = 0; b < nb - 1; b++) {
-            mn = v4_min(mn, bins[k][b].min);
-            mx = v4_max(mx, bins[k][b].max);
-            n += counts[k][b];
+            mn = v4_min(mn, bins[0][k][b].min);
+            mx = v4_max(mx, bins[0][k][b].max);
+            n += counts[0][k][b];
             left_area[b] = n ? v4_area(mn, mx, unit) : 0.0f;
             left_count[b] = n;
         }
@@ -240,9 +267,9 @@ static split best_split(const bprim *p, uint32_t count, uint32_t stride, const b
         mx = v4_set1(-FLT_MAX);
         n = 0;
         for (int b = nb - 1; b > 0; b--) {
-            mn = v4_min(mn, bins[k][b].min);
-            mx = v4_max(mx, bins[k][b].max);
-            n += counts[k][b];
+            mn = v4_min(mn, bins[0][k][b].min);
+            mx = v4_max(mx, bins[0][k][b].max);
+            n += counts[0][k][b];
             int plane = b - 1;
             if (n == 0 || left_count[plane] == 0)
                 continue;
