@@ -332,8 +332,9 @@ static uint32_t classify_block(partitioner *pt, const bprim *p, ptrdiff_t step, 
     const __m128 last = _mm_set1_ps((float)(pt->bn->bins - 1));
     const __m128i plane = _mm_set1_epi32(pt->plane);
     const int axis = pt->axis;
-    for (uint32_t k = 0; k < n; k++, p += step) {
-        __m128 a = _mm_loadu_ps(p->min), b = _mm_loadu_ps(p->max), c = _mm_add_ps(a, b);
+    for (uint32_t k = 0; k < n; k++) {
+        const bprim *q = p + step * (ptrdiff_t)k;
+        __m128 a = _mm_loadu_ps(q->min), b = _mm_loadu_ps(q->max), c = _mm_add_ps(a, b);
         /* bins_of's arithmetic, to the same bin */
         __m128 x = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(c, cmin), scale), zero), last);
         __m128i beyond = _mm_cmpgt_epi32(_mm_cvttps_epi32(x), plane);
@@ -354,9 +355,10 @@ static uint32_t classify_block(partitioner *pt, const bprim *p, ptrdiff_t step, 
         found += (uint32_t)(right == misplaced);
     }
 #else
-    for (uint32_t k = 0; k < n; k++, p += step) {
+    for (uint32_t k = 0; k < n; k++) {
+        const bprim *q = p + step * (ptrdiff_t)k;
         int ix[4];
-        v4 a = v4_load3x(p->min), b = v4_load3x(p->max), c = v4_add(a, b);
+        v4 a = v4_load3x(q->min), b = v4_load3x(q->max), c = v4_add(a, b);
         bins_of(pt->bn, c, ix);
         int right = ix[pt->axis] > pt->plane;
         side_bounds *sb = right ? &r : &l;
@@ -782,11 +784,14 @@ static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
 /*
  * Big builds run on several threads and give the same tree on any number
  * of them (one included):
+ * 0. the records are filled, and the root measured, in two halves;
  * 1. the top of the tree is built first, always the same way: the biggest
  *    waiting node is split until there are SUBTREES waiting or none is
- *    bigger than SUBTREE_MIN objects;
+ *    bigger than SUBTREE_MIN objects (each split partitions the node's two
+ *    halves on their own, on two threads: see partition);
  * 2. each waiting node's subtree is built into its own range of nodes,
- *    reserved for its worst case (2 per object), by whichever thread;
+ *    reserved for its worst case (2 per object), by whichever thread,
+ *    which also writes the subtree's object indices;
  * 3. the ranges are moved down to close the gaps, in order.
  * Which thread builds which subtree changes nothing but the time.
  */
