@@ -508,8 +508,9 @@ static void swap_job_run(void *arg)
 /* Moves the objects left of the plane to the front and measures both
    sides' boxes and centroid bounds; returns the left count. Scattered
    objects (rp_sbvh_shape) are partitioned without a branch per object;
-   others with (bench_scene, 1M random spheres: 515 against 613 ms of
-   CPU; bench_mesh, the 1M-triangle knot: 318 against 270).
+   others with (one-thread builds, ms of CPU, branchless against branchy:
+   1M random spheres 515 against 613; the 1M-triangle knot 318 against
+   270).
    The top of the tree (top_threads > 0) partitions each half of the node
    on its own, on two threads when there are, then swaps the first half's
    right objects with the second half's left ones: the same objects end
