@@ -586,8 +586,8 @@ static void identical_objects_build_bounded_and_tie_to_lowest(void **state)
 }
 
 /* Every node's box holds its children's (or its objects'), children come
-   after their parent, node 1 is unused, and every object is in exactly
-   one leaf. */
+   after their parent, node 1 is unused, every object is in exactly one
+   leaf, and no leaf holds more than RP_SBVH_MAX_LEAF. */
 static void assert_tree_valid(const rp_sbvh *bvh, const rp_sbox *boxes, uint32_t n)
 {
     char *seen = calloc(n, 1);
@@ -596,6 +596,7 @@ static void assert_tree_valid(const rp_sbvh *bvh, const rp_sbox *boxes, uint32_t
         if (i == 1)
             continue;
         const rp_snode *node = &bvh->nodes[i];
+        assert_true(node->count <= RP_SBVH_MAX_LEAF);
         uint32_t parts = node->count > 0 ? node->count : 2;
         for (uint32_t j = 0; j < parts; j++) {
             const float *lo, *hi;
@@ -624,38 +625,49 @@ static void assert_tree_valid(const rp_sbvh *bvh, const rp_sbox *boxes, uint32_t
 }
 
 /* Big builds run on several threads: the tree (every node, every index)
-   is the same on one thread as on two, three or eight, and valid. */
+   is the same on one thread as on two, three or eight, and valid, with
+   either partition (scattered or not), on random boxes, on many equal
+   ones, and on boxes in order along a curve (a mesh's order: whole blocks
+   of neighbours fall on one side). */
 static void tree_is_the_same_on_any_number_of_threads(void **state)
 {
     (void)state;
     const uint32_t n = 150000;   /* well past the size that splits the work */
     rp_sbox *boxes = malloc(n * sizeof *boxes);
     rng = 77;
-    for (int variant = 0; variant < 2; variant++) {
+    for (int variant = 0; variant < 6; variant++) {
+        const bool scattered = variant % 2 == 1;
         for (uint32_t i = 0; i < n; i++) {
             float c[3], r = uf(0.01, 3);
-            for (int k = 0; k < 3; k++)
-                c[k] = variant == 0 ? uf(-500, 500) : (float)(i % 7);   /* many equal */
+            float s = (float)i * 0.001f;
+            for (int k = 0; k < 3; k++) {
+                if (variant / 2 == 0)
+                    c[k] = uf(-500, 500);
+                else if (variant / 2 == 1)
+                    c[k] = (float)(i % 7);                          /* many equal */
+                else
+                    c[k] = 100.0f * sinf(s * (float)(k + 1)) + uf(-1, 1);   /* in order */
+            }
             for (int k = 0; k < 3; k++) {
                 boxes[i].min[k] = c[k] - r;
                 boxes[i].max[k] = c[k] + r;
             }
         }
         rp_sbvh one;
-        const rp_sbvh_shape serial = {RP_SBVH_MAX_LEAF, 1.0, 1};
+        const rp_sbvh_shape serial = {RP_SBVH_MAX_LEAF, 1.0, 1, scattered};
         assert_true(rp_sbvh_build_shaped(boxes, n, &serial, &one));
         assert_tree_valid(&one, boxes, n);
         assert_true(one.depth < RP_SBVH_STACK);
         const uint32_t threads[3] = {2, 3, 8};
         for (int t = 0; t < 3; t++) {
             rp_sbvh many;
-            const rp_sbvh_shape parallel = {RP_SBVH_MAX_LEAF, 1.0, threads[t]};
+            const rp_sbvh_shape parallel = {RP_SBVH_MAX_LEAF, 1.0, threads[t], scattered};
             assert_true(rp_sbvh_build_shaped(boxes, n, &parallel, &many));
             assert_int_equal(many.node_count, one.node_count);
             assert_int_equal(many.depth, one.depth);
             assert_memory_equal(many.nodes, one.nodes, one.node_count * sizeof *one.nodes);
             assert_memory_equal(many.prims, one.prims, n * sizeof *one.prims);
-            assert_true(many.built_cost == one.built_cost);
+            assert_true(rp_sbvh_cost(&many) == rp_sbvh_cost(&one));
             rp_sbvh_free(&many);
         }
         rp_sbvh_free(&one);

@@ -64,9 +64,9 @@ static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
    the traversals. */
 rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *count_out)
 {
-    uint32_t inner = 0;
-    for (uint32_t i = 0; i < used; i++)
-        inner += i != 1 && nodes[i].count == 0;   /* rp_sbvh leaves node 1 unused */
+    /* the root, then two nodes per inner node, and node 1 unused
+       (scene_internal.h's layout): no pass over the nodes to count them */
+    uint32_t inner = used > 2 ? (used - 2) / 2 : 0;
     size_t cap = inner > 0 ? inner : 1;
     /* not shrunk afterwards: a large block's untouched tail is never
        given pages (rp_alloc_large), a small one's slack is small */

@@ -8,6 +8,7 @@
 #include "raypick/mesh.h"
 #include "internal.h"
 #include "mesh_internal.h"
+#include "thread_internal.h"
 #include "triangle_internal.h"
 
 /* SSE2 (the x86-64 baseline) for the packets' edge functions, plain C
@@ -29,6 +30,71 @@ static void triangle_vertices(const uint32_t *indices, size_t t, size_t v[3])
         v[k] = indices ? indices[3 * t + (size_t)k] : 3 * t + (size_t)k;
 }
 
+/* Meshes of fewer triangles check and copy them on one thread. */
+#define MESH_THREADED_MIN 65536
+
+/* One half of rp_mesh_create's two passes over the triangles
+   [first, end): the check (ok, box, prims: the non-degenerate ones) and
+   the copy (to tris and index from first_out on). */
+typedef struct mesh_pass {
+    const float    *positions;
+    const uint32_t *indices;
+    size_t          vertex_count, stride, first, end;
+    bool            ok;
+    rp_aabb         box;
+    size_t          prims;
+    bool            skip_degenerate;
+    float          *tris;
+    uint32_t       *index;
+    size_t          first_out;
+} mesh_pass;
+
+static void check_pass_run(void *arg)
+{
+    mesh_pass *j = arg;
+    for (size_t t = j->first; t < j->end; t++) {
+        size_t v[3];
+        triangle_vertices(j->indices, t, v);
+        const float *p[3];
+        for (int k = 0; k < 3; k++) {
+            if (v[k] >= j->vertex_count) {
+                j->ok = false;
+                return;
+            }
+            p[k] = vertex_at(j->positions, j->stride, v[k]);
+            if (!rp_vec3_finite(p[k])) {
+                j->ok = false;
+                return;
+            }
+            for (int a = 0; a < 3; a++) {   /* finite: no NaN to care for */
+                j->box.min[a] = p[k][a] < j->box.min[a] ? p[k][a] : j->box.min[a];
+                j->box.max[a] = p[k][a] > j->box.max[a] ? p[k][a] : j->box.max[a];
+            }
+        }
+        j->prims += !rp_tri_is_degenerate(p[0], p[1], p[2]);
+    }
+}
+
+static void copy_pass_run(void *arg)
+{
+    mesh_pass *j = arg;
+    size_t n = j->first_out;
+    for (size_t t = j->first; t < j->end; t++) {
+        size_t v[3];
+        triangle_vertices(j->indices, t, v);
+        const float *p0 = vertex_at(j->positions, j->stride, v[0]);
+        const float *p1 = vertex_at(j->positions, j->stride, v[1]);
+        const float *p2 = vertex_at(j->positions, j->stride, v[2]);
+        /* (when pass 1 found no degenerate triangle, none to skip) */
+        if (j->skip_degenerate && rp_tri_is_degenerate(p0, p1, p2))
+            continue;
+        memcpy(j->tris + 9 * n, p0, 3 * sizeof *j->tris);
+        memcpy(j->tris + 9 * n + 3, p1, 3 * sizeof *j->tris);
+        memcpy(j->tris + 9 * n + 6, p2, 3 * sizeof *j->tris);
+        j->index[n++] = (uint32_t)t;
+    }
+}
+
 rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stride_bytes,
                         const uint32_t *indices, size_t triangle_count)
 {
@@ -45,26 +111,27 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
         return NULL;
     size_t stride = stride_bytes / sizeof(float);
 
+    /* Each pass runs over two halves of the triangles, on two threads
+       when the mesh is big enough to pay for one. */
+    const bool threaded = triangle_count >= MESH_THREADED_MIN && rp_cpu_count() > 1;
+    mesh_pass half[2];
+    for (int h = 0; h < 2; h++) {
+        mesh_pass j = {positions, indices, vertex_count, stride,
+                       h == 0 ? 0 : triangle_count / 2, h == 0 ? triangle_count / 2 : triangle_count,
+                       true, {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
+                       0, false, NULL, NULL, 0};
+        half[h] = j;
+    }
     /* Pass 1, before any allocation: every index in range, every used
        vertex finite; the bounds; how many triangles are not degenerate. */
-    rp_aabb box = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-    size_t prims = 0;
-    for (size_t t = 0; t < triangle_count; t++) {
-        size_t v[3];
-        triangle_vertices(indices, t, v);
-        const float *p[3];
-        for (int k = 0; k < 3; k++) {
-            if (v[k] >= vertex_count)
-                return NULL;
-            p[k] = vertex_at(positions, stride, v[k]);
-            if (!rp_vec3_finite(p[k]))
-                return NULL;
-            for (int a = 0; a < 3; a++) {   /* finite: no NaN to care for */
-                box.min[a] = p[k][a] < box.min[a] ? p[k][a] : box.min[a];
-                box.max[a] = p[k][a] > box.max[a] ? p[k][a] : box.max[a];
-            }
-        }
-        prims += !rp_tri_is_degenerate(p[0], p[1], p[2]);
+    rp_thread_run_pair(check_pass_run, &half[0], check_pass_run, &half[1], threaded);
+    if (!half[0].ok || !half[1].ok)
+        return NULL;
+    size_t prims = half[0].prims + half[1].prims;
+    rp_aabb box = half[0].box;
+    for (int a = 0; a < 3; a++) {
+        box.min[a] = half[1].box.min[a] < box.min[a] ? half[1].box.min[a] : box.min[a];
+        box.max[a] = half[1].box.max[a] > box.max[a] ? half[1].box.max[a] : box.max[a];
     }
 
     rp_mesh *m = calloc(1, sizeof *m);
@@ -76,22 +143,15 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
         rp_free_large(index);
         return NULL;
     }
-    /* Pass 2: copy the triangles that can be hit. */
-    size_t n = 0;
-    for (size_t t = 0; t < triangle_count; t++) {
-        size_t v[3];
-        triangle_vertices(indices, t, v);
-        const float *p0 = vertex_at(positions, stride, v[0]);
-        const float *p1 = vertex_at(positions, stride, v[1]);
-        const float *p2 = vertex_at(positions, stride, v[2]);
-        /* (when pass 1 found no degenerate triangle, none to skip) */
-        if (prims < triangle_count && rp_tri_is_degenerate(p0, p1, p2))
-            continue;
-        memcpy(tris + 9 * n, p0, 3 * sizeof *tris);
-        memcpy(tris + 9 * n + 3, p1, 3 * sizeof *tris);
-        memcpy(tris + 9 * n + 6, p2, 3 * sizeof *tris);
-        index[n++] = (uint32_t)t;
+    /* Pass 2: copy the triangles that can be hit (the second half's
+       after the first's). */
+    for (int h = 0; h < 2; h++) {
+        half[h].skip_degenerate = prims < triangle_count;
+        half[h].tris = tris;
+        half[h].index = index;
     }
+    half[1].first_out = half[0].prims;
+    rp_thread_run_pair(copy_pass_run, &half[0], copy_pass_run, &half[1], threaded && prims > 0);
     m->triangle_count = triangle_count;
     m->bounds = box;
     m->max_abs = 0.0f;

@@ -7,12 +7,16 @@
    scene. */
 #include <float.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include "bvh4.h"
 #include "internal.h"
 #include "mesh_internal.h"
 #include "scene_internal.h"
+#include "thread_internal.h"
 
 /*
  * Depth bound (why RP_BVH4_STACK always suffices): rp_sbvh_build_shaped
@@ -194,43 +198,120 @@ static uint64_t count_packets(const rp_bvh4_node *nodes, uint32_t node_count)
     return (next + RP_TRI4_LANES - 1) / RP_TRI4_LANES;
 }
 
-static void slot_copy(rp_tri4 *packs, uint64_t to, const rp_tri4 *from_pack, int from_lane)
+static void slot_copy(rp_tri4 *packs, uint64_t to, uint64_t from)
 {
     rp_tri4 *p = &packs[to / RP_TRI4_LANES];
-    int lane = (int)(to % RP_TRI4_LANES);
+    const rp_tri4 *q = &packs[from / RP_TRI4_LANES];
+    int lane = (int)(to % RP_TRI4_LANES), from_lane = (int)(from % RP_TRI4_LANES);
     for (int k = 0; k < 9; k++)
-        p->v[k][lane] = from_pack->v[k][from_lane];
-    p->index[lane] = from_pack->index[from_lane];
+        p->v[k][lane] = q->v[k][from_lane];
+    p->index[lane] = q->index[from_lane];
 }
 
-/* Copies each leaf's triangles (`order`: the builder's leaf order, a leaf
-   slot's child its first position there) into the packets and points the
-   leaf at its first slot. Unused slots repeat their packet's lane 0. */
-static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const float *tris,
-                         const uint32_t *index, const uint32_t *order, rp_tri4 *packs,
-                         uint32_t pack_count)
+/* Copies the triangles of the leaves of nodes [first, end) into the
+   packets from slot `next` on (`order`: the builder's leaf order, a leaf
+   slot's child its first position there) and points each leaf at its
+   first slot. A skipped slot repeats the slot before it (finite floats;
+   no leaf reads it), which the same call wrote when its first leaf
+   skips none (see fill_packets). */
+typedef struct pack_job {
+    rp_bvh4_node   *nodes;
+    uint32_t        first, end;
+    uint64_t        next;       /* in: the first slot; out: after the last */
+    const float    *tris;
+    const uint32_t *index, *order;
+    uint32_t        order_count;
+    rp_tri4        *packs;
+} pack_job;
+
+/* The leaves' triangles are read in leaf order, scattered over the
+   triangle array: each one's lines are asked for this many positions
+   ahead, so the misses overlap instead of coming one by one. */
+#define PACK_PREFETCH 24
+
+static void prefetch_triangle(const float *tri)
 {
-    uint64_t next = 0;
-    for (uint32_t i = 0; i < node_count; i++)
+#if defined(__SSE2__)
+    _mm_prefetch((const char *)tri, _MM_HINT_T0);
+    _mm_prefetch((const char *)(tri + 8), _MM_HINT_T0);
+#else
+    (void)tri;
+#endif
+}
+
+static void pack_job_run(void *arg)
+{
+    pack_job *j = arg;
+    uint64_t next = j->next;
+    for (uint32_t i = j->first; i < j->end; i++)
         for (int c = 0; c < 4; c++) {
-            rp_bvh4_node *n = &nodes[i];
+            rp_bvh4_node *n = &j->nodes[i];
             if (n->child[c] == RP_BVH4_EMPTY || n->count[c] == 0)
                 continue;
+            /* the next leaves' triangles follow this one's in order[]
+               (leaves in node order are consecutive there, except
+               across subtrees) */
+            for (uint32_t k = 0; k < n->count[c]; k++)
+                if (n->child[c] + k + PACK_PREFETCH < j->order_count)
+                    prefetch_triangle(j->tris + 9 * (size_t)j->order[n->child[c] + k + PACK_PREFETCH]);
             uint64_t at = leaf_slot(next, n->count[c]);
-            for (; next < at; next++)   /* skipped slots: pad from lane 0 */
-                slot_copy(packs, next, &packs[next / RP_TRI4_LANES], 0);
-            for (uint32_t j = 0; j < n->count[c]; j++, next++) {
-                uint32_t src = order[n->child[c] + j];
-                rp_tri4 *p = &packs[next / RP_TRI4_LANES];
+            for (; next < at; next++)
+                slot_copy(j->packs, next, next - 1);
+            for (uint32_t k = 0; k < n->count[c]; k++, next++) {
+                uint32_t src = j->order[n->child[c] + k];
+                rp_tri4 *p = &j->packs[next / RP_TRI4_LANES];
                 int lane = (int)(next % RP_TRI4_LANES);
-                for (int k = 0; k < 9; k++)
-                    p->v[k][lane] = tris[9 * (size_t)src + (size_t)k];
-                p->index[lane] = index[src];
+                for (int v = 0; v < 9; v++)
+                    p->v[v][lane] = j->tris[9 * (size_t)src + (size_t)v];
+                p->index[lane] = j->index[src];
             }
             n->child[c] = (uint32_t)at;
         }
-    for (; next < (uint64_t)pack_count * RP_TRI4_LANES; next++)
-        slot_copy(packs, next, &packs[next / RP_TRI4_LANES], 0);
+    j->next = next;
+}
+
+/* The first node from `from` on whose first leaf skips no slot when the
+   leaves before it end at *next (updated to where that node's leaves
+   start); node_count when there is none. */
+static uint32_t clean_start(const rp_bvh4_node *nodes, uint32_t from, uint32_t node_count,
+                            uint64_t *next)
+{
+    for (uint32_t i = from; i < node_count; i++) {
+        bool first = true;
+        for (int c = 0; c < 4; c++) {
+            const rp_bvh4_node *n = &nodes[i];
+            if (n->child[c] == RP_BVH4_EMPTY || n->count[c] == 0)
+                continue;
+            uint64_t at = leaf_slot(*next, n->count[c]);
+            if (first && at == *next)
+                return i;
+            first = false;
+            *next = at + n->count[c];
+        }
+    }
+    return node_count;
+}
+
+/* The packets of every leaf, in node order: two halves of the nodes on
+   two threads when `threaded` (split where the second half's first leaf
+   skips no slot, so neither half reads what the other writes); the
+   slots after the last leaf repeat the slot before them. */
+static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const float *tris,
+                         const uint32_t *index, const uint32_t *order, uint32_t order_count,
+                         rp_tri4 *packs, uint32_t pack_count, bool threaded)
+{
+    uint64_t next = 0;
+    for (uint32_t i = 0; i < node_count / 2; i++)
+        for (int c = 0; c < 4; c++)
+            if (nodes[i].child[c] != RP_BVH4_EMPTY && nodes[i].count[c] > 0)
+                next = leaf_slot(next, nodes[i].count[c]) + nodes[i].count[c];
+    uint32_t mid = clean_start(nodes, node_count / 2, node_count, &next);
+    pack_job jobs[2] = {{nodes, 0, mid, 0, tris, index, order, order_count, packs},
+                        {nodes, mid, node_count, next, tris, index, order, order_count, packs}};
+    rp_thread_run_pair(pack_job_run, &jobs[0], pack_job_run, &jobs[1], threaded);
+    uint64_t end = mid < node_count ? jobs[1].next : jobs[0].next;
+    for (; end < (uint64_t)pack_count * RP_TRI4_LANES; end++)
+        slot_copy(packs, end, end - 1);
 }
 
 bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
@@ -245,24 +326,10 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
         rp_free_large(index);
         return true;
     }
-    rp_sbox *boxes = rp_alloc_large((size_t)prim_count * sizeof *boxes);
     rp_sbvh bvh;
     memset(&bvh, 0, sizeof bvh);
-    bool ok = boxes != NULL;
-    if (ok) {
-        for (uint32_t i = 0; i < prim_count; i++) {
-            const float *p = tris + 9 * (size_t)i;
-            for (int a = 0; a < 3; a++) {
-                float x = p[a], y = p[3 + a], z = p[6 + a];
-                float lo = x < y ? x : y, hi = x > y ? x : y;
-                boxes[i].min[a] = z < lo ? z : lo;
-                boxes[i].max[a] = z > hi ? z : hi;
-            }
-        }
-        const rp_sbvh_shape shape = {RP_BVH_MAX_LEAF, RP_BVH_NODE_COST, 0};
-        ok = rp_sbvh_build_shaped(boxes, prim_count, &shape, &bvh);
-    }
-    rp_free_large(boxes);
+    const rp_sbvh_shape shape = {RP_BVH_MAX_LEAF, RP_BVH_NODE_COST, 0, false};
+    bool ok = rp_sbvh_build_triangles(tris, prim_count, &shape, &bvh);
     uint32_t count4 = 0;
     rp_bvh4_node *binary4 = ok ? rp_bvh4_collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
     uint32_t halves = 0;
@@ -275,7 +342,8 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     if (nodes4 && pack_count <= (UINT32_MAX - 1) / RP_TRI4_LANES)
         packs = rp_alloc_large((size_t)pack_count * sizeof *packs);
     if (packs)
-        fill_packets(nodes4, halves, tris, index, bvh.prims, packs, (uint32_t)pack_count);
+        fill_packets(nodes4, halves, tris, index, bvh.prims, bvh.prim_count, packs,
+                     (uint32_t)pack_count, rp_cpu_count() > 1);
     rp_sbvh_free(&bvh);
     rp_free_large(tris);
     rp_free_large(index);

@@ -42,7 +42,6 @@ typedef struct rp_sbvh {
     uint32_t *prims;        /* object indices, leaf by leaf                 */
     uint32_t  prim_count;
     uint32_t  depth;        /* deepest leaf (root = 0)                      */
-    double    built_cost;   /* SAH cost right after the build               */
 } rp_sbvh;
 
 /* Builds a tree over boxes[0 .. count) (count >= 1) into *out (which must
@@ -57,11 +56,21 @@ typedef struct rp_sbvh_shape {
     double   node_cost;
     uint32_t max_threads;   /* 0: one per processor (up to 8); the tree is
                                the same on any number of threads */
+    bool     scattered;     /* the objects come in no spatial order (a
+                               scene's): partition without a branch per
+                               object (false: a mesh's triangles, whose
+                               sides come in runs a branch predicts) */
 } rp_sbvh_shape;
 
-/* rp_sbvh_build with that shape (rp_sbvh_build: RP_SBVH_MAX_LEAF, 1). */
+/* rp_sbvh_build with that shape (rp_sbvh_build: RP_SBVH_MAX_LEAF, 1,
+   scattered). */
 bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
                           rp_sbvh *out);
+
+/* rp_sbvh_build_shaped over the boxes around count triangles, 9 floats
+   each (three vertices' x y z): no box array in between. */
+bool rp_sbvh_build_triangles(const float *tris, uint32_t count, const rp_sbvh_shape *shape,
+                             rp_sbvh *out);
 
 /* SAH cost (traversal 1, object test 1 per object, each node weighted by
    its surface area over the root's): the expected work of a random ray. */

@@ -103,3 +103,16 @@ int rp_cpu_count(void)
     return 1;
 #endif
 }
+
+void rp_thread_run_pair(void (*a)(void *), void *arg_a, void (*b)(void *), void *arg_b,
+                        bool threaded)
+{
+    rp_thread t;
+    if (threaded && rp_thread_start(&t, b, arg_b)) {
+        a(arg_a);
+        rp_thread_join(&t);
+        return;
+    }
+    a(arg_a);
+    b(arg_b);
+}

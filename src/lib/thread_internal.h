@@ -19,5 +19,10 @@ bool rp_thread_start(rp_thread *t, void (*fn)(void *), void *arg);
 void rp_thread_join(rp_thread *t);
 /* Logical processors online (>= 1); 1 where threads are unavailable. */
 int rp_cpu_count(void);
+/* Runs a(arg_a) and b(arg_b): b on a new thread when `threaded` and the
+   system starts one, else after a on this thread. Returns when both are
+   done. */
+void rp_thread_run_pair(void (*a)(void *), void *arg_a, void (*b)(void *), void *arg_b,
+                        bool threaded);
 
 #endif /* RAYPICK_THREAD_INTERNAL_H */
