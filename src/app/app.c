@@ -217,6 +217,17 @@ static void switch_lesson(app *a, int index)
     }
 }
 
+/* GPU picking is an extra, made when G first turns it on: its ID pass
+   compiles four programs (about 5 MB under llvmpipe) that a start with a
+   large map need not hold at its peak (issue 16). Where the pass cannot be
+   built the program runs without it and the HUD says why. */
+static void toggle_gpu_picking(app *a)
+{
+    a->gpu_on = !a->gpu_on;
+    if (a->gpu_on && !a->gpu && !a->gpu_error[0])
+        a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
+}
+
 static void handle_key(app *a, char k)
 {
     if (k >= '1' && k <= '0' + LESSON_COUNT)
@@ -224,7 +235,7 @@ static void handle_key(app *a, char k)
     else if (k == 'h')
         a->show_help = !a->show_help;
     else if (k == 'g')
-        a->gpu_on = !a->gpu_on;
+        toggle_gpu_picking(a);
     else if (k == 'r')
         app_camera_reset(&a->cameras[a->current], &a->lessons[a->current]->camera);
     else if (k == '[' || k == ']')     /* orbit in steps: scripts can show a side view */
@@ -899,9 +910,6 @@ app *app_create(const app_options *opt)
         app_destroy(a);
         return NULL;
     }
-    /* GPU picking is an extra: where its pass cannot be built the program
-       runs without it and G says why */
-    a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
     /* the frame's list at its largest from the start (lesson 3's busiest
        frames list a few thousand commands): the soak run saw memory step up
        mid-run when a frame first needed the list to double. After the

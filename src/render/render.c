@@ -121,6 +121,25 @@ static bool build_program(render_program *out, const char *vs, const char *fs, c
     return build_program_defined(out, "", vs, fs, name, err, n);
 }
 
+/* Programs that only some lessons draw with (lesson 2's shields, instanced
+   copies and their impostors) are built when first used: a start that
+   never draws them (lesson 4 with a large map) does not hold them, about
+   1.4 MB each under llvmpipe (issue 16). One that does not build is
+   reported on stderr once, and what it would draw is skipped. */
+static bool program_ready(render_program *p, const char *defines, const char *vs, const char *fs, const char *name)
+{
+    if (p->id)
+        return true;
+    if (p->failed)
+        return false;
+    char err[1100];
+    if (build_program_defined(p, defines, vs, fs, name, err, sizeof err))
+        return true;
+    p->failed = true;
+    fprintf(stderr, "raypick: %s (not drawn)\n", err);
+    return false;
+}
+
 /* ------------------------------------------------------------ meshes */
 
 static bool upload_mesh(const geo_mesh *m, render_mesh *out)
@@ -388,13 +407,9 @@ bool render_complete(renderer *r, char *err, size_t err_size)
               build_program(&r->flat_prog, shader_flat_vert, shader_flat_frag, "flat", err, err_size) &&
               build_program(&r->lit_prog, shader_lit_vert, shader_lit_frag, "lit", err, err_size) &&
               build_program(&r->line_prog, shader_line_vert, shader_line_frag, "line", err, err_size) &&
-              build_program(&r->shield_prog, shader_shield_vert, shader_shield_frag, "shield", err, err_size) &&
-              build_program(&r->terrain_prog, shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size) &&
-              build_program(&r->inst_prog, shader_instanced_vert, shader_instanced_frag, "instanced", err, err_size) &&
-              build_program_defined(&r->impostor_prog, "#define EXACT_DEPTH\n", shader_impostor_vert,
-                                    shader_impostor_frag, "impostor", err, err_size) &&
-              build_program(&r->impostor_point_prog, shader_impostor_vert, shader_impostor_frag, "impostor points",
-                            err, err_size);
+              build_program(&r->terrain_prog, shader_terrain_vert, shader_terrain_frag, "terrain", err, err_size);
+    /* the shields' and the instanced copies' programs come when first drawn
+       (program_ready) */
     if (!ok)
         return false;
     glm_vec3_normalize_to((float *)LIGHT_DIR, r->light_dir);
@@ -687,9 +702,11 @@ static void draw_impostors(renderer *r, render_shape_kind kind, const render_ins
         quad_first = r->cull + count - quads;
     }
     /* the near ones first: their depth hides more of the points behind */
-    if (quads > 0)
+    if (quads > 0 && program_ready(&r->impostor_prog, "#define EXACT_DEPTH\n", shader_impostor_vert,
+                                   shader_impostor_frag, "impostor"))
         impostor_draw(r, &r->impostor_prog, r->impostor_vao, kind, quad_first, quads, true);
-    if (points > 0)
+    if (points > 0 && program_ready(&r->impostor_point_prog, "", shader_impostor_vert, shader_impostor_frag,
+                                    "impostor points"))
         impostor_draw(r, &r->impostor_point_prog, r->impostor_point_vao, kind, inst, points, false);
 }
 
@@ -731,6 +748,8 @@ static void draw_instances(renderer *r, render_shape_kind kind, const render_ins
         draw_impostors(r, kind, inst, count);
         return;
     }
+    if (!program_ready(&r->inst_prog, "", shader_instanced_vert, shader_instanced_frag, "instanced"))
+        return;
     const render_program *p = &r->inst_prog;
     glUseProgram(p->id);
     glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
@@ -779,6 +798,8 @@ static int live_impacts(const vec4 *impacts, int count, float time, float lifeti
 static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *live, int live_count,
                         float time, float lifetime, float ripple_speed, bool two_sided)
 {
+    if (!program_ready(&r->shield_prog, "", shader_shield_vert, shader_shield_frag, "shield"))
+        return;
     const render_program *p = &r->shield_prog;
     glUseProgram(p->id);
     set_model_uniforms(p, &r->view, model);

@@ -42,6 +42,7 @@ typedef enum render_uniform_id {
 typedef struct render_program {
     GLuint id;
     GLint loc[U_COUNT];
+    bool failed;        /* built on first use (render.c, program_ready) and failed */
 } render_program;
 
 typedef struct render_mesh {

@@ -191,21 +191,107 @@ void render_loading_begin(renderer *r, const render_view *v)
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
+/* ---- the loading screen's line as an image (a CPU rasteriser) ---- */
+
+/* The band's pixels in the texture's byte order: the browser's WebGL 2 has
+   no BGRA upload; desktop GL takes the window's own order, so the copy to
+   the window is a plain copy. */
+#ifdef __EMSCRIPTEN__
+#define BAND_FORMAT GL_RGBA
+static void band_pixel(const vec4 c, unsigned char out[4])
+{
+    for (int i = 0; i < 3; ++i)
+        out[i] = (unsigned char)(glm_clamp(c[i], 0.0f, 1.0f) * 255.0f + 0.5f);
+    out[3] = 255;
+}
+#else
+#define BAND_FORMAT GL_BGRA
+static void band_pixel(const vec4 c, unsigned char out[4])
+{
+    for (int i = 0; i < 3; ++i)
+        out[2 - i] = (unsigned char)(glm_clamp(c[i], 0.0f, 1.0f) * 255.0f + 0.5f);
+    out[3] = 255;
+}
+#endif
+
+typedef struct band_image {
+    unsigned char *px;      /* width x height, bottom row first (GL's order) */
+    int width, height;
+    int top;                /* the band's first window row, y down */
+} band_image;
+
+/* A rectangle in y-down window pixels, clipped to the band. */
+static void band_fill(band_image *b, float x0, float y0, float x1, float y1, const vec4 c)
+{
+    unsigned char pixel[4];
+    band_pixel(c, pixel);
+    int left = (int)glm_max(floorf(x0), 0.0f), right = (int)glm_min(ceilf(x1), (float)b->width);
+    int top = (int)glm_max(floorf(y0), (float)b->top);
+    int bottom = (int)glm_min(ceilf(y1), (float)(b->top + b->height));
+    for (int y = top; y < bottom; ++y) {
+        unsigned char *row = b->px + (size_t)(b->height - 1 - (y - b->top)) * (size_t)b->width * 4;
+        for (int x = left; x < right; ++x)
+            memcpy(row + (size_t)x * 4, pixel, 4);
+    }
+}
+
+/* Copies the band to the window, one pixel to one (scissor off). */
+static void band_show(const renderer *r, const band_image *b)
+{
+    GLuint tex = 0, fbo = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, b->width, b->height, 0, BAND_FORMAT, GL_UNSIGNED_BYTE, b->px);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    int gl_y = r->view.height - (b->top + b->height);
+    glBlitFramebuffer(0, 0, b->width, b->height, 0, gl_y, b->width, gl_y + b->height, GL_COLOR_BUFFER_BIT,
+                      GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glDeleteTextures(1, &tex);
+}
+
 void render_loading_text(renderer *r, float x, float y, float scale, const vec4 panel, const vec4 color,
                          const char *text)
 {
     if (!text)
         return;
+    static const vec4 BAND = {0.015f, 0.016f, 0.028f, 1.0f};
     float pad_x = 8.0f * scale, pad_y = 6.0f * scale;
+    float text_w = render_text_width(text, scale), text_h = render_text_height(text, scale);
+    static easy_vertex buf[6000];
+    int quads = stb_easy_font_print(0.0f, 0.0f, (char *)text, NULL, buf, (int)sizeof buf);
+    /* On a CPU rasteriser the line is drawn in memory and copied in: a
+       scissored clear there draws a quad with an internal shader, and that
+       first shader (about 13 MB under llvmpipe) would join a large map's
+       load at its peak (issue 16). The copy of an image of the window's
+       own layout needs none. A GPU keeps the scissored clears (a
+       multisampled window cannot be copied into). */
+    int top = (int)glm_max(floorf(y - pad_y), 0.0f);
+    int bottom = (int)glm_min(ceilf(y + text_h + pad_y), (float)r->view.height);
+    band_image b = {NULL, r->view.width, bottom - top, top};
+    if (r->software && b.width > 0 && b.height > 0 &&
+        (b.px = malloc((size_t)b.width * (size_t)b.height * 4)) != NULL) {
+        band_fill(&b, 0.0f, (float)top, (float)b.width, (float)bottom, BAND);
+        band_fill(&b, x - pad_x, y - pad_y, x + text_w + pad_x, y + text_h + pad_y, panel);
+        for (int q = 0; q < quads; ++q) {
+            const easy_vertex *e = &buf[q * 4];
+            band_fill(&b, x + e[0].x * scale, y + e[0].y * scale, x + e[2].x * scale, y + e[2].y * scale, color);
+        }
+        band_show(r, &b);
+        free(b.px);
+        return;
+    }
     glEnable(GL_SCISSOR_TEST);
     /* the band across the window behind the panel: a shorter line than the
        last leaves nothing of it */
-    clear_rect(r, 0.0f, y - pad_y, (float)r->view.width, y + render_text_height(text, scale) + pad_y,
-               (vec4){0.015f, 0.016f, 0.028f, 1.0f});
-    clear_rect(r, x - pad_x, y - pad_y, x + render_text_width(text, scale) + pad_x,
-               y + render_text_height(text, scale) + pad_y, panel);
-    static easy_vertex buf[6000];
-    int quads = stb_easy_font_print(0.0f, 0.0f, (char *)text, NULL, buf, (int)sizeof buf);
+    clear_rect(r, 0.0f, y - pad_y, (float)r->view.width, y + text_h + pad_y, BAND);
+    clear_rect(r, x - pad_x, y - pad_y, x + text_w + pad_x, y + text_h + pad_y, panel);
     for (int q = 0; q < quads; ++q) {
         const easy_vertex *e = &buf[q * 4];
         clear_rect(r, x + e[0].x * scale, y + e[0].y * scale, x + e[2].x * scale, y + e[2].y * scale, color);
