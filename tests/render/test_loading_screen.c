@@ -140,8 +140,10 @@ static void test_line_band_panel_and_glyphs(void **state)
     assert_true(band_pixels > 1000);
 }
 
-int main(void)
+int main(int argc, char *argv[])     /* SDL_main's signature, for Windows */
 {
+    (void)argc;
+    (void)argv;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_line_band_panel_and_glyphs),
     };
