@@ -5,7 +5,9 @@
 // copies), the depth; points (at most a few dozen pixels wide) keep the
 // depth of their bound's front, so the depth test runs before this shader
 // and hidden pixels are not shaded. A miss leaves the pixel alone. Lit as
-// instanced.frag.
+// instanced.frag. With the eye inside the shape the ray hits its far side,
+// as the library's ray from inside does (t_exit), lit as seen from inside;
+// what lies nearer than the near plane is clipped, as a mesh's would be.
 // With PICK_ID (the GPU pick pass, render_pick_instances) the pixel gets
 // the copy's id instead of a colour: u_id + its index, stored + 1 as
 // pick.frag does, beside the exact depth's float bits; the exact depth
@@ -58,10 +60,17 @@ void main()
         vec3 far3 = max(t0, t1);
         t = max(max(near3.x, near3.y), near3.z);
         float t_far = min(min(far3.x, far3.y), far3.z);
-        if (t > t_far || t < 0.0)
+        if (t > t_far || t_far < 0.0)
             discard;
-        // the face entered last; its outward normal faces the ray
-        n = vec3(equal(near3, vec3(t))) * -sign_d;
+        if (t >= 0.0) {
+            // the face entered last; its outward normal faces the ray
+            n = vec3(equal(near3, vec3(t))) * -sign_d;
+        } else {
+            // the eye inside: the face it leaves by, as the library's ray
+            // from inside hits it (t_exit)
+            t = t_far;
+            n = vec3(equal(far3, vec3(t))) * sign_d;
+        }
     } else {
         float a = dot(d, d);
         float b = dot(o, d);
@@ -71,12 +80,16 @@ void main()
             discard;
         t = (-b - sqrt(disc)) / a;
         if (t < 0.0)
+            t = (-b + sqrt(disc)) / a;  // the eye inside: the far side (t_exit)
+        if (t < 0.0)
             discard;
         n = (o + t * d) / v_scale;   // the ellipsoid's gradient
     }
     vec3 world_dir = u_ray_base + gl_FragCoord.x * u_ray_dx + gl_FragCoord.y * u_ray_dy;
 #ifdef EXACT_DEPTH
     vec4 clip = u_view_proj * vec4(u_eye + t * world_dir, 1.0);
+    if (clip.z < -clip.w)
+        discard;    // nearer than the near plane: clipped, as a mesh would be
     float depth = 0.5 + 0.5 * clip.z / clip.w;
     gl_FragDepth = depth;
 #endif
@@ -85,6 +98,7 @@ void main()
 #else
     n = normalize(rotate(v_rotation, n));
     vec3 v = normalize(-world_dir);
+    n = dot(n, v) < 0.0 ? -n : n;   // seen from inside: lit as the side facing the eye
     float hemi = 0.5 + 0.5 * n.y;
     vec3 ambient = mix(vec3(0.10, 0.09, 0.12), vec3(0.28, 0.32, 0.40), hemi);
     float diffuse = max(dot(n, u_light_dir) * 0.8 + 0.2, 0.0);

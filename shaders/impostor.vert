@@ -63,8 +63,11 @@ void main()
 #endif
     gl_PointSize = 1.0;
     if (d <= radius * 1.001) {
-        // the eye inside the bound: nothing to see (as a mesh's culled backs)
-        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+        // the eye inside the bound (or nearly): no square faces it, so a
+        // quad covers the whole view and impostor.frag finds the shape in
+        // it; the renderer sends such copies as quads, never as points
+        vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
+        gl_Position = u_quads == 1 ? vec4(corner, 0.0, 1.0) : vec4(2.0, 2.0, 2.0, 1.0);
         return;
     }
     // a square facing the eye that holds the silhouette cone's circle in

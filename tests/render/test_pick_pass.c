@@ -9,12 +9,15 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <SDL.h>
 
 #include <raypick/raypick.h>
 #include "render.h"
+#include "render_list.h"
 #include "render_model.h"
 #include "render_pick.h"
 #include "sanitizer_keep.h"
@@ -365,6 +368,110 @@ static void instance_ids_are_base_plus_index(void **state)
     render_pick_destroy(p);
 }
 
+/* The eye inside a copy's bounding sphere: a box ahead of it (the eye
+   outside the box itself) is picked at its near face; the eye inside an
+   ellipsoid, at its far side, where the library's ray from inside hits
+   (t_exit). Both as the library answers, in several pixels. */
+static void eye_inside_a_bound_or_a_shape(void **state)
+{
+    (void)state;
+    char err[256];
+    render_pick *p = render_pick_create(g_r, NULL, err, sizeof err);
+    assert_non_null(p);
+    versor none = {0, 0, 0, 1}, turned;
+    glm_quatv(turned, glm_rad(20.0f), (vec3){0, 1, 0});
+    /* the eye is at z = 5: the wall's bound (radius 2.9) holds it, its
+       near face is 0.9 ahead */
+    render_instance wall = instance((vec3){0.0f, 0.0f, 3.8f}, (vec3){2.0f, 2.0f, 0.3f}, turned);
+    /* a sphere around the eye, and an ellipsoid around it too */
+    render_instance around[2] = {
+        instance((vec3){0.3f, 0.0f, 4.6f}, (vec3){1.5f, 1.5f, 1.5f}, none),
+        instance((vec3){0.0f, 0.2f, 5.0f}, (vec3){2.5f, 1.0f, 3.0f}, turned),
+    };
+    const vec2 pixels[3] = {{W / 2.0f, H / 2.0f}, {W * 0.3f, H * 0.6f}, {W * 0.7f, H * 0.35f}};
+    for (int k = 0; k < 3; ++k) {
+        float x = pixels[k][0], y = pixels[k][1], want;
+        assert_int_equal(ray_nearest_copy(&wall, 1, true, x, y, &want), 0);
+        render_pick_result res = pick_instances(p, RENDER_CUBE, &wall, 1, 40, x, y);
+        assert_true(res.hit);
+        assert_int_equal(res.id, 40);
+        assert_float_equal(res.depth, want, 2e-6f);
+        for (int j = 0; j < 2; ++j) {
+            assert_int_equal(ray_nearest_copy(&around[j], 1, false, x, y, &want), 0);
+            res = pick_instances(p, RENDER_SPHERE, &around[j], 1, 60, x, y);
+            assert_true(res.hit);
+            assert_int_equal(res.id, 60);
+            assert_float_equal(res.depth, want, 2e-6f);
+        }
+    }
+    render_pick_destroy(p);
+}
+
+/* The frame (rgb, W x H) of `count` copies of kind drawn as instances, or
+   each as its own shape (the mesh it stands for) when as_shapes. */
+static void draw_copies(render_shape_kind kind, const render_instance *inst, int count, bool as_shapes,
+                        uint8_t *rgb)
+{
+    render_list list = {0};
+    render_list_reset(&list, &g_view);
+    if (!as_shapes)
+        render_list_instances(&list, kind, inst, count);
+    for (int i = 0; as_shapes && i < count; ++i) {
+        versor q;
+        vec3 at, size;
+        vec4 color;     /* aligned for cglm: instance fields are not */
+        memcpy(q, inst[i].rotation, sizeof q);
+        memcpy(at, inst[i].position, sizeof at);
+        memcpy(size, inst[i].scale, sizeof size);
+        memcpy(color, inst[i].color, sizeof color);
+        mat4 model;
+        glm_translate_make(model, at);
+        glm_quat_rotate(model, q, model);
+        glm_scale(model, size);
+        render_list_shape(&list, kind, model, color, NULL);
+    }
+    render_begin(g_r, &g_view);
+    render_submit(g_r, &list);
+    render_end(g_r);
+    assert_true(render_read_pixels(g_r, W, H, rgb));
+    render_list_free(&list);
+}
+
+/* With the eye inside its bounding sphere (not inside it), a box drawn as
+   an impostor covers what its mesh covers: the quad that faces the eye
+   cannot exist there, so the impostor covers the view instead. */
+static void eye_inside_a_bound_still_draws_the_box(void **state)
+{
+    (void)state;
+    versor turned;
+    glm_quatv(turned, glm_rad(20.0f), (vec3){0, 1, 0});
+    /* a long bar beside the eye (z = 5), reaching past it and the near
+       plane: 0.93 from the eye, its bound's radius 1.01 */
+    render_instance wall = instance((vec3){0.25f, -0.05f, 4.1f}, (vec3){0.1f, 0.1f, 1.0f}, turned);
+    wall.color[0] = 0.9f;
+    float d = glm_vec3_distance(g_view.eye, (vec3){0.25f, -0.05f, 4.1f});
+    assert_true(d < glm_vec3_norm((vec3){0.1f, 0.1f, 1.0f}));
+    uint8_t *empty = malloc(W * H * 3), *impostor = malloc(W * H * 3), *mesh = malloc(W * H * 3);
+    assert_true(empty && impostor && mesh);
+    draw_copies(RENDER_CUBE, &wall, 0, true, empty);
+    draw_copies(RENDER_CUBE, &wall, 1, false, impostor);
+    draw_copies(RENDER_CUBE, &wall, 1, true, mesh);
+    size_t in_impostor = 0, in_mesh = 0, in_both = 0;
+    for (size_t i = 0; i < (size_t)W * H; ++i) {
+        bool a = memcmp(impostor + 3 * i, empty + 3 * i, 3) != 0, b = memcmp(mesh + 3 * i, empty + 3 * i, 3) != 0;
+        in_impostor += a;
+        in_mesh += b;
+        in_both += a && b;
+    }
+    /* a fair part of the view, and the same part (edges may differ by a
+       pixel: the mesh is rasterised, the impostor ray-cast) */
+    assert_true(in_mesh > (size_t)W * H / 50);
+    assert_true(in_both >= in_mesh - in_mesh / 50 && in_both >= in_impostor - in_impostor / 50);
+    free(empty);
+    free(impostor);
+    free(mesh);
+}
+
 /* Kinds without impostors (a torus) draw their coarse instanced mesh. */
 static void instanced_meshes_write_their_ids(void **state)
 {
@@ -410,6 +517,8 @@ int main(int argc, char **argv)   /* SDL_main's signature on Windows */
         cmocka_unit_test(async_read_matches_the_synchronous_one),
         cmocka_unit_test(instance_ids_are_base_plus_index),
         cmocka_unit_test(instanced_meshes_write_their_ids),
+        cmocka_unit_test(eye_inside_a_bound_or_a_shape),
+        cmocka_unit_test(eye_inside_a_bound_still_draws_the_box),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
