@@ -202,6 +202,72 @@ static void clicks_through_centres_pick_the_object_the_loop_sees(void **state)
     assert_true(lesson1_many_picked(m) >= 0);
 }
 
+/* A click draws what the traversal did: after the ray, twelve edges per
+   box it opened, the root's first (it holds every object), leaves in
+   their own colour, one of them holding the point hit; the pick reports
+   how little of the tree it opened. */
+static void a_click_draws_the_boxes_its_traversal_opened(void **state)
+{
+    lesson1_many *m = *state;
+    vec3 eye;
+    eye_of_lesson1(eye);
+    int near[NEAREST_MAX];
+    nearest_to(m, eye, 0, 1, near);
+    lesson1_many_body b;
+    assert_true(lesson1_many_body_at(m, near[0], &b));
+    lesson_click c;
+    memset(&c, 0, sizeof c);
+    ray_to(eye, b.bounds.center, &c.ray);
+    lesson_pick p;
+    lesson1_many_click(m, &c, &p);
+    assert_true(p.hit);
+    int nodes = lesson_pick_field(&p, "nodes_visited")->value.i;
+    int leaves = lesson_pick_field(&p, "leaves_visited")->value.i;
+    int tested = lesson_pick_field(&p, "objects_tested")->value.i;
+    int tree = lesson_pick_field(&p, "tree_nodes")->value.i;
+    assert_true(nodes >= 1 && leaves >= 1 && tested >= leaves);
+    assert_true(tree > LESSON1_MANY_OBJECTS / 8);
+    assert_true(nodes < tree / 100 && tested < LESSON1_MANY_OBJECTS / 100);
+    assert_true(nodes + leaves <= 512);     /* all of them drawn */
+
+    render_list list = {0};
+    render_view v;
+    memset(&v, 0, sizeof v);
+    render_list_reset(&list, &v);
+    lesson1_many_draw(m, &list);
+    const render_cmd *lines[1 + 12 * 512];
+    int n = 0;
+    for (int i = 0; i < list.count; ++i)
+        if (list.cmds[i].kind == RENDER_CMD_LINE && n < (int)(sizeof lines / sizeof lines[0]))
+            lines[n++] = &list.cmds[i];
+    assert_int_equal(n, 1 + 12 * (nodes + leaves));
+    int leaf_boxes = 0, holding_hit = 0;
+    for (int k = 0; k < nodes + leaves; ++k) {
+        vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
+        for (int e = 0; e < 12; ++e) {
+            const render_cmd *l = lines[1 + 12 * k + e];
+            assert_true(glm_vec4_eqv((float *)l->u.line.color, (float *)lines[1 + 12 * k]->u.line.color));
+            glm_vec3_minv(lo, (float *)l->u.line.a, lo);
+            glm_vec3_minv(lo, (float *)l->u.line.b, lo);
+            glm_vec3_maxv(hi, (float *)l->u.line.a, hi);
+            glm_vec3_maxv(hi, (float *)l->u.line.b, hi);
+        }
+        bool leaf = lines[1 + 12 * k]->u.line.color[1] < 0.6f;    /* orange, not blue */
+        bool holds = true;
+        for (int a = 0; a < 3; ++a) {
+            float pad = 1e-4f * (1.0f + fabsf(p.point[a]));
+            holds = holds && p.point[a] >= lo[a] - pad && p.point[a] <= hi[a] + pad;
+        }
+        if (k == 0)
+            assert_true(!leaf && holds);    /* the root */
+        leaf_boxes += leaf;
+        holding_hit += leaf && holds;
+    }
+    assert_int_equal(leaf_boxes, leaves);
+    assert_true(holding_hit >= 1);
+    render_list_free(&list);
+}
+
 static void random_rays_agree_with_the_loop(void **state)
 {
     const lesson1_many *m = *state;
@@ -444,6 +510,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(scene_holds_every_object_of_every_kind, setup, teardown),
         cmocka_unit_test_setup_teardown(clicks_through_centres_pick_the_object_the_loop_sees, setup, teardown),
         cmocka_unit_test_setup_teardown(random_rays_agree_with_the_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_click_draws_the_boxes_its_traversal_opened, setup, teardown),
         cmocka_unit_test_setup_teardown(moved_objects_are_picked_where_they_are_after_the_refit, setup, teardown),
         cmocka_unit_test_setup_teardown(draw_lists_one_instanced_command_per_kind, setup, teardown),
         cmocka_unit_test_setup_teardown(gpu_pick_ids_map_back_to_the_objects_drawn, setup, teardown),

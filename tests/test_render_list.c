@@ -2,7 +2,7 @@
  * no GL): which pick id each command carries. The GPU pick pass draws
  * exactly the commands with an id >= 0, a shape writing its id, a mesh
  * id + triangle, instances id + the copy's index; the list decides the
- * ids, so this is where they are checked. */
+ * ids, so this is where they are checked. Also: x-ray lines. */
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,12 +95,40 @@ static void bad_instances_list_nothing(void **state)
     render_list_free(&list);
 }
 
+/* An x-ray line is a line that says so; plain lines do not, and a list
+   that cannot grow lists neither. */
+static void xray_lines_are_lines_marked_xray(void **state)
+{
+    (void)state;
+    render_list list = {0};
+    reset(&list);
+    const vec4 color = {0.2f, 0.4f, 0.6f, 0.8f};
+    render_list_line(&list, (vec3){0, 0, 0}, (vec3){1, 2, 3}, color);
+    render_list_line_xray(&list, (vec3){4, 5, 6}, (vec3){7, 8, 9}, color);
+    assert_int_equal(list.count, 2);
+    assert_int_equal(list.cmds[0].kind, RENDER_CMD_LINE);
+    assert_int_equal(list.cmds[1].kind, RENDER_CMD_LINE);
+    assert_false(list.cmds[0].u.line.xray);
+    assert_true(list.cmds[1].u.line.xray);
+    assert_true(glm_vec3_eqv(list.cmds[1].u.line.a, (vec3){4, 5, 6}));
+    assert_true(glm_vec3_eqv(list.cmds[1].u.line.b, (vec3){7, 8, 9}));
+    assert_true(glm_vec4_eqv(list.cmds[1].u.line.color, (float *)color));
+    /* after a command that is not a line, an x-ray line marks only itself */
+    render_list_point(&list, (vec3){0, 0, 0}, 4.0f, color);
+    render_list_line_xray(&list, (vec3){0, 0, 0}, (vec3){1, 1, 1}, color);
+    assert_int_equal(list.count, 4);
+    assert_int_equal(list.cmds[2].kind, RENDER_CMD_POINT);
+    assert_true(list.cmds[3].u.line.xray);
+    render_list_free(&list);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(instances_take_the_pick_id_as_their_base),
         cmocka_unit_test(runs_past_int_max_are_not_pickable),
         cmocka_unit_test(bad_instances_list_nothing),
+        cmocka_unit_test(xray_lines_are_lines_marked_xray),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_scene.c: rp_scene against a brute-force loop over every object's
    own ray function: random mixed scenes with duplicates (ties), moves seen
    only after a build, refit and rebuild agreeing, a 100k-object scene,
-   identical objects, and every kind of invalid input. */
+   identical objects, every kind of invalid input, and the traced
+   traversal (rp_intersect_ray_scene_traced). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -222,6 +223,14 @@ static int check_ray(const rp_scene *s, const rp_ray *ray, const rp_mesh *mesh, 
     assert_same_hit(&got, &want);
     assert_memory_equal(&got_tri, &want_tri, sizeof got_tri);
     assert_int_equal(rp_intersect_ray_scene(s, ray, NULL, NULL), i);
+    /* the traced traversal gives the same answer */
+    rp_hit traced = sentinel_hit();
+    rp_triangle_hit traced_tri = tri_sentinel;
+    rp_scene_trace trace = {0};
+    assert_int_equal(rp_intersect_ray_scene_traced(s, ray, &trace, &traced, &traced_tri), i);
+    assert_same_hit(&traced, &got);
+    assert_memory_equal(&traced_tri, &got_tri, sizeof got_tri);
+    assert_true(trace.visit_count == trace.nodes_visited + trace.leaves_visited);
     return i;
 }
 
@@ -488,6 +497,8 @@ static void hundred_thousand_objects_match_brute_force(void **state)
     (void)state;
     rng = 42;
     const int n = 100000, rays = 2000;
+    long opened = 0, tested = 0;
+    int tree_nodes = 0;
     rp_sphere *spheres = malloc(n * sizeof *spheres);
     int *sphere_index = malloc(n * sizeof *sphere_index);
     rp_aabb *boxes = malloc(n * sizeof *boxes);
@@ -532,8 +543,18 @@ static void hundred_thousand_objects_match_brute_force(void **state)
             assert_same_hit(&got, &want);
             hits++;
         }
+        rp_scene_trace trace = {0};
+        assert_int_equal(rp_intersect_ray_scene_traced(s, &ray, &trace, NULL, NULL), i);
+        opened += trace.nodes_visited;
+        tested += trace.objects_tested;
+        tree_nodes = trace.tree_nodes;
     }
     assert_true(hits > rays / 10);
+    /* what the BVH is for: a ray opens a sliver of the tree and runs a
+       handful of the 100,000 objects through their own functions */
+    assert_true(tree_nodes > n / 8);
+    assert_true(opened < (long)rays * tree_nodes / 100);
+    assert_true(tested < (long)rays * 100);
     rp_scene_destroy(s);
     free(spheres);
     free(sphere_index);
@@ -926,6 +947,147 @@ static void invalid_queries_return_minus_one(void **state)
     rp_scene_destroy(s);
 }
 
+/* ---- the traced traversal ---------------------------------------------- */
+
+static bool box_holds_point(const rp_aabb *b, const float p[3], float pad)
+{
+    for (int a = 0; a < 3; a++)
+        if (!(p[a] >= b->min[a] - pad && p[a] <= b->max[a] + pad))
+            return false;
+    return true;
+}
+
+static bool box_holds_box(const rp_aabb *outer, const rp_aabb *inner)
+{
+    return box_holds_point(outer, inner->min, 0.0f) && box_holds_point(outer, inner->max, 0.0f);
+}
+
+/* The ray meets the box (grown by pad for the traversal's rounding). */
+static bool ray_meets_box(const rp_ray *ray, const rp_aabb *b, float pad)
+{
+    rp_aabb grown = *b;
+    for (int a = 0; a < 3; a++) {
+        grown.min[a] -= pad;
+        grown.max[a] += pad;
+    }
+    rp_hit h;
+    return rp_intersect_ray_aabb(ray, &grown, &h);
+}
+
+/* What the trace records is what the traversal did: the root first, every
+   box opened is one the ray meets and lies in the root, the leaves hold
+   the objects tested, and the object hit lies in a leaf opened. */
+static void trace_records_the_boxes_the_traversal_opened(void **state)
+{
+    (void)state;
+    rp_mesh *mesh = cube_mesh();
+    rng = 77;
+    const int n = 400;
+    float extent = 2.0f + sqrtf((float)n);
+    object *objs = calloc((size_t)n, sizeof *objs);
+    rp_scene *s = rp_scene_create();
+    for (int i = 0; i < n; i++) {
+        random_object(&objs[i], (enum kind)(i % KINDS), extent);
+        assert_int_equal(add_object(s, mesh, &objs[i]), i);
+    }
+    assert_true(rp_scene_build(s));
+    enum { CAP = 2048 };
+    rp_scene_visit *visits = malloc(CAP * sizeof *visits);
+    int hits = 0, leaf_with_hit = 0;
+    for (int r = 0; r < 500; r++) {
+        rp_ray ray;
+        random_ray(&ray, extent, r % 3 ? &objs[(int)uniform(0, n)] : NULL);
+        rp_scene_trace trace = {visits, CAP, 99, 99, 99, 99, 99};   /* counts reset by the call */
+        rp_hit h;
+        int i = rp_intersect_ray_scene_traced(s, &ray, &trace, &h, NULL);
+        assert_int_equal(i, rp_intersect_ray_scene(s, &ray, NULL, NULL));
+        assert_true(trace.visits == visits && trace.visit_cap == CAP);
+        assert_true(trace.tree_nodes > 1);
+        assert_true(trace.visit_count >= 1 && trace.visit_count <= CAP);
+        assert_int_equal(trace.visit_count, trace.nodes_visited + trace.leaves_visited);
+        assert_int_equal(visits[0].objects, 0);        /* the root, a node */
+        float pad = 1e-4f * (2.0f * extent + 1.0f);
+        int objects = 0;
+        bool in_leaf = false;
+        for (int v = 0; v < trace.visit_count; v++) {
+            assert_true(visits[v].objects >= 0 && visits[v].objects <= RP_SBVH_MAX_LEAF);
+            assert_true(box_holds_box(&visits[0].box, &visits[v].box));
+            /* the root is opened whatever the ray: the others were entered */
+            assert_true(v == 0 || ray_meets_box(&ray, &visits[v].box, pad));
+            objects += visits[v].objects;
+            if (i >= 0 && visits[v].objects > 0 && box_holds_point(&visits[v].box, h.point, pad))
+                in_leaf = true;
+        }
+        assert_int_equal(objects, trace.objects_tested);
+        assert_true(trace.leaves_visited <= trace.objects_tested);
+        if (i >= 0) {
+            hits++;
+            assert_true(trace.leaves_visited >= 1);
+            leaf_with_hit += in_leaf;
+        }
+    }
+    assert_true(hits > 100);
+    assert_int_equal(leaf_with_hit, hits);
+    free(visits);
+    free(objs);
+    rp_scene_destroy(s);
+    rp_mesh_destroy(mesh);
+}
+
+/* Past visit_cap the trace counts without storing; NULL visits or a
+   negative cap count only; invalid queries leave a zero trace. */
+static void trace_counts_past_its_cap_and_refuses_bad_input(void **state)
+{
+    (void)state;
+    rp_scene *s = rp_scene_create();
+    for (int i = 0; i < 200; i++) {
+        rp_sphere sp = {{(float)(i % 10) * 3.0f, (float)(i / 10 % 10) * 3.0f, -(float)(i / 100) * 3.0f - 10.0f}, 1};
+        assert_int_equal(rp_scene_add_sphere(s, &sp), i);
+    }
+    assert_true(rp_scene_build(s));
+    rp_ray ray = {{12.2f, 12.1f, 10.0f}, {0.001f, 0.002f, -1.0f}};     /* hits sphere 44 */
+    rp_scene_trace full = {0};
+    int want = rp_intersect_ray_scene_traced(s, &ray, &full, NULL, NULL);
+    assert_int_equal(want, 44);
+    assert_true(full.visit_count >= 4);
+    /* three stored, the rest counted; the entries past the cap untouched */
+    rp_scene_visit visits[8];
+    memset(visits, 0x5a, sizeof visits);
+    rp_scene_visit guard;
+    memcpy(&guard, &visits[3], sizeof guard);
+    rp_scene_trace capped = {visits, 3, 0, 0, 0, 0, 0};
+    assert_int_equal(rp_intersect_ray_scene_traced(s, &ray, &capped, NULL, NULL), want);
+    assert_int_equal(capped.visit_count, full.visit_count);
+    assert_int_equal(capped.objects_tested, full.objects_tested);
+    assert_memory_equal(&visits[3], &guard, sizeof guard);
+    assert_int_equal(visits[0].objects, 0);
+    /* counting only */
+    rp_scene_trace none = {NULL, 10, 0, 0, 0, 0, 0}, negative = {visits, -5, 0, 0, 0, 0, 0};
+    assert_int_equal(rp_intersect_ray_scene_traced(s, &ray, &none, NULL, NULL), want);
+    assert_int_equal(rp_intersect_ray_scene_traced(s, &ray, &negative, NULL, NULL), want);
+    assert_int_equal(none.visit_count, full.visit_count);
+    assert_int_equal(none.visit_cap, 0);
+    assert_int_equal(negative.visit_count, full.visit_count);
+    assert_int_equal(negative.visit_cap, 0);
+    /* a NULL trace: the plain query */
+    assert_int_equal(rp_intersect_ray_scene_traced(s, &ray, NULL, NULL, NULL), want);
+    /* invalid queries: -1 and a trace of zeros */
+    rp_ray bad = {{0, 0, 0}, {0, 0, 0}};
+    rp_scene *empty = rp_scene_create();
+    rp_scene_trace t = {visits, 8, 5, 5, 5, 5, 5};
+    assert_int_equal(rp_intersect_ray_scene_traced(s, &bad, &t, NULL, NULL), -1);
+    assert_true(t.visit_count == 0 && t.nodes_visited == 0 && t.leaves_visited == 0 &&
+                t.objects_tested == 0 && t.tree_nodes == 0 && t.visits == visits && t.visit_cap == 8);
+    t.visit_count = 5;
+    assert_int_equal(rp_intersect_ray_scene_traced(NULL, &ray, &t, NULL, NULL), -1);
+    assert_int_equal(t.visit_count, 0);
+    t.visit_count = 5;
+    assert_int_equal(rp_intersect_ray_scene_traced(empty, &ray, &t, NULL, NULL), -1);
+    assert_int_equal(t.visit_count, 0);
+    rp_scene_destroy(empty);
+    rp_scene_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -942,6 +1104,8 @@ int main(void)
         cmocka_unit_test(wrong_moves_change_nothing),
         cmocka_unit_test(invalid_queries_return_minus_one),
         cmocka_unit_test(bvh4_boxes_hold_their_contents_after_collapse_and_refit),
+        cmocka_unit_test(trace_records_the_boxes_the_traversal_opened),
+        cmocka_unit_test(trace_counts_past_its_cap_and_refuses_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

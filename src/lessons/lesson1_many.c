@@ -8,7 +8,9 @@
  * writing them into the scene costs. rp_scene_build then refits the BVH
  * (or rebuilds it when the refitted tree has grown too loose), and a click
  * asks rp_intersect_ray_scene for the nearest object: no loop over the
- * objects anywhere.
+ * objects anywhere. The click then asks rp_intersect_ray_scene_traced the
+ * same question to draw what the traversal did: the BVH boxes it opened,
+ * nodes and leaves, and how few of the objects it tested.
  *
  * The renderer gets the objects as instances (render_list_instances), one
  * array per shape kind that update() rewrites in place, so drawing lists a
@@ -32,6 +34,7 @@
 
 #define BANDS 24
 #define MESH_INSTANCES 16
+#define VISITS_DRAWN 512        /* boxes of the last pick's traversal kept for drawing */
 #define BELT_INNER 6.0f
 #define BELT_OUTER 22.0f
 
@@ -84,6 +87,11 @@ struct lesson1_many {
     bool has_ray, last_hit;
     rp_ray last_ray;
     vec3 last_point;
+    /* what the last pick's traversal opened (rp_intersect_ray_scene_traced):
+       drawn as boxes, counted in the HUD; the boxes are the tree's as it
+       was at the click, like the ray */
+    rp_scene_visit visits[VISITS_DRAWN];
+    rp_scene_trace trace;
     /* times for the HUD, milliseconds; smoothed, so they can be read */
     double move_ms, build_ms, pick_us;
     int builds_failed;
@@ -397,6 +405,15 @@ void lesson1_many_click(lesson1_many *m, const lesson_click *c, lesson_pick *out
     double t0 = render_clock_seconds();
     int id = rp_intersect_ray_scene(m->scene, &c->ray, &hit, NULL);
     m->pick_us = (render_clock_seconds() - t0) * 1e6;
+    /* again, traced, to show the boxes it opened (timed without: tracing
+       is not free, and the same traversal gives the same answer) */
+    m->trace.visits = m->visits;
+    m->trace.visit_cap = VISITS_DRAWN;
+    rp_intersect_ray_scene_traced(m->scene, &c->ray, &m->trace, NULL, NULL);
+    lesson_pick_int(out, "nodes_visited", m->trace.nodes_visited);
+    lesson_pick_int(out, "leaves_visited", m->trace.leaves_visited);
+    lesson_pick_int(out, "objects_tested", m->trace.objects_tested);
+    lesson_pick_int(out, "tree_nodes", m->trace.tree_nodes);
     highlight(m, id);
     m->has_ray = true;
     m->last_ray = c->ray;
@@ -417,6 +434,34 @@ void lesson1_many_click(lesson1_many *m, const lesson_click *c, lesson_pick *out
 }
 
 /* ------------------------------------------------------------ draw */
+
+/* A box's twelve edges. */
+static void draw_box(render_list *list, const rp_aabb *b, const vec4 color)
+{
+    const float *lo = b->min, *hi = b->max;
+    for (int e = 0; e < 12; ++e) {
+        /* edge e runs along axis e / 4; the other two axes pick low or high
+           by the two bits of e % 4 */
+        int axis = e / 4, u = (axis + 1) % 3, v = (axis + 2) % 3;
+        vec3 a, z;
+        a[axis] = lo[axis];
+        z[axis] = hi[axis];
+        a[u] = z[u] = (e & 1) ? hi[u] : lo[u];
+        a[v] = z[v] = (e & 2) ? hi[v] : lo[v];
+        render_list_line_xray(list, a, z, color);
+    }
+}
+
+/* The boxes the last pick opened: BVH nodes blue, leaves orange (the
+   objects in them went through their own ray functions). */
+static void draw_visits(const lesson1_many *m, render_list *list)
+{
+    static const vec4 NODE_COLOR = {0.45f, 0.85f, 1.0f, 0.9f};
+    static const vec4 LEAF_COLOR = {1.0f, 0.45f, 0.10f, 1.0f};
+    int n = m->trace.visit_count < VISITS_DRAWN ? m->trace.visit_count : VISITS_DRAWN;
+    for (int i = 0; i < n; ++i)
+        draw_box(list, &m->visits[i].box, m->visits[i].objects > 0 ? LEAF_COLOR : NODE_COLOR);
+}
 
 void lesson1_many_draw(const lesson1_many *m, render_list *list)
 {
@@ -444,6 +489,7 @@ void lesson1_many_draw(const lesson1_many *m, render_list *list)
         glm_vec3_add(end, (float *)m->last_ray.origin, end);
     }
     render_list_line(list, m->last_ray.origin, end, (vec4){1.0f, 0.9f, 0.4f, 0.9f});
+    draw_visits(m, list);
     if (m->last_hit)
         render_list_point(list, m->last_point, 10.0f, (vec4){1.0f, 0.95f, 0.5f, 1.0f});
     /* a glass halo around the picked object: one among 100,000 is small */
@@ -459,11 +505,17 @@ void lesson1_many_status(const lesson1_many *m, char *buf, size_t size)
         snprintf(picked, sizeof picked, "%s %d", KIND_NAME[m->objects[m->picked].kind], m->picked);
     else if (m->has_ray)
         snprintf(picked, sizeof picked, "miss");
+    char visits[160] = "";
+    if (m->has_ray)
+        snprintf(visits, sizeof visits,
+                 "\nthe ray opened %d of %d BVH nodes (blue) and %d leaf boxes (orange), tested %d of %d objects",
+                 m->trace.nodes_visited, m->trace.tree_nodes, m->trace.leaves_visited, m->trace.objects_tested,
+                 m->count);
     snprintf(buf, size,
              "many objects (A: back): %d   spheres %d, ellipsoids %d, boxes %d (drawn as impostors), "
-             "tori %d\nmove %.2f ms   rp_scene_build (a refit) %.2f ms   pick %.1f us   picked: %s%s",
+             "tori %d\nmove %.2f ms   rp_scene_build (a refit) %.2f ms   pick %.1f us   picked: %s%s%s",
              m->count, m->instance_count[0], m->instance_count[1], m->instance_count[2], m->mesh_count,
-             m->move_ms, m->build_ms, m->pick_us, picked, m->builds_failed ? "   (a build ran out of memory)" : "");
+             m->move_ms, m->build_ms, m->pick_us, picked, visits, m->builds_failed ? "   (a build ran out of memory)" : "");
 }
 
 void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed)

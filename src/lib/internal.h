@@ -34,4 +34,15 @@ void  rp_free_large(void *p);
    hit the function reports lies inside the scene's box for it. */
 #define RP_OBB_BOUNDS_PAD 1e-7
 
+/* Inlined at every call even where the compiler would not: one function
+   written for two callers that pass it different constants (the scene's
+   traversal, traced or not) then costs the plain caller nothing. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RP_INLINE_ALWAYS inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define RP_INLINE_ALWAYS __forceinline
+#else
+#define RP_INLINE_ALWAYS inline
+#endif
+
 #endif /* RAYPICK_INTERNAL_H */

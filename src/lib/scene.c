@@ -559,6 +559,7 @@ typedef struct query {
     int    best;
     rp_hit hit;
     rp_triangle_hit tri;
+    rp_scene_trace *trace;  /* NULL unless rp_intersect_ray_scene_traced */
 } query;
 
 /* Whether a hit at t by object obj would lose to the best so far (equal t:
@@ -642,16 +643,59 @@ static void test_object(query *q, uint32_t i)
     q->t_max = t_max;
 }
 
+/* ---- tracing (rp_intersect_ray_scene_traced) ---- */
+
+/* The box of child ref r in node n (the slot that holds it). */
+static void child_box(const rp_bvh4_node *n, const rp_bvh4_ref *r, rp_aabb *out)
+{
+    for (int i = 0; i < 4; i++) {
+        if (n->child[i] != r->first || n->count[i] != r->count)
+            continue;
+        for (int a = 0; a < 3; a++) {
+            out->min[a] = n->b[a][i];
+            out->max[a] = n->b[3 + a][i];
+        }
+        return;
+    }
+}
+
+/* Records that the traversal opened `box`: a node (objects 0) or a leaf. */
+static void trace_visit(rp_scene_trace *tr, const rp_aabb *box, uint32_t objects)
+{
+    if (tr->visits != NULL && tr->visit_count < tr->visit_cap) {
+        tr->visits[tr->visit_count].box = *box;
+        tr->visits[tr->visit_count].objects = (int)objects;
+    }
+    tr->visit_count++;
+    if (objects > 0) {
+        tr->leaves_visited++;
+        tr->objects_tested += (int)objects;
+    } else {
+        tr->nodes_visited++;
+    }
+}
+
 /* Depth first, nearest child first; a pending child entered after the
-   best hit so far (with its margin) is skipped. */
-static void traverse(query *q)
+   best hit so far (with its margin) is skipped. When tracing, each
+   pending child's box waits beside it (boxes[]) until it is opened.
+   Inlined into both callers, so the untraced one has no tracing left. */
+static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace)
 {
     const rp_scene *s = q->s;
     const rp_bvh4_node *nodes = s->nodes;
     rp_bvh4_ref stack[RP_BVH4_STACK];
+    rp_aabb boxes[RP_BVH4_STACK], box;
     int sp = 0;
     rp_bvh4_ref cur = {0, 0, 0.0f};     /* the root */
+    if (trace) {
+        rp_sbox root;
+        rp_bvh4_bounds(nodes, s->node_count, &root);
+        memcpy(box.min, root.min, sizeof box.min);
+        memcpy(box.max, root.max, sizeof box.max);
+    }
     for (;;) {
+        if (trace)
+            trace_visit(trace, &box, cur.count);
         if (cur.count > 0) {
             for (uint32_t i = cur.first; i < cur.first + cur.count; i++)
                 test_object(q, i);
@@ -672,9 +716,14 @@ static void traverse(query *q)
                     }
                 }
                 /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
-                for (int j = k - 1; j > 0; j--)
+                for (int j = k - 1; j > 0; j--) {
+                    if (trace)
+                        child_box(n, &hit[j], &boxes[sp]);
                     stack[sp++] = hit[j];
+                }
                 cur = hit[0];
+                if (trace)
+                    child_box(n, &hit[0], &box);
                 continue;
             }
         }
@@ -686,21 +735,40 @@ static void traverse(query *q)
             if (cur.t_enter <= q->t_max)
                 break;
         }
+        if (trace)
+            box = boxes[sp];
     }
 }
 
-int rp_intersect_ray_scene(const rp_scene *s, const rp_ray *ray, rp_hit *out,
-                           rp_triangle_hit *tri)
+static void traverse(query *q)
+{
+    traverse_with(q, NULL);
+}
+
+static void traverse_traced(query *q)
+{
+    traverse_with(q, q->trace);
+}
+
+/* rp_intersect_ray_scene_traced with trace set up (or NULL). */
+static int intersect(const rp_scene *s, const rp_ray *ray, rp_scene_trace *trace, rp_hit *out,
+                     rp_triangle_hit *tri)
 {
     if (s == NULL || !rp_ray_is_valid(ray) || s->built_count == 0 || s->nodes == NULL)
         return -1;
     query q;
     q.s = s;
     q.ray = ray;
+    q.trace = trace;
     rp_bvh4_ray_setup(ray, s->max_abs, &q.box_ray);
     q.t_max = INFINITY;
     q.best = -1;
-    traverse(&q);
+    if (trace)
+        trace->tree_nodes = (int)s->node_count;
+    if (trace)
+        traverse_traced(&q);
+    else
+        traverse(&q);
     if (q.best < 0)
         return -1;
     if (out)
@@ -708,4 +776,23 @@ int rp_intersect_ray_scene(const rp_scene *s, const rp_ray *ray, rp_hit *out,
     if (tri && s->kind[q.best] == KIND_MESH)
         *tri = q.tri;
     return q.best;
+}
+
+int rp_intersect_ray_scene(const rp_scene *s, const rp_ray *ray, rp_hit *out,
+                           rp_triangle_hit *tri)
+{
+    return intersect(s, ray, NULL, out, tri);
+}
+
+int rp_intersect_ray_scene_traced(const rp_scene *s, const rp_ray *ray, rp_scene_trace *trace,
+                                  rp_hit *out, rp_triangle_hit *tri)
+{
+    if (trace) {
+        rp_scene_visit *visits = trace->visits;
+        int cap = visits != NULL && trace->visit_cap > 0 ? trace->visit_cap : 0;
+        memset(trace, 0, sizeof *trace);
+        trace->visits = visits;
+        trace->visit_cap = cap;
+    }
+    return intersect(s, ray, trace, out, tri);
 }

@@ -422,6 +422,7 @@ bool render_complete(renderer *r, char *err, size_t err_size)
     }
     batch_init(&r->shadows);
     batch_init(&r->lines);
+    batch_init(&r->hidden_lines);
     batch_init(&r->points);
     batch_init(&r->beams);
     build_grid(r);
@@ -449,6 +450,7 @@ void render_destroy(renderer *r)
         batch_free(&r->background);
         batch_free(&r->shadows);
         batch_free(&r->lines);
+        batch_free(&r->hidden_lines);
         batch_free(&r->points);
         batch_free(&r->beams);
         for (int i = 0; i < RENDER_SHAPE_COUNT; ++i) {
@@ -871,13 +873,21 @@ static void draw_grid(renderer *r, float y)
     glDisable(GL_BLEND);
 }
 
-static void batch_line(renderer *r, const vec3 a, const vec3 b, const vec4 color)
+/* The hidden parts of an x-ray line: this much of its opacity. */
+#define XRAY_HIDDEN_ALPHA 0.5f
+
+static void batch_line(renderer *r, const vec3 a, const vec3 b, const vec4 color, bool xray)
 {
     render_vertex *v = batch_push(&r->lines, 2);
     if (!v)
         return;
     set_rv(&v[0], a, color, 0.0f);
     set_rv(&v[1], b, color, 0.0f);
+    if (!xray || !(v = batch_push(&r->hidden_lines, 2)))
+        return;
+    vec4 faint = {color[0], color[1], color[2], color[3] * XRAY_HIDDEN_ALPHA};
+    set_rv(&v[0], a, faint, 0.0f);
+    set_rv(&v[1], b, faint, 0.0f);
 }
 
 static void batch_point(renderer *r, const vec3 p, float size_px, const vec4 color)
@@ -950,6 +960,12 @@ static void draw_shadows_and_lines(renderer *r)
     batch_draw(&r->shadows, GL_TRIANGLES);
     glDepthMask(GL_TRUE);
     batch_draw(&r->lines, GL_LINES);
+    /* x-ray lines again, faintly, only where something nearer hides them */
+    glDepthFunc(GL_GREATER);
+    glDepthMask(GL_FALSE);
+    batch_draw(&r->hidden_lines, GL_LINES);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
 }
@@ -1165,7 +1181,7 @@ static void submit_translucent(renderer *r, const render_list *list)
         if (c->kind == RENDER_CMD_SHADOW)
             batch_shadow(r, c->u.shadow.center, c->u.shadow.radius, c->u.shadow.ground, c->u.shadow.strength);
         else if (c->kind == RENDER_CMD_LINE)
-            batch_line(r, c->u.line.a, c->u.line.b, c->u.line.color);
+            batch_line(r, c->u.line.a, c->u.line.b, c->u.line.color, c->u.line.xray);
         else if (c->kind == RENDER_CMD_POINT)
             batch_point(r, c->u.point.p, c->u.point.size_px, c->u.point.color);
         else if (c->kind == RENDER_CMD_BEAM)

@@ -110,6 +110,7 @@ struct renderer {
     int *cull_index;        /* each point's index in the listed instances */
     int cull_cap;
     render_batch grid, shadows, lines, points, beams;
+    render_batch hidden_lines;  /* x-ray lines' faint copies, drawn where hidden */
     render_batch background; /* screen grid in NDC (its own 2-float layout) */
     render_view view;
     vec3 light_dir;

@@ -136,6 +136,13 @@ void render_list_line(render_list *list, const vec3 a, const vec3 b, const vec4 
     glm_vec4_copy((float *)color, c->u.line.color);
 }
 
+void render_list_line_xray(render_list *list, const vec3 a, const vec3 b, const vec4 color)
+{
+    render_list_line(list, a, b, color);
+    if (list->count > 0 && list->cmds[list->count - 1].kind == RENDER_CMD_LINE)
+        list->cmds[list->count - 1].u.line.xray = true;
+}
+
 void render_list_point(render_list *list, const vec3 p, float size_px, const vec4 color)
 {
     render_cmd *c = push(list, RENDER_CMD_POINT);

@@ -117,7 +117,7 @@ typedef struct render_cmd {
         render_terrain_data terrain;
         struct { float y; } grid;
         struct { vec3 center; float radius, ground, strength; } shadow;
-        struct { vec3 a, b; vec4 color; } line;
+        struct { vec3 a, b; vec4 color; bool xray; } line;
         struct { vec3 p; float size_px; vec4 color; } point;
         struct { vec3 a, b; float width; vec4 color; } beam;
         struct {
@@ -166,6 +166,9 @@ void render_list_grid(render_list *list, float y);
 void render_list_shadow(render_list *list, const vec3 center, float radius, float ground,
                         float strength);
 void render_list_line(render_list *list, const vec3 a, const vec3 b, const vec4 color);
+/* A line that also shows, faintly, where surfaces hide it: boxes among
+   many objects (lesson 1's BVH boxes inside the asteroid belt). */
+void render_list_line_xray(render_list *list, const vec3 a, const vec3 b, const vec4 color);
 void render_list_point(render_list *list, const vec3 p, float size_px, const vec4 color);
 void render_list_beam(render_list *list, const vec3 a, const vec3 b, float width, const vec4 color);
 /* A translucent shield: a unit sphere transformed by model (scale: an

@@ -151,6 +151,14 @@ static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int 
             want_tri = th;
     }
     fuzz_check(rp_intersect_ray_scene(s, ray, NULL, NULL) == i, "NULL out changes the answer");
+    rp_scene_visit visits[16];
+    rp_scene_trace trace = {visits, 16, 0, 0, 0, 0, 0};
+    fuzz_check(rp_intersect_ray_scene_traced(s, ray, &trace, NULL, NULL) == i, "tracing changes the answer");
+    if (trace.visit_count != trace.nodes_visited + trace.leaves_visited ||
+        trace.objects_tested < trace.leaves_visited || trace.objects_tested > n ||
+        (i >= 0 && trace.leaves_visited < 1))
+        fuzz_fail("trace counts disagree: %d visits, %d nodes, %d leaves, %d objects", trace.visit_count,
+                  trace.nodes_visited, trace.leaves_visited, trace.objects_tested);
     if (i < 0) {
         fuzz_check(fuzz_untouched(&got, sizeof got), "miss wrote to *out");
         fuzz_check(fuzz_untouched(&got_tri, sizeof got_tri), "miss wrote to *tri");

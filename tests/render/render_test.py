@@ -512,7 +512,8 @@ def test_lesson4():
 
 def test_lesson1_many():
     """A: 100,000 instanced objects fill the belt; a click picks one of them
-    with the scene, on the click's ray, and lights it up."""
+    with the scene, on the click's ray, lights it up, and shows the BVH
+    boxes the traversal opened."""
     w, h = 640, 360
     cam = Camera(layout(1, w, h))     # A keeps lesson 1's camera
     plain = screenshot("plain", 1, w, h, 3, keys=[("h", 0)])
@@ -568,6 +569,19 @@ def test_lesson1_many():
         n_after = sum(map(yellow, after.around(cx, cy, 0, 8)))
         check(n_after > n_before + 3, where + ": the pick is not lit: %d yellow pixels, %d before" %
               (n_after, n_before))
+        # what the traversal did: a sliver of the tree opened, drawn as
+        # light blue boxes (the root's around the whole belt) that were not
+        # there before the click
+        check(0 < rep["nodes_visited"] < rep["tree_nodes"] / 100 and rep["leaves_visited"] >= 1 and
+              rep["leaves_visited"] <= rep["objects_tested"] < 1000,
+              where + ": traversal counts %s" % {k: rep[k] for k in (
+                  "nodes_visited", "leaves_visited", "objects_tested", "tree_nodes")})
+
+        def box_blue(p):
+            return p[2] > 170 and p[1] > 130 and p[0] < 0.7 * p[2] and p[1] > 0.7 * p[2]
+        new_blue = sum(1 for p, q in zip(before.pixels(), after.pixels()) if box_blue(q) and not box_blue(p))
+        print("%s: %d box-blue pixels new after the click" % (where, new_blue))
+        check(new_blue > 200, where + ": the traversal's boxes are not drawn (%d new box-blue pixels)" % new_blue)
 
 
 def test_lesson1_many_gpu():
