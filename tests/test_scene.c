@@ -354,6 +354,66 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
     }
 }
 
+/* The builder's cost is the tree's, and its two halves of subtrees hold
+   their own children: refitting them on two threads and then the top
+   gives the serial refit's boxes exactly (and its cost, summed in
+   another order); bounds out of order fall back to the serial refit. */
+static void split_refit_equals_serial_refit(void **state)
+{
+    (void)state;
+    rng = 4242u;
+    const uint32_t sizes[] = {5000, 150000};
+    for (int s = 0; s < 2; s++) {
+        uint32_t n = sizes[s];
+        rp_sbox *boxes = malloc(n * sizeof *boxes);
+        for (uint32_t i = 0; i < n; i++)
+            for (int a = 0; a < 3; a++) {
+                float c = uf(-500, 500), h = uf(0.1f, 2);
+                boxes[i].min[a] = c - h;
+                boxes[i].max[a] = c + h;
+            }
+        rp_sbvh bin;
+        assert_true(rp_sbvh_build(boxes, n, &bin));
+        assert_true(fabs(bin.cost - rp_bvh4_cost(bin.nodes, bin.node_count)) <= 1e-12 * bin.cost);
+        assert_true(bin.top_count <= bin.half && bin.half <= bin.node_count);
+        if (n > 100000)     /* many subtrees: a top, and two non-empty halves */
+            assert_true(bin.top_count > 0 && bin.half > bin.top_count &&
+                        bin.half < bin.node_count);
+        for (uint32_t i = 0; i < n; i++) {
+            float d = i % 7 == 0 ? uf(-40, 40) : uf(-1, 1);
+            for (int a = 0; a < 3; a++) {
+                boxes[i].min[a] += d;
+                boxes[i].max[a] += d;
+            }
+        }
+        size_t bytes = bin.node_count * sizeof *bin.nodes;
+        rp_bvh4_node *serial = malloc(bytes);
+        memcpy(serial, bin.nodes, bytes);
+        double want = rp_bvh4_refit(serial, bin.node_count, bin.prims, boxes);
+        for (int threaded = 0; threaded < 2; threaded++) {
+            rp_bvh4_node *split = malloc(bytes);
+            memcpy(split, bin.nodes, bytes);
+            double got = rp_bvh4_refit_split(split, bin.node_count, bin.top_count, bin.half,
+                                             bin.prims, boxes, threaded);
+            assert_memory_equal(split, serial, bytes);
+            assert_true(fabs(got - want) <= 1e-12 * want);
+            free(split);
+        }
+        /* a split that is not the builder's: the serial refit */
+        rp_bvh4_node *bad = malloc(bytes);
+        memcpy(bad, bin.nodes, bytes);
+        double got = rp_bvh4_refit_split(bad, bin.node_count, bin.node_count, 0, bin.prims,
+                                         boxes, true);
+        assert_memory_equal(bad, serial, bytes);
+        assert_true(got == want);
+        free(bad);
+        check_bvh4(serial, bin.node_count, bin.prims, boxes, n);
+        free(serial);
+        rp_sbvh_free(&bin);
+        free(boxes);
+    }
+}
+
 /* ---- tests --------------------------------------------------------------- */
 
 static void nearest_equals_brute_force_on_mixed_scenes(void **state)
@@ -1076,6 +1136,7 @@ int main(void)
         cmocka_unit_test(wrong_moves_change_nothing),
         cmocka_unit_test(invalid_queries_return_minus_one),
         cmocka_unit_test(bvh4_boxes_hold_their_contents_after_build_and_refit),
+        cmocka_unit_test(split_refit_equals_serial_refit),
         cmocka_unit_test(trace_records_the_boxes_the_traversal_opened),
         cmocka_unit_test(trace_counts_past_its_cap_and_refuses_bad_input),
     };
