@@ -301,16 +301,17 @@ static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, const uint32_t
     free(node_seen);
 }
 
-/* The BVH4 of random boxes, collapsed from the builder's tree, then
-   refitted after every box moved (some far): still exact boxes around
-   their contents, and the cost the refit returns is the tree's cost. A
-   tree of one leaf too. */
-static void bvh4_boxes_hold_their_contents_after_collapse_and_refit(void **state)
+/* The BVH4 of random boxes as the builder makes it (one subtree, or many
+   collapsed on their threads under the top's nodes), then refitted after
+   every box moved (some far): still exact boxes around their contents,
+   and the cost the refit returns is the tree's cost. A tree of one leaf
+   too. */
+static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
 {
     (void)state;
     rng = 99991u;
-    const uint32_t sizes[] = {3, 5000};
-    for (int s = 0; s < 2; s++) {
+    const uint32_t sizes[] = {3, 5000, 120000};
+    for (int s = 0; s < 3; s++) {
         uint32_t n = sizes[s];
         rp_sbox *boxes = malloc(n * sizeof *boxes);
         for (uint32_t i = 0; i < n; i++) {
@@ -322,8 +323,8 @@ static void bvh4_boxes_hold_their_contents_after_collapse_and_refit(void **state
         }
         rp_sbvh bin;
         assert_true(rp_sbvh_build(boxes, n, &bin));
-        uint32_t count = 0;
-        rp_bvh4_node *nodes = rp_bvh4_collapse(bin.nodes, bin.node_count, &count);
+        rp_bvh4_node *nodes = bin.nodes;
+        uint32_t count = bin.node_count;
         assert_non_null(nodes);
         assert_true(count >= 1 && (n > 4 || count == 1));
         check_bvh4(nodes, count, bin.prims, boxes, n);
@@ -348,7 +349,66 @@ static void bvh4_boxes_hold_their_contents_after_collapse_and_refit(void **state
                 assert_true(root.max[a] >= boxes[i].max[a]);
             }
         }
-        rp_free_large(nodes);
+        rp_sbvh_free(&bin);
+        free(boxes);
+    }
+}
+
+/* The builder's cost is the tree's, and its two halves of subtrees hold
+   their own children: refitting them on two threads and then the top
+   gives the serial refit's boxes exactly (and its cost, summed in
+   another order); bounds out of order fall back to the serial refit. */
+static void split_refit_equals_serial_refit(void **state)
+{
+    (void)state;
+    rng = 4242u;
+    const uint32_t sizes[] = {5000, 150000};
+    for (int s = 0; s < 2; s++) {
+        uint32_t n = sizes[s];
+        rp_sbox *boxes = malloc(n * sizeof *boxes);
+        for (uint32_t i = 0; i < n; i++)
+            for (int a = 0; a < 3; a++) {
+                float c = uf(-500, 500), h = uf(0.1f, 2);
+                boxes[i].min[a] = c - h;
+                boxes[i].max[a] = c + h;
+            }
+        rp_sbvh bin;
+        assert_true(rp_sbvh_build(boxes, n, &bin));
+        assert_true(fabs(bin.cost - rp_bvh4_cost(bin.nodes, bin.node_count)) <= 1e-12 * bin.cost);
+        assert_true(bin.top_count <= bin.half && bin.half <= bin.node_count);
+        if (n > 100000)     /* many subtrees: a top, and two non-empty halves */
+            assert_true(bin.top_count > 0 && bin.half > bin.top_count &&
+                        bin.half < bin.node_count);
+        for (uint32_t i = 0; i < n; i++) {
+            float d = i % 7 == 0 ? uf(-40, 40) : uf(-1, 1);
+            for (int a = 0; a < 3; a++) {
+                boxes[i].min[a] += d;
+                boxes[i].max[a] += d;
+            }
+        }
+        size_t bytes = bin.node_count * sizeof *bin.nodes;
+        rp_bvh4_node *serial = malloc(bytes);
+        memcpy(serial, bin.nodes, bytes);
+        double want = rp_bvh4_refit(serial, bin.node_count, bin.prims, boxes);
+        for (int threaded = 0; threaded < 2; threaded++) {
+            rp_bvh4_node *split = malloc(bytes);
+            memcpy(split, bin.nodes, bytes);
+            double got = rp_bvh4_refit_split(split, bin.node_count, bin.top_count, bin.half,
+                                             bin.prims, boxes, threaded);
+            assert_memory_equal(split, serial, bytes);
+            assert_true(fabs(got - want) <= 1e-12 * want);
+            free(split);
+        }
+        /* a split that is not the builder's: the serial refit */
+        rp_bvh4_node *bad = malloc(bytes);
+        memcpy(bad, bin.nodes, bytes);
+        double got = rp_bvh4_refit_split(bad, bin.node_count, bin.node_count, 0, bin.prims,
+                                         boxes, true);
+        assert_memory_equal(bad, serial, bytes);
+        assert_true(got == want);
+        free(bad);
+        check_bvh4(serial, bin.node_count, bin.prims, boxes, n);
+        free(serial);
         rp_sbvh_free(&bin);
         free(boxes);
     }
@@ -606,43 +666,14 @@ static void identical_objects_build_bounded_and_tie_to_lowest(void **state)
     rp_scene_destroy(s);
 }
 
-/* Every node's box holds its children's (or its objects'), children come
-   after their parent, node 1 is unused, every object is in exactly one
-   leaf, and no leaf holds more than RP_SBVH_MAX_LEAF. */
+/* check_bvh4, and no leaf holds more than RP_SBVH_MAX_LEAF. */
 static void assert_tree_valid(const rp_sbvh *bvh, const rp_sbox *boxes, uint32_t n)
 {
-    char *seen = calloc(n, 1);
-    uint32_t in_leaves = 0;
-    for (uint32_t i = 0; i < bvh->node_count; i++) {
-        if (i == 1)
-            continue;
-        const rp_snode *node = &bvh->nodes[i];
-        assert_true(node->count <= RP_SBVH_MAX_LEAF);
-        uint32_t parts = node->count > 0 ? node->count : 2;
-        for (uint32_t j = 0; j < parts; j++) {
-            const float *lo, *hi;
-            if (node->count > 0) {
-                assert_true(node->first + j < bvh->prim_count);
-                uint32_t obj = bvh->prims[node->first + j];
-                assert_true(obj < n);
-                assert_false(seen[obj]);
-                seen[obj] = 1;
-                in_leaves++;
-                lo = boxes[obj].min;
-                hi = boxes[obj].max;
-            } else {
-                assert_true(node->first > i && node->first + 1 < bvh->node_count);
-                lo = bvh->nodes[node->first + j].min;
-                hi = bvh->nodes[node->first + j].max;
-            }
-            for (int k = 0; k < 3; k++) {
-                assert_true(node->min[k] <= lo[k]);
-                assert_true(node->max[k] >= hi[k]);
-            }
-        }
-    }
-    assert_int_equal(in_leaves, n);
-    free(seen);
+    assert_int_equal(bvh->prim_count, n);
+    check_bvh4(bvh->nodes, bvh->node_count, bvh->prims, boxes, n);
+    for (uint32_t q = 0; q < bvh->node_count; q++)
+        for (int i = 0; i < 4; i++)
+            assert_true(bvh->nodes[q].count[i] <= RP_SBVH_MAX_LEAF);
 }
 
 /* Big builds run on several threads: the tree (every node, every index)
@@ -688,7 +719,8 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
             assert_int_equal(many.depth, one.depth);
             assert_memory_equal(many.nodes, one.nodes, one.node_count * sizeof *one.nodes);
             assert_memory_equal(many.prims, one.prims, n * sizeof *one.prims);
-            assert_true(rp_sbvh_cost(&many) == rp_sbvh_cost(&one));
+            assert_true(rp_bvh4_cost(many.nodes, many.node_count) ==
+                        rp_bvh4_cost(one.nodes, one.node_count));
             rp_sbvh_free(&many);
         }
         rp_sbvh_free(&one);
@@ -1103,7 +1135,8 @@ int main(void)
         cmocka_unit_test(invalid_objects_are_refused),
         cmocka_unit_test(wrong_moves_change_nothing),
         cmocka_unit_test(invalid_queries_return_minus_one),
-        cmocka_unit_test(bvh4_boxes_hold_their_contents_after_collapse_and_refit),
+        cmocka_unit_test(bvh4_boxes_hold_their_contents_after_build_and_refit),
+        cmocka_unit_test(split_refit_equals_serial_refit),
         cmocka_unit_test(trace_records_the_boxes_the_traversal_opened),
         cmocka_unit_test(trace_counts_past_its_cap_and_refuses_bad_input),
     };

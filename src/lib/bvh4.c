@@ -6,6 +6,7 @@
 
 #include "bvh4.h"
 #include "internal.h"
+#include "thread_internal.h"
 
 static void slot_set(rp_bvh4_node *q, int i, const rp_snode *n, uint32_t child, uint32_t count)
 {
@@ -56,43 +57,25 @@ static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
     return k;
 }
 
-/* Built depth first (a node's inner children get consecutive indices,
-   after it). Each BVH4 node takes the place of one distinct binary inner
-   node, so there are at most as many as those (or one, for a root that
-   is a leaf). A tree deeper than the builder's bound (RP_BVH4_MAX_DEPTH)
-   is refused rather than allowed to overrun the fixed stacks here and in
-   the traversals. */
-rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *count_out)
+/* (Depth first: a node's inner children get consecutive indices, after
+   it.) Each BVH4 node takes the place of one distinct binary inner node,
+   so there are at most as many as those. */
+uint32_t rp_bvh4_collapse(const rp_snode *nodes, uint32_t root, uint32_t depth,
+                          rp_bvh4_node *out)
 {
-    /* the root, then two nodes per inner node, and node 1 unused
-       (scene_internal.h's layout): no pass over the nodes to count them */
-    uint32_t inner = used > 2 ? (used - 2) / 2 : 0;
-    size_t cap = inner > 0 ? inner : 1;
-    /* not shrunk afterwards: a large block's untouched tail is never
-       given pages (rp_alloc_large), a small one's slack is small */
-    rp_bvh4_node *out = rp_alloc_large(cap * sizeof *out);
-    if (!out)
-        return NULL;
-    uint32_t count = 1;
-    if (nodes[0].count > 0) {   /* a single leaf: the root's only child */
-        slot_set(&out[0], 0, &nodes[0], nodes[0].first, nodes[0].count);
-        for (int i = 1; i < 4; i++)
-            slot_empty(&out[0], i);
-        *count_out = 1;
-        return out;
-    }
     /* (binary inner node, its BVH4 node, that node's depth) to fill; each
        pop pushes at most four, and the depth bound of RP_BVH4_STACK holds
        here too */
     uint32_t stack[RP_BVH4_STACK][3];
     int sp = 0;
-    stack[sp][0] = 0;
+    stack[sp][0] = root;
     stack[sp][1] = 0;
-    stack[sp][2] = 0;
+    stack[sp][2] = depth;
     sp++;
+    uint32_t count = 1;
     while (sp > 0) {
         sp--;
-        uint32_t bin = stack[sp][0], q = stack[sp][1], depth = stack[sp][2];
+        uint32_t bin = stack[sp][0], q = stack[sp][1], d = stack[sp][2];
         uint32_t kids[4];
         int k = gather(nodes, bin, kids);
         /* pushed in reverse, so the first child's subtree comes next */
@@ -102,24 +85,25 @@ rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *c
                 continue;
             }
             const rp_snode *n = &nodes[kids[i]];
+            if (n->count == RP_SNODE_BVH4) {
+                slot_set(&out[q], i, n, n->first, 0);
+                continue;
+            }
             if (n->count > 0) {
                 slot_set(&out[q], i, n, n->first, n->count);
                 continue;
             }
-            if (depth + 1 >= RP_BVH4_MAX_DEPTH) {
-                rp_free_large(out);
-                return NULL;
-            }
+            if (d + 1 >= RP_BVH4_MAX_DEPTH)
+                return 0;
             slot_set(&out[q], i, n, count, 0);
             stack[sp][0] = kids[i];
             stack[sp][1] = count;
-            stack[sp][2] = depth + 1;
+            stack[sp][2] = d + 1;
             sp++;
             count++;
         }
     }
-    *count_out = count;
-    return out;
+    return count;
 }
 
 /* ---- refit and cost ------------------------------------------------------ */
@@ -168,7 +152,7 @@ static double node_weighted_area(const rp_bvh4_node *n)
 }
 
 /* The weighted sum over the root's area; 0 when the root has none. */
-static double cost_of(const rp_bvh4_node *nodes, double weighted)
+double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted)
 {
     float lo[3], hi[3];
     node_box(&nodes[0], lo, hi);
@@ -178,15 +162,15 @@ static double cost_of(const rp_bvh4_node *nodes, double weighted)
     return weighted / root;
 }
 
-double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
-                     const rp_sbox *boxes)
+/* Refits nodes [from, to), which hold their own children or refitted
+   ones; returns their weighted area (rp_bvh4_weighted_area). */
+static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
+                          const uint32_t *prims, const rp_sbox *boxes)
 {
-    if (count == 0)
-        return 0.0;
     double weighted = 0.0;
     /* children come after their parents: backwards, every child node is
        refitted before the slot that holds it is */
-    for (uint32_t q = count; q-- > 0;) {
+    for (uint32_t q = to; q-- > from;) {
         rp_bvh4_node *n = &nodes[q];
         for (int i = 0; i < 4; i++) {
             if (n->child[i] == RP_BVH4_EMPTY)
@@ -203,17 +187,60 @@ double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
         }
         weighted += node_weighted_area(n);
     }
-    return cost_of(nodes, weighted);
+    return weighted;
+}
+
+double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
+                     const rp_sbox *boxes)
+{
+    if (count == 0)
+        return 0.0;
+    return rp_bvh4_cost_of(nodes, refit_range(nodes, 0, count, prims, boxes));
+}
+
+typedef struct refit_job {
+    rp_bvh4_node    *nodes;
+    uint32_t         from, to;
+    const uint32_t  *prims;
+    const rp_sbox   *boxes;
+    double           weighted;
+} refit_job;
+
+static void refit_job_run(void *arg)
+{
+    refit_job *j = arg;
+    j->weighted = refit_range(j->nodes, j->from, j->to, j->prims, j->boxes);
+}
+
+double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
+                           const uint32_t *prims, const rp_sbox *boxes, bool threaded)
+{
+    if (count == 0)
+        return 0.0;
+    if (!(top <= half && half <= count))
+        return rp_bvh4_refit(nodes, count, prims, boxes);
+    refit_job jobs[2] = {{nodes, top, half, prims, boxes, 0.0},
+                         {nodes, half, count, prims, boxes, 0.0}};
+    rp_thread_run_pair(refit_job_run, &jobs[0], refit_job_run, &jobs[1],
+                       threaded && half > top && count > half);
+    double weighted = jobs[0].weighted + jobs[1].weighted;
+    weighted += refit_range(nodes, 0, top, prims, boxes);
+    return rp_bvh4_cost_of(nodes, weighted);
+}
+
+double rp_bvh4_weighted_area(const rp_bvh4_node *nodes, uint32_t from, uint32_t to)
+{
+    double weighted = 0.0;
+    for (uint32_t q = from; q < to; q++)
+        weighted += node_weighted_area(&nodes[q]);
+    return weighted;
 }
 
 double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count)
 {
     if (count == 0)
         return 0.0;
-    double weighted = 0.0;
-    for (uint32_t q = 0; q < count; q++)
-        weighted += node_weighted_area(&nodes[q]);
-    return cost_of(nodes, weighted);
+    return rp_bvh4_cost_of(nodes, rp_bvh4_weighted_area(nodes, 0, count));
 }
 
 bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_sbox *out)

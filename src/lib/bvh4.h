@@ -68,12 +68,19 @@ static inline double rp_bvh4_half_area(const float lo[3], const float hi[3])
     return dx * dy + dy * dz + dz * dx;
 }
 
-/* The binary tree (nodes[0] the root, `used` entries: scene_internal.h's
-   layout) as a BVH4, depth first, with every child's node after its
-   parent's. Each binary inner node's subtree opens into up to four
-   children, the largest first. NULL on out of memory (free the result
-   with rp_free_large). */
-rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *count_out);
+/* The BVH4 of the binary subtree under inner node `root` of `nodes`
+   (scene_internal.h's layout), written at out[0 ..], depth first: out[0]
+   holds root's children, each node's children come after it, and child
+   indices count from out. Each binary inner node's subtree opens into up
+   to four children, the largest first; a node marked RP_SNODE_BVH4 is
+   never opened (its slot points to BVH4 node `first` as it is). depth:
+   the depth of out[0] in the whole tree, or a bound on it. out needs room
+   for one node per binary inner node under root (root included). Returns
+   the nodes written; 0 when one would be deeper than RP_BVH4_MAX_DEPTH
+   allows (deeper than the builder ever makes), rather than let a later
+   walk overrun its fixed stack. */
+uint32_t rp_bvh4_collapse(const rp_snode *nodes, uint32_t root, uint32_t depth,
+                          rp_bvh4_node *out);
 
 /* Recomputes every box of the tree (count nodes) from the primitives'
    current boxes, boxes[prims[j]] for leaf entry j, in one backwards pass;
@@ -81,10 +88,24 @@ rp_bvh4_node *rp_bvh4_collapse(const rp_snode *nodes, uint32_t used, uint32_t *c
 double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
                      const rp_sbox *boxes);
 
+/* rp_bvh4_refit of a tree whose nodes [top, half) and [half, count) each
+   hold whole subtrees (their nodes' children among them), as the builder
+   lays them out (rp_sbvh's top_count and half): those two ranges on two
+   threads when `threaded` (and both hold nodes), then the top's. The same
+   boxes as rp_bvh4_refit; the cost summed in another order. Bounds out of
+   that order fall back to rp_bvh4_refit. */
+double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
+                           const uint32_t *prims, const rp_sbox *boxes, bool threaded);
+
 /* SAH cost of the tree: the sum over its child slots of the slot's area
    over the root's, times the slot's primitives for a leaf (1 for a node):
    the expected work of a random ray. 0 for a tree of no area. */
 double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count);
+
+/* rp_bvh4_cost in parts: the weighted sum of nodes [from, to), and that
+   sum (over all nodes) over the root's area. */
+double rp_bvh4_weighted_area(const rp_bvh4_node *nodes, uint32_t from, uint32_t to);
+double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted);
 
 /* The box around the root's children; false (out untouched) for a tree
    of no nodes. */

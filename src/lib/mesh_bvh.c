@@ -1,10 +1,9 @@
-/* mesh_bvh.c: the mesh BVH. The binary tree comes from the scene's
-   builder (scene_bvh.c: binned SAH on the triangles' boxes, SSE2, in
-   place, sampled planes for big nodes, depth bounded); it is then
-   collapsed into a BVH4, widened to the eight-child nodes the queries
-   walk, and the triangles copied in leaf order into packets of four
-   (mesh_internal.h: rp_tri4). The collapse is bvh4.c's, shared with the
-   scene. */
+/* mesh_bvh.c: the mesh BVH. The BVH4 comes from the scene's builder
+   (scene_bvh.c: binned SAH on the triangles' boxes, SSE2, in place,
+   sampled planes for big nodes, depth bounded, its binary tree collapsed
+   into a BVH4 by bvh4.c as it goes); it is widened to the eight-child
+   nodes the queries walk, and the triangles copied in leaf order into
+   packets of four (mesh_internal.h: rp_tri4). */
 #include <float.h>
 #include <math.h>
 #if defined(__SSE2__)
@@ -330,11 +329,8 @@ bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
     memset(&bvh, 0, sizeof bvh);
     const rp_sbvh_shape shape = {RP_BVH_MAX_LEAF, RP_BVH_NODE_COST, 0, false};
     bool ok = rp_sbvh_build_triangles(tris, prim_count, &shape, &bvh);
-    uint32_t count4 = 0;
-    rp_bvh4_node *binary4 = ok ? rp_bvh4_collapse(bvh.nodes, bvh.node_count, &count4) : NULL;
     uint32_t halves = 0;
-    rp_bvh4_node *nodes4 = binary4 ? widen(binary4, count4, &halves) : NULL;
-    rp_free_large(binary4);
+    rp_bvh4_node *nodes4 = ok ? widen(bvh.nodes, bvh.node_count, &halves) : NULL;
     rp_tri4 *packs = NULL;
     uint64_t pack_count = nodes4 ? count_packets(nodes4, halves) : 0;
     /* every slot index fits below RP_BVH4_EMPTY (padding at most doubles

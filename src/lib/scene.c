@@ -28,6 +28,7 @@
 #include "bvh4.h"
 #include "internal.h"
 #include "quadric.h"
+#include "thread_internal.h"
 #include "scene_internal.h"
 
 enum kind { KIND_SPHERE, KIND_ELLIPSOID, KIND_AABB, KIND_OBB, KIND_MESH, KIND_COUNT };
@@ -53,8 +54,7 @@ typedef struct kind_array {
 
 struct rp_scene {
     /* per object, by index */
-    unsigned char *kind;
-    uint32_t      *slot;
+    uint32_t      *where;   /* kind << RP_SLOT_BITS | slot in its kind's array */
     rp_sbox       *box;     /* world box, pending                          */
     size_t         count, cap;
 
@@ -72,6 +72,7 @@ struct rp_scene {
     uint32_t     *prims;
     uint32_t     *kind_slot;
     uint32_t      leaf_count;       /* entries of prims and kind_slot      */
+    uint32_t      top_count, half;  /* the refit's parts (rp_sbvh's)       */
     double        built_cost;       /* SAH cost right after the build      */
     float         max_abs;          /* largest |coordinate| of the root box */
 };
@@ -93,6 +94,7 @@ static void free_tree(rp_scene *s)
     s->nodes = NULL;
     s->prims = s->kind_slot = NULL;
     s->node_count = s->leaf_count = 0;
+    s->top_count = s->half = 0;
 }
 
 rp_scene *rp_scene_create(void)
@@ -108,8 +110,7 @@ void rp_scene_destroy(rp_scene *s)
         free(s->pending[k].data);
         rp_free_large(s->built[k].data);
     }
-    free(s->kind);
-    free(s->slot);
+    free(s->where);
     free(s->box);
     free_tree(s);
     free(s);
@@ -313,17 +314,15 @@ static int add_object(rp_scene *s, enum kind k, const void *data, const rp_sbox 
         return -1;
     size_t need = s->count + 1, cap = s->cap;
     /* Grow every per-object array to the same capacity before writing. */
-    size_t c1 = cap, c2 = cap, c3 = cap;
-    if (!grow((void **)&s->kind, &c1, need, sizeof *s->kind) ||
-        !grow((void **)&s->slot, &c2, need, sizeof *s->slot) ||
-        !grow((void **)&s->box, &c3, need, sizeof *s->box))
+    size_t c1 = cap, c2 = cap;
+    if (!grow((void **)&s->where, &c1, need, sizeof *s->where) ||
+        !grow((void **)&s->box, &c2, need, sizeof *s->box))
         return -1;
-    s->cap = c1 < c2 ? (c1 < c3 ? c1 : c3) : (c2 < c3 ? c2 : c3);
+    s->cap = c1 < c2 ? c1 : c2;
     if (!grow((void **)&a->data, &a->cap, a->count + 1, kind_size[k]))
         return -1;
     memcpy(a->data + a->count * kind_size[k], data, kind_size[k]);
-    s->kind[s->count] = (unsigned char)k;
-    s->slot[s->count] = (uint32_t)a->count;
+    s->where[s->count] = (uint32_t)k << RP_SLOT_BITS | (uint32_t)a->count;
     s->box[s->count] = *box;
     a->count++;
     return (int)s->count++;
@@ -332,9 +331,10 @@ static int add_object(rp_scene *s, enum kind k, const void *data, const rp_sbox 
 /* The pending data of object `index` when it is of kind k; NULL otherwise. */
 static void *object_of_kind(rp_scene *s, int index, enum kind k)
 {
-    if (s == NULL || index < 0 || (size_t)index >= s->count || s->kind[index] != k)
+    if (s == NULL || index < 0 || (size_t)index >= s->count ||
+        s->where[index] >> RP_SLOT_BITS != (uint32_t)k)
         return NULL;
-    return s->pending[k].data + (size_t)s->slot[index] * kind_size[k];
+    return s->pending[k].data + (size_t)(s->where[index] & RP_SLOT_MAX) * kind_size[k];
 }
 
 static bool set_object(rp_scene *s, int index, enum kind k, const void *data,
@@ -494,33 +494,20 @@ static bool rebuild(rp_scene *s)
         free_tree(s);
         return true;
     }
-    uint32_t *kind_slot = rp_alloc_large(s->count * sizeof *kind_slot);
+    /* each leaf entry's kind and slot come out of the builder beside its
+       object's index */
     rp_sbvh bin;
-    memset(&bin, 0, sizeof bin);
-    if (kind_slot == NULL || !rp_sbvh_build(s->box, (uint32_t)s->count, &bin)) {
-        rp_free_large(kind_slot);
+    if (!rp_sbvh_build_tagged(s->box, s->where, (uint32_t)s->count, &bin))
         return false;
-    }
-    uint32_t node_count = 0;
-    rp_bvh4_node *nodes = rp_bvh4_collapse(bin.nodes, bin.node_count, &node_count);
-    if (nodes == NULL) {
-        rp_sbvh_free(&bin);
-        rp_free_large(kind_slot);
-        return false;
-    }
-    for (uint32_t i = 0; i < bin.prim_count; i++) {
-        uint32_t obj = bin.prims[i];
-        kind_slot[i] = (uint32_t)s->kind[obj] << RP_SLOT_BITS | s->slot[obj];
-    }
     free_tree(s);
-    s->nodes = nodes;
-    s->node_count = node_count;
-    s->prims = bin.prims;           /* kept: the leaves' object indices */
-    s->kind_slot = kind_slot;
+    s->nodes = bin.nodes;
+    s->node_count = bin.node_count;
+    s->prims = bin.prims;
+    s->kind_slot = bin.tags;
     s->leaf_count = bin.prim_count;
-    bin.prims = NULL;
-    rp_sbvh_free(&bin);
-    s->built_cost = rp_bvh4_cost(s->nodes, s->node_count);
+    s->built_cost = bin.cost;
+    s->top_count = bin.top_count;
+    s->half = bin.half;
     update_max_abs(s);
     return true;
 }
@@ -537,7 +524,10 @@ bool rp_scene_build(rp_scene *s)
         if (!rebuild(s))
             return false;
     } else if (s->moved) {
-        double cost = rp_bvh4_refit(s->nodes, s->node_count, s->prims, s->box);
+        /* two threads pay from some thousands of nodes on */
+        bool threaded = s->node_count > 4096 && rp_cpu_count() > 1;
+        double cost = rp_bvh4_refit_split(s->nodes, s->node_count, s->top_count, s->half,
+                                          s->prims, s->box, threaded);
         update_max_abs(s);
         /* A refitted tree keeps its shape; when objects have moved so far
            that its boxes overlap badly, a rebuild pays for itself. If the
@@ -773,7 +763,7 @@ static int intersect(const rp_scene *s, const rp_ray *ray, rp_scene_trace *trace
         return -1;
     if (out)
         *out = q.hit;
-    if (tri && s->kind[q.best] == KIND_MESH)
+    if (tri && s->where[q.best] >> RP_SLOT_BITS == KIND_MESH)
         *tri = q.tri;
     return q.best;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bvh4.h"
 #include "internal.h"
 #include "scene_internal.h"
 #include "thread_internal.h"
@@ -82,12 +83,14 @@ static void v4_bins(v4 x, float last, int out[4])
 }
 #endif
 
-/* min and max each followed by 4 more bytes, so both load as one v4. */
+/* min and max each followed by 4 more bytes, so both load as one v4:
+   the object's index and its tag (rp_sbvh_build_tagged), which travel
+   with its box. */
 typedef struct bprim {
     float    min[3];
     uint32_t obj;
     float    max[3];
-    uint32_t pad;
+    uint32_t tag;
 } bprim;
 
 typedef struct bin {
@@ -109,14 +112,6 @@ typedef struct task {
    SAH cost 61.56 against 61.64 on the 1M-triangle knot, 255.19 both on
    1M random spheres, and 6% fewer instructions.) */
 #define SAMPLE_TARGET 1024
-
-/* Half the surface area, in double: float coordinates up to FLT_MAX
-   would overflow a float product. */
-static double half_area(const float mn[3], const float mx[3])
-{
-    double dx = (double)mx[0] - mn[0], dy = (double)mx[1] - mn[1], dz = (double)mx[2] - mn[2];
-    return dx * dy + dy * dz + dz * dx;
-}
 
 /* The builder compares areas of boxes inside one node, in float, in the
    node's own units: halved extents (no overflow even at +-FLT_MAX) times
@@ -737,8 +732,7 @@ static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, 
 
 bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out)
 {
-    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0, 0, true};
-    return rp_sbvh_build_shaped(boxes, count, &scene, out);
+    return rp_sbvh_build_tagged(boxes, NULL, count, out);
 }
 
 /* Builds the subtree of task `root` depth first: its node is written at
@@ -790,58 +784,131 @@ static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
  *    waiting node is split until there are SUBTREES waiting or none is
  *    bigger than SUBTREE_MIN objects (each split partitions the node's two
  *    halves on their own, on two threads: see partition);
- * 2. each waiting node's subtree is built into its own range of nodes,
- *    reserved for its worst case (2 per object), by whichever thread,
- *    which also writes the subtree's object indices;
- * 3. the ranges are moved down to close the gaps, in order.
+ * 2. the threads take the waiting nodes one at a time, biggest first,
+ *    each when it is free (a core slowed by something else takes fewer);
+ *    each subtree is built into the thread's scratch array of binary
+ *    nodes and collapsed into BVH4 nodes at once (from its cache) at the
+ *    end of the thread's own list of them; the thread also writes the
+ *    subtree's object indices and tags;
+ * 3. the top is collapsed over the subtrees' BVH4 roots, and the threads'
+ *    nodes are copied behind it, subtree by subtree in object order, on
+ *    two threads, which also sum the tree's SAH cost.
  * Which thread builds which subtree changes nothing but the time.
  */
 #define SUBTREES 16
 #define SUBTREE_MIN 16384
 #define MAX_THREADS 8
+/* the top's binary nodes: the root, and a pair per split (at most
+   SUBTREES - 1 splits leave room for their children) */
+#define TOP_NODES (2 * SUBTREES)
 
 typedef struct subtree {
     task     root;      /* its node belongs to the top of the tree */
-    uint32_t base;      /* its reserved range starts here */
-    uint32_t end;       /* and its nodes end here once built */
     uint32_t depth;     /* its deepest leaf */
-    int      worker;    /* the thread that builds it */
+    int      worker;    /* the thread that built it */
+    uint32_t first4;    /* its BVH4 nodes in that thread's list */
+    uint32_t count4;    /* (none when its root is a leaf) */
+    uint32_t at;        /* and their place in the whole tree */
 } subtree;
+
+/* Writes the object indices (and tags) of records [first, first + count)
+   into the leaf order's arrays. */
+static void write_prims(const bprim *p, uint32_t first, uint32_t count, uint32_t *prims,
+                        uint32_t *tags)
+{
+    for (uint32_t k = first; k < first + count; k++)
+        prims[k] = p[k].obj;
+    for (uint32_t k = first; k < first + count && tags != NULL; k++)
+        tags[k] = p[k].tag;
+}
 
 typedef struct build_job {
     bprim               *p;
-    uint32_t            *prims;
-    rp_snode            *nodes;
+    uint32_t            *prims, *tags;
+    rp_snode            *top;
     const rp_sbvh_shape *shape;
     subtree             *sub;
+    const int           *order;     /* sub[] biggest first */
     int                  subs, worker;
+    rp_ticket           *ticket;    /* the next of order[] to build */
+    uint32_t             scratch_nodes;
+    rp_bvh4_node        *out4;      /* this thread's BVH4 nodes */
+    uint32_t             used4, cap4;
+    bool                 failed;    /* out of memory, or too deep */
 } build_job;
+
+/* Room for `more` nodes at the end of the job's BVH4 list. */
+static bool reserve4(build_job *j, uint32_t more)
+{
+    if (j->used4 + (uint64_t)more <= j->cap4)
+        return true;
+    uint64_t cap = j->cap4 + j->cap4 / 2;
+    cap = cap > j->used4 + (uint64_t)more ? cap : j->used4 + (uint64_t)more;
+    if (cap > SIZE_MAX / sizeof *j->out4)
+        return false;
+    rp_bvh4_node *grown = realloc(j->out4, (size_t)cap * sizeof *grown);
+    if (grown == NULL)
+        return false;
+    j->out4 = grown;
+    j->cap4 = (uint32_t)cap;
+    return true;
+}
+
+/* Builds subtree s into scratch (its root at 0), collapses it into the
+   job's BVH4 list, and marks its root in the top accordingly. */
+static void build_one(build_job *j, subtree *s, rp_snode *scratch)
+{
+    task root = s->root;
+    root.node = 0;
+    uint32_t used = 1;
+    s->depth = build_subtree(j->p, scratch, &root, j->shape, &used);
+    rp_snode *top = &j->top[s->root.node];
+    *top = scratch[0];
+    s->worker = j->worker;
+    s->first4 = j->used4;
+    s->count4 = 0;
+    if (top->count == 0) {
+        /* a BVH4 node per binary inner node at most: (used - 1) / 2 */
+        if (!reserve4(j, (used - 1) / 2)) {
+            j->failed = true;
+            return;
+        }
+        /* the top's BVH4 nodes are above it: its root is no deeper than
+           the binary one */
+        s->count4 = rp_bvh4_collapse(scratch, 0, s->root.depth, j->out4 + j->used4);
+        j->failed |= s->count4 == 0;
+        j->used4 += s->count4;
+        top->count = RP_SNODE_BVH4;
+    }
+    write_prims(j->p, s->root.first, s->root.count, j->prims, j->tags);
+}
 
 static void build_job_run(void *arg)
 {
     build_job *j = arg;
-    for (int i = 0; i < j->subs; i++) {
-        subtree *s = &j->sub[i];
-        if (s->worker != j->worker)
-            continue;
-        s->end = s->base;
-        s->depth = build_subtree(j->p, j->nodes, &s->root, j->shape, &s->end);
-        for (uint32_t k = s->root.first; k < s->root.first + s->root.count; k++)
-            j->prims[k] = j->p[k].obj;
+    /* one scratch array, reused */
+    rp_snode *scratch = rp_alloc_large((size_t)j->scratch_nodes * sizeof *scratch);
+    j->failed = scratch == NULL;
+    while (!j->failed) {
+        long next = rp_ticket_take(j->ticket);
+        if (next >= j->subs)
+            break;
+        build_one(j, &j->sub[j->order[next]], scratch);
     }
+    rp_free_large(scratch);
 }
 
 /* Splits the biggest waiting node while there is room for its children;
    leaves made here are finished. Returns the number of subtrees left in
    sub[], ordered by their objects' position; *used and *max_depth as
    build_subtree's. */
-static int build_top(bprim *p, uint32_t *prims, rp_snode *nodes, const task *root,
+static int build_top(bprim *p, uint32_t *prims, uint32_t *tags, rp_snode *nodes, const task *root,
                      const rp_sbvh_shape *shape, int threads, subtree sub[SUBTREES],
                      uint32_t *used, uint32_t *max_depth)
 {
     int n = 0;
     sub[n++].root = *root;
-    while (n < SUBTREES) {
+    while (n < SUBTREES && *used + 2 <= TOP_NODES) {
         int big = -1;
         for (int i = 0; i < n; i++)
             if (sub[i].root.count > SUBTREE_MIN && (big < 0 || sub[i].root.count > sub[big].root.count))
@@ -854,8 +921,7 @@ static int build_top(bprim *p, uint32_t *prims, rp_snode *nodes, const task *roo
         if (nl == 0 || nl == t.count) {
             node->first = t.first;
             node->count = t.count;
-            for (uint32_t k = t.first; k < t.first + t.count; k++)
-                prims[k] = p[k].obj;
+            write_prims(p, t.first, t.count, prims, tags);
             *max_depth = t.depth > *max_depth ? t.depth : *max_depth;
             sub[big] = sub[--n];
             continue;
@@ -884,28 +950,17 @@ static int build_top(bprim *p, uint32_t *prims, rp_snode *nodes, const task *roo
     return n;
 }
 
-/* Gives the subtrees to `threads` workers, biggest first to the least
-   loaded (objects as the measure of work); returns the workers needed. */
-static int assign_workers(subtree *sub, int n, int threads)
+/* order[] = the subtrees' positions in sub[], biggest first (ties in
+   object order); returns the most objects one holds. */
+static uint32_t order_by_size(const subtree *sub, int n, int order[SUBTREES])
 {
-    uint64_t load[MAX_THREADS] = {0};
-    bool done[SUBTREES] = {false};
-    int workers = 0;
-    for (int k = 0; k < n; k++) {
-        int big = -1;
-        for (int i = 0; i < n; i++)
-            if (!done[i] && (big < 0 || sub[i].root.count > sub[big].root.count))
-                big = i;
-        int w = 0;
-        for (int i = 1; i < threads; i++)
-            if (load[i] < load[w])
-                w = i;
-        done[big] = true;
-        sub[big].worker = w;
-        load[w] += sub[big].root.count;
-        workers = w + 1 > workers ? w + 1 : workers;
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        for (; j > 0 && sub[order[j - 1]].root.count < sub[i].root.count; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
     }
-    return workers;
+    return n > 0 ? sub[order[0]].root.count : 0;
 }
 
 /* Runs the workers; the calling thread is worker 0, and does the work of
@@ -925,32 +980,71 @@ static void run_workers(build_job *jobs, int workers)
     }
 }
 
-/* Moves each subtree's nodes down to follow the previous ones, fixing the
-   child indices that point into them; returns the new node count. */
-static uint32_t close_gaps(rp_snode *nodes, const subtree *sub, int n, uint32_t used)
+/* The top's BVH4 nodes, written at out[0 ..] (room for SUBTREES), with
+   each subtree's root pointing to its place; returns how many. A root
+   that is a subtree has none; a root that is a leaf, one. */
+static uint32_t collapse_top(rp_snode *top, const subtree *sub, int n, rp_bvh4_node *out)
 {
-    for (int i = 0; i < n; i++) {
-        uint32_t len = sub[i].end - sub[i].base, shift = sub[i].base - used;
-        rp_snode *root = &nodes[sub[i].root.node];
-        if (shift > 0) {
-            memmove(&nodes[used], &nodes[sub[i].base], (size_t)len * sizeof *nodes);
-            for (uint32_t k = used; k < used + len; k++)
-                if (nodes[k].count == 0)
-                    nodes[k].first -= shift;
-            if (root->count == 0)
-                root->first -= shift;
+    if (top[0].count == RP_SNODE_BVH4)
+        return 0;
+    if (top[0].count > 0) {     /* a single leaf: the root's only child */
+        const rp_snode leaf = top[0];
+        for (int i = 0; i < 4; i++) {
+            for (int a = 0; a < 3; a++) {
+                out[0].b[a][i] = i == 0 ? leaf.min[a] : INFINITY;
+                out[0].b[3 + a][i] = i == 0 ? leaf.max[a] : -INFINITY;
+            }
+            out[0].child[i] = i == 0 ? leaf.first : RP_BVH4_EMPTY;
+            out[0].count[i] = i == 0 ? leaf.count : 0;
         }
-        used += len;
+        return 1;
     }
-    return used;
+    for (int i = 0; i < n; i++)
+        if (top[sub[i].root.node].count == RP_SNODE_BVH4)
+            top[sub[i].root.node].first = sub[i].at;
+    return rp_bvh4_collapse(top, 0, 0, out);
+}
+
+/* Copies subtrees [from, to)'s BVH4 nodes from their threads' lists to
+   their places, moving their children's indices with them, and sums
+   their part of the SAH cost. */
+typedef struct copy_job {
+    rp_bvh4_node    *nodes;
+    const subtree   *sub;
+    const build_job *jobs;
+    int              from, to;
+    double           weighted;
+} copy_job;
+
+static void copy_job_run(void *arg)
+{
+    copy_job *c = arg;
+    for (int i = c->from; i < c->to; i++) {
+        const subtree *s = &c->sub[i];
+        if (s->count4 == 0)
+            continue;       /* a leaf at its root: nothing in any list */
+        const rp_bvh4_node *src = c->jobs[s->worker].out4 + s->first4;
+        rp_bvh4_node *dst = c->nodes + s->at;
+        memcpy(dst, src, (size_t)s->count4 * sizeof *dst);
+        for (uint32_t q = 0; q < s->count4; q++)
+            for (int k = 0; k < 4; k++)
+                if (dst[q].count[k] == 0 && dst[q].child[k] != RP_BVH4_EMPTY)
+                    dst[q].child[k] += s->at;
+    }
+    c->weighted = 0.0;
+    if (c->from < c->to) {
+        uint32_t end = c->sub[c->to - 1].at + c->sub[c->to - 1].count4;
+        c->weighted = rp_bvh4_weighted_area(c->nodes, c->sub[c->from].at, end);
+    }
 }
 
 /* Fills records [lo, hi) from the boxes, or from the boxes around the
    triangles (9 floats each), and measures them (box and centroid
    bounds: the root's, once both halves are done). */
 typedef struct fill_job {
-    const rp_sbox *boxes;
-    const float   *tris;
+    const rp_sbox  *boxes;
+    const float    *tris;
+    const uint32_t *tags;
     bprim         *p;
     uint32_t       lo, hi;
     float          bmin[4], bmax[4], cmin[4], cmax[4];
@@ -974,38 +1068,41 @@ static void fill_job_run(void *arg)
     }
     for (uint32_t i = j->lo; i < j->hi; i++) {
         j->p[i].obj = i;
-        j->p[i].pad = 0;
+        j->p[i].tag = j->tags != NULL ? j->tags[i] : 0;
     }
     scan_bounds(j->p + j->lo, j->hi - j->lo, j->bmin, j->bmax, j->cmin, j->cmax);
 }
 
+static void free_jobs(build_job *jobs, int workers)
+{
+    for (int w = 0; w < workers; w++)
+        free(jobs[w].out4);
+}
+
 /* rp_sbvh_build_shaped on boxes, or on the boxes of tris when boxes is
-   NULL. */
-static bool build(const rp_sbox *boxes, const float *tris, uint32_t count,
-                  const rp_sbvh_shape *shape, rp_sbvh *out)
+   NULL; tags (may be NULL) go with their objects. */
+static bool build(const rp_sbox *boxes, const float *tris, const uint32_t *tags,
+                  uint32_t count, const rp_sbvh_shape *shape, rp_sbvh *out)
 {
     memset(out, 0, sizeof *out);
     if (count == 0)
         return false;
-    /* room for the top's pairs and every subtree's worst case */
-    size_t node_cap = (size_t)count * 2 + 2 + 2 * SUBTREES;
     bprim *p = rp_alloc_large((size_t)count * sizeof *p);
-    rp_snode *nodes = rp_alloc_large(node_cap * sizeof *nodes);
     uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
-    if (p == NULL || nodes == NULL || prims == NULL) {
+    uint32_t *tags_out = tags ? rp_alloc_large((size_t)count * sizeof *tags_out) : NULL;
+    if (p == NULL || prims == NULL || (tags != NULL && tags_out == NULL)) {
         rp_free_large(p);
-        rp_free_large(nodes);
         rp_free_large(prims);
+        rp_free_large(tags_out);
         return false;
     }
     int threads = shape->max_threads > 0 ? (int)shape->max_threads : rp_cpu_count();
     threads = threads < MAX_THREADS ? threads : MAX_THREADS;
     /* the records and the root's bounds, in two halves */
-    fill_job fill[2] = {{boxes, tris, p, 0, count / 2, {0}, {0}, {0}, {0}},
-                        {boxes, tris, p, count / 2, count, {0}, {0}, {0}, {0}}};
+    fill_job fill[2] = {{boxes, tris, tags, p, 0, count / 2, {0}, {0}, {0}, {0}},
+                        {boxes, tris, tags, p, count / 2, count, {0}, {0}, {0}, {0}}};
     rp_thread_run_pair(fill_job_run, &fill[0], fill_job_run, &fill[1],
                        threads > 1 && count > SUBTREE_MIN);
-    memset(&nodes[1], 0, sizeof nodes[1]);
 
     task root;
     memset(&root, 0, sizeof root);
@@ -1016,68 +1113,99 @@ static bool build(const rp_sbox *boxes, const float *tris, uint32_t count,
         root.cmin[k] = fminf(fill[0].cmin[k], fill[1].cmin[k]);
         root.cmax[k] = fmaxf(fill[0].cmax[k], fill[1].cmax[k]);
     }
+    rp_snode top[TOP_NODES];
+    memset(top, 0, sizeof top);
     subtree sub[SUBTREES];
     uint32_t used = 2, max_depth = 0;
-    int n = build_top(p, prims, nodes, &root, shape, threads, sub, &used, &max_depth);
-    uint32_t base = used;
-    for (int i = 0; i < n; i++) {
-        sub[i].base = base;
-        base += 2 * sub[i].root.count;
-    }
-    threads = threads < n ? threads : (n > 0 ? n : 1);
+    int n = build_top(p, prims, tags_out, top, &root, shape, threads, sub, &used, &max_depth);
+    int workers = threads < n ? threads : (n > 0 ? n : 1);
+    int order[SUBTREES];
+    /* scratch for the biggest: two nodes per split, at most count - 1 */
+    uint32_t scratch_nodes = 2 * order_by_size(sub, n, order);
+    rp_ticket ticket = {0};
     build_job jobs[MAX_THREADS];
-    int workers = assign_workers(sub, n, threads);
     for (int w = 0; w < workers; w++) {
-        build_job j = {p, prims, nodes, shape, sub, n, w};
+        build_job j = {p,     prims,   tags_out, top,           shape, sub, order, n,
+                       w,     &ticket, scratch_nodes, NULL, 0,     0,   false};
         jobs[w] = j;
     }
     if (n > 0)
         run_workers(jobs, workers);
-    for (int i = 0; i < n; i++)
-        max_depth = sub[i].depth > max_depth ? sub[i].depth : max_depth;
-    used = close_gaps(nodes, sub, n, used);
     rp_free_large(p);
+    bool failed = false;
+    for (int w = 0; w < workers; w++)
+        failed |= jobs[w].failed;
+
+    /* the top first, then the subtrees in object order */
+    rp_bvh4_node top4[SUBTREES];
+    for (int i = 0; i < n; i++)
+        sub[i].at = 0;
+    uint32_t top_count = failed ? 0 : collapse_top(top, sub, n, top4);
+    uint64_t total = top_count;
+    for (int i = 0; i < n; i++) {
+        sub[i].at = (uint32_t)total;
+        total += sub[i].count4;
+        max_depth = sub[i].depth > max_depth ? sub[i].depth : max_depth;
+    }
+    if (!failed && total > top_count)   /* again, now the places are known */
+        top_count = collapse_top(top, sub, n, top4);
+    rp_bvh4_node *nodes = NULL;
+    if (!failed && (top_count > 0 || total > 0) && total <= UINT32_MAX)
+        nodes = rp_alloc_large((size_t)total * sizeof *nodes);
+    if (nodes == NULL) {
+        free_jobs(jobs, workers);
+        rp_free_large(prims);
+        rp_free_large(tags_out);
+        return false;
+    }
+    memcpy(nodes, top4, top_count * sizeof *nodes);
+    /* two halves of the nodes, in whole subtrees */
+    int mid = 0;
+    while (mid < n && sub[mid].at + sub[mid].count4 <= top_count + (total - top_count) / 2)
+        mid++;
+    copy_job copy[2] = {{nodes, sub, jobs, 0, mid, 0.0}, {nodes, sub, jobs, mid, n, 0.0}};
+    rp_thread_run_pair(copy_job_run, &copy[0], copy_job_run, &copy[1],
+                       threads > 1 && total > 4096);
+    free_jobs(jobs, workers);
+    double weighted = rp_bvh4_weighted_area(nodes, 0, top_count);
+    weighted += copy[0].weighted;
+    weighted += copy[1].weighted;
 
     out->nodes = nodes;
-    out->node_count = used;
+    out->node_count = (uint32_t)total;
     out->prims = prims;
+    out->tags = tags_out;
     out->prim_count = count;
     out->depth = max_depth;
+    out->cost = rp_bvh4_cost_of(nodes, weighted);
+    out->top_count = top_count;
+    out->half = mid < n ? sub[mid].at : (uint32_t)total;
     return true;
 }
 
 bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
                           rp_sbvh *out)
 {
-    return build(boxes, NULL, count, shape, out);
+    return build(boxes, NULL, NULL, count, shape, out);
+}
+
+bool rp_sbvh_build_tagged(const rp_sbox *boxes, const uint32_t *tags, uint32_t count,
+                          rp_sbvh *out)
+{
+    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0, 0, true};
+    return build(boxes, NULL, tags, count, &scene, out);
 }
 
 bool rp_sbvh_build_triangles(const float *tris, uint32_t count, const rp_sbvh_shape *shape,
                              rp_sbvh *out)
 {
-    return build(NULL, tris, count, shape, out);
-}
-
-double rp_sbvh_cost(const rp_sbvh *bvh)
-{
-    if (bvh->nodes == NULL)
-        return 0.0;
-    double root = half_area(bvh->nodes[0].min, bvh->nodes[0].max);
-    if (!(root > 0.0) || !isfinite(root))
-        return 0.0;     /* a flat or point-like scene: no area to compare */
-    double sum = 0.0;
-    for (uint32_t i = 0; i < bvh->node_count; i++) {
-        if (i == 1)
-            continue;
-        const rp_snode *n = &bvh->nodes[i];
-        sum += half_area(n->min, n->max) * (n->count > 0 ? n->count : 1);
-    }
-    return sum / root;
+    return build(NULL, tris, NULL, count, shape, out);
 }
 
 void rp_sbvh_free(rp_sbvh *bvh)
 {
     rp_free_large(bvh->nodes);
     rp_free_large(bvh->prims);
+    rp_free_large(bvh->tags);
     memset(bvh, 0, sizeof *bvh);
 }

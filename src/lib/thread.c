@@ -1,5 +1,6 @@
-/* thread.c: rp_thread_start / rp_thread_join / rp_cpu_count
-   (thread_internal.h) on POSIX threads, Win32 threads, or nothing. */
+/* thread.c: rp_thread_start / rp_thread_join / rp_cpu_count and
+   rp_ticket_take (thread_internal.h) on POSIX threads, Win32 threads, or
+   nothing. */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L   /* sysconf's _SC_NPROCESSORS_ONLN on glibc */
 #endif
@@ -115,4 +116,19 @@ void rp_thread_run_pair(void (*a)(void *), void *arg_a, void (*b)(void *), void 
     }
     a(arg_a);
     b(arg_b);
+}
+
+long rp_ticket_take(rp_ticket *t)
+{
+#if defined(RP_THREADS_NONE)
+    return t->next++;
+#elif defined(__GNUC__) || defined(__clang__)
+    /* relaxed: a number only has to be taken once; what the jobs write is
+       published by the thread join */
+    return __atomic_fetch_add(&t->next, 1, __ATOMIC_RELAXED);
+#elif defined(RP_THREADS_WIN32)
+    return InterlockedIncrement(&t->next) - 1;
+#else
+#error "raypick: no atomic increment for this compiler; build with RAYPICK_NO_THREADS"
+#endif
 }

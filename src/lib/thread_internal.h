@@ -25,4 +25,13 @@ int rp_cpu_count(void);
 void rp_thread_run_pair(void (*a)(void *), void *arg_a, void (*b)(void *), void *arg_b,
                         bool threaded);
 
+/* Numbers handed out to threads one at a time, each once (0, 1, 2 ...):
+   how workers share a list of jobs, each taking the next when it is free.
+   Zero-initialised, it starts at 0. */
+typedef struct rp_ticket {
+    long next;
+} rp_ticket;
+/* The next number; safe to call from several threads at once. */
+long rp_ticket_take(rp_ticket *t);
+
 #endif /* RAYPICK_THREAD_INTERNAL_H */
