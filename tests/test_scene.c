@@ -301,6 +301,20 @@ static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, const uint32_t
     free(node_seen);
 }
 
+/* n boxes centred in [-spread, spread]^3, half sizes in [h_lo, h_hi]. */
+static rp_sbox *random_boxes(uint32_t n, double spread, double h_lo, double h_hi)
+{
+    rp_sbox *boxes = malloc(n * sizeof *boxes);
+    assert_non_null(boxes);
+    for (uint32_t i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++) {
+            float c = uf(-spread, spread), h = uf(h_lo, h_hi);
+            boxes[i].min[a] = c - h;
+            boxes[i].max[a] = c + h;
+        }
+    return boxes;
+}
+
 /* The BVH4 of random boxes as the builder makes it (one subtree, or many
    collapsed on their threads under the top's nodes), then refitted after
    every box moved (some far): still exact boxes around their contents,
@@ -313,14 +327,7 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
     const uint32_t sizes[] = {3, 5000, 120000};
     for (int s = 0; s < 3; s++) {
         uint32_t n = sizes[s];
-        rp_sbox *boxes = malloc(n * sizeof *boxes);
-        for (uint32_t i = 0; i < n; i++) {
-            for (int a = 0; a < 3; a++) {
-                float c = uf(-100, 100), h = uf(0, 3);
-                boxes[i].min[a] = c - h;
-                boxes[i].max[a] = c + h;
-            }
-        }
+        rp_sbox *boxes = random_boxes(n, 100, 0, 3);
         rp_sbvh bin;
         assert_true(rp_sbvh_build(boxes, n, &bin));
         rp_bvh4_node *nodes = bin.nodes;
@@ -365,13 +372,7 @@ static void split_refit_equals_serial_refit(void **state)
     const uint32_t sizes[] = {5000, 150000};
     for (int s = 0; s < 2; s++) {
         uint32_t n = sizes[s];
-        rp_sbox *boxes = malloc(n * sizeof *boxes);
-        for (uint32_t i = 0; i < n; i++)
-            for (int a = 0; a < 3; a++) {
-                float c = uf(-500, 500), h = uf(0.1f, 2);
-                boxes[i].min[a] = c - h;
-                boxes[i].max[a] = c + h;
-            }
+        rp_sbox *boxes = random_boxes(n, 500, 0.1, 2);
         rp_sbvh bin;
         assert_true(rp_sbvh_build(boxes, n, &bin));
         assert_true(fabs(bin.cost - rp_bvh4_cost(bin.nodes, bin.node_count)) <= 1e-12 * bin.cost);
