@@ -324,7 +324,7 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
 {
     (void)state;
     rng = 99991u;
-    const uint32_t sizes[] = {3, 5000, 120000};
+    const uint32_t sizes[] = {3, 5000, 40000};
     for (int s = 0; s < 3; s++) {
         uint32_t n = sizes[s];
         rp_sbox *boxes = random_boxes(n, 100, 0, 3);
@@ -369,7 +369,7 @@ static void split_refit_equals_serial_refit(void **state)
 {
     (void)state;
     rng = 4242u;
-    const uint32_t sizes[] = {5000, 150000};
+    const uint32_t sizes[] = {5000, 40000};
     for (int s = 0; s < 2; s++) {
         uint32_t n = sizes[s];
         rp_sbox *boxes = random_boxes(n, 500, 0.1, 2);
@@ -377,7 +377,7 @@ static void split_refit_equals_serial_refit(void **state)
         assert_true(rp_sbvh_build(boxes, n, &bin));
         assert_true(fabs(bin.cost - rp_bvh4_cost(bin.nodes, bin.node_count)) <= 1e-12 * bin.cost);
         assert_true(bin.top_count <= bin.half && bin.half <= bin.node_count);
-        if (n > 100000)     /* many subtrees: a top, and two non-empty halves */
+        if (n > 20000)      /* many subtrees: a top, and two non-empty halves */
             assert_true(bin.top_count > 0 && bin.half > bin.top_count &&
                         bin.half < bin.node_count);
         for (uint32_t i = 0; i < n; i++) {
