@@ -685,7 +685,7 @@ static void assert_tree_valid(const rp_sbvh *bvh, const rp_sbox *boxes, uint32_t
 static void tree_is_the_same_on_any_number_of_threads(void **state)
 {
     (void)state;
-    const uint32_t n = 150000;   /* well past the size that splits the work */
+    const uint32_t n = 80000;    /* some 8 subtrees under a top of 3 levels */
     rp_sbox *boxes = malloc(n * sizeof *boxes);
     rng = 77;
     for (int variant = 0; variant < 6; variant++) {
@@ -711,6 +711,8 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
         assert_true(rp_sbvh_build_shaped(boxes, n, &serial, &one));
         assert_tree_valid(&one, boxes, n);
         assert_true(one.depth < RP_SBVH_STACK);
+        /* subtrees under a top, in two non-empty halves: work to share */
+        assert_true(one.top_count > 0 && one.half > one.top_count && one.half < one.node_count);
         const uint32_t threads[3] = {2, 3, 8};
         for (int t = 0; t < 3; t++) {
             rp_sbvh many;
