@@ -118,26 +118,42 @@ void rp_scene_destroy(rp_scene *s)
 
 /* ---- world boxes ------------------------------------------------------ */
 
+/* A float at or below x, within two of its ulps: x moved down by more
+   than the half ulp that rounding to nearest can add (2^-24 of |x| for a
+   normal float, 2^-150 for a subnormal one), then rounded. No branch and
+   no call: every moved object's box comes through here. Infinite when x
+   is beyond the float range. */
+static float float_below(double x)
+{
+    return (float)(x - (fabs(x) * 0x1p-23 + 0x1p-149));
+}
+
+static float float_above(double x)
+{
+    return (float)(x + (fabs(x) * 0x1p-23 + 0x1p-149));
+}
+
 /* Rounds [lo, hi] outwards to float with a margin of 1e-6 of its size and
    position, which covers the rounding of the double arithmetic before it
    and of the object functions' own; false when it does not fit a float. */
 static bool box_from_double(const double lo[3], const double hi[3], rp_sbox *out)
 {
-    rp_sbox b;
+    float min[3], max[3];
+    bool finite = true;
     for (int k = 0; k < 3; k++) {
         double pad = 1e-6 * (fabs(lo[k]) + fabs(hi[k]) + (hi[k] - lo[k])) + 1e-30;
-        double l = lo[k] - pad, h = hi[k] + pad;
-        float fl = (float)l, fh = (float)h;
-        if ((double)fl > l)
-            fl = nextafterf(fl, -INFINITY);
-        if ((double)fh < h)
-            fh = nextafterf(fh, INFINITY);
-        if (!isfinite(fl) || !isfinite(fh))
-            return false;
-        b.min[k] = fl;
-        b.max[k] = fh;
+        min[k] = float_below(lo[k] - pad);
+        max[k] = float_above(hi[k] + pad);
+        finite &= isfinite(min[k]) && isfinite(max[k]);
     }
-    *out = b;
+    if (!finite)
+        return false;
+    /* float by float: a block copy of floats just stored one at a time
+       waits for the stores (no store-to-load forwarding) */
+    for (int k = 0; k < 3; k++) {
+        out->min[k] = min[k];
+        out->max[k] = max[k];
+    }
     return true;
 }
 
@@ -150,25 +166,18 @@ static bool quat_matrix(const versor q, double r[3][3])
         return false;
     double x = q[0], y = q[1], z = q[2], w = q[3];
     double n2 = x * x + y * y + z * z + w * w;
-    if (n2 == 0.0) {
-        x = y = z = 0.0;
-        w = 1.0;
-    } else {
-        double n = sqrt(n2);
-        x /= n;
-        y /= n;
-        z /= n;
-        w /= n;
-    }
-    r[0][0] = 1 - 2 * (y * y + z * z);
-    r[0][1] = 2 * (x * y - z * w);
-    r[0][2] = 2 * (x * z + y * w);
-    r[1][0] = 2 * (x * y + z * w);
-    r[1][1] = 1 - 2 * (x * x + z * z);
-    r[1][2] = 2 * (y * z - x * w);
-    r[2][0] = 2 * (x * z - y * w);
-    r[2][1] = 2 * (y * z + x * w);
-    r[2][2] = 1 - 2 * (x * x + y * y);
+    /* 2 / |q|^2 scales the products as normalising q first would: one
+       division instead of four */
+    double s = n2 == 0.0 ? 0.0 : 2.0 / n2;
+    r[0][0] = 1 - s * (y * y + z * z);
+    r[0][1] = s * (x * y - z * w);
+    r[0][2] = s * (x * z + y * w);
+    r[1][0] = s * (x * y + z * w);
+    r[1][1] = 1 - s * (x * x + z * z);
+    r[1][2] = s * (y * z - x * w);
+    r[2][0] = s * (x * z - y * w);
+    r[2][1] = s * (y * z + x * w);
+    r[2][2] = 1 - s * (x * x + y * y);
     return true;
 }
 
