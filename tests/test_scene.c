@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -824,6 +825,42 @@ static void numerically_singular_instance_never_hits(void **state)
     rp_mesh_destroy(mesh);
 }
 
+/* The outward rounding of every object's box (rp_float_below/above, in
+   internal.h): never on the wrong side of the double, at most three ulps
+   away, infinite only past the float range; over doubles from 2^-160
+   (below the smallest float) to 2^140 (beyond the largest). */
+static void box_rounding_is_outward_and_tight(void **state)
+{
+    (void)state;
+    rng = 0x5eed0123u;
+    int finite = 0;
+    for (int i = 0; i < 400000; i++) {
+        double x = ldexp(uniform(0.5, 1.0), (int)uniform(-160.0, 141.0)) * (i & 1 ? -1.0 : 1.0);
+        float lo = rp_float_below(x), hi = rp_float_above(x);
+        if (fabs(x) <= FLT_MAX * 0.99) {
+            assert_true(isfinite(lo) && isfinite(hi));
+            finite++;
+        }
+        if (!isfinite(lo) || !isfinite(hi)) {
+            assert_true(fabs(x) > FLT_MAX * 0.99);
+            continue;
+        }
+        assert_true((double)lo <= x && (double)hi >= x);
+        /* the tightest floats, then three steps outwards still reach them */
+        float tight_lo = (float)x, tight_hi = (float)x;
+        if ((double)tight_lo > x)
+            tight_lo = nextafterf(tight_lo, -INFINITY);
+        if ((double)tight_hi < x)
+            tight_hi = nextafterf(tight_hi, INFINITY);
+        for (int step = 0; step < 3; step++) {
+            tight_lo = nextafterf(tight_lo, -INFINITY);
+            tight_hi = nextafterf(tight_hi, INFINITY);
+        }
+        assert_true(lo >= tight_lo && hi <= tight_hi);
+    }
+    assert_true(finite > 200000);
+}
+
 static void invalid_objects_are_refused(void **state)
 {
     (void)state;
@@ -1135,6 +1172,7 @@ int main(void)
         cmocka_unit_test(mesh_hits_report_the_triangle),
         cmocka_unit_test(skewed_instance_far_in_model_space_matches_scene),
         cmocka_unit_test(numerically_singular_instance_never_hits),
+        cmocka_unit_test(box_rounding_is_outward_and_tight),
         cmocka_unit_test(invalid_objects_are_refused),
         cmocka_unit_test(wrong_moves_change_nothing),
         cmocka_unit_test(invalid_queries_return_minus_one),

@@ -23,6 +23,22 @@ static inline bool rp_mat4_finite(mat4 m)
            rp_vec4_finite(m[2]) && rp_vec4_finite(m[3]);
 }
 
+/* A float at or below x, at most three of its ulps below: x moved down by
+   more than the half ulp that rounding to nearest can add (2^-24 of |x|
+   for a normal float, 2^-150 for a subnormal one), then rounded. No
+   branch and no call (rp_scene rounds every moved object's box with it).
+   Infinite when x is beyond the float range. */
+static inline float rp_float_below(double x)
+{
+    return (float)(x - (fabs(x) * 0x1p-23 + 0x1p-149));
+}
+
+/* A float at or above x, at most three of its ulps above. */
+static inline float rp_float_above(double x)
+{
+    return (float)(x + (fabs(x) * 0x1p-23 + 0x1p-149));
+}
+
 /* Blocks of many megabytes written right after allocation: huge pages
    where the system offers them (alloc_large.c). Free with rp_free_large. */
 void *rp_alloc_large(size_t bytes);

@@ -118,21 +118,6 @@ void rp_scene_destroy(rp_scene *s)
 
 /* ---- world boxes ------------------------------------------------------ */
 
-/* A float at or below x, within two of its ulps: x moved down by more
-   than the half ulp that rounding to nearest can add (2^-24 of |x| for a
-   normal float, 2^-150 for a subnormal one), then rounded. No branch and
-   no call: every moved object's box comes through here. Infinite when x
-   is beyond the float range. */
-static float float_below(double x)
-{
-    return (float)(x - (fabs(x) * 0x1p-23 + 0x1p-149));
-}
-
-static float float_above(double x)
-{
-    return (float)(x + (fabs(x) * 0x1p-23 + 0x1p-149));
-}
-
 /* Rounds [lo, hi] outwards to float with a margin of 1e-6 of its size and
    position, which covers the rounding of the double arithmetic before it
    and of the object functions' own; false when it does not fit a float. */
@@ -142,8 +127,8 @@ static bool box_from_double(const double lo[3], const double hi[3], rp_sbox *out
     bool finite = true;
     for (int k = 0; k < 3; k++) {
         double pad = 1e-6 * (fabs(lo[k]) + fabs(hi[k]) + (hi[k] - lo[k])) + 1e-30;
-        min[k] = float_below(lo[k] - pad);
-        max[k] = float_above(hi[k] + pad);
+        min[k] = rp_float_below(lo[k] - pad);
+        max[k] = rp_float_above(hi[k] + pad);
         finite &= isfinite(min[k]) && isfinite(max[k]);
     }
     if (!finite)
