@@ -123,22 +123,15 @@ void rp_scene_destroy(rp_scene *s)
    and of the object functions' own; false when it does not fit a float. */
 static bool box_from_double(const double lo[3], const double hi[3], rp_sbox *out)
 {
-    float min[3], max[3];
-    bool finite = true;
+    rp_sbox b;
     for (int k = 0; k < 3; k++) {
         double pad = 1e-6 * (fabs(lo[k]) + fabs(hi[k]) + (hi[k] - lo[k])) + 1e-30;
-        min[k] = rp_float_below(lo[k] - pad);
-        max[k] = rp_float_above(hi[k] + pad);
-        finite &= isfinite(min[k]) && isfinite(max[k]);
+        b.min[k] = rp_float_below(lo[k] - pad);
+        b.max[k] = rp_float_above(hi[k] + pad);
+        if (!isfinite(b.min[k]) || !isfinite(b.max[k]))
+            return false;
     }
-    if (!finite)
-        return false;
-    /* float by float: a block copy of floats just stored one at a time
-       waits for the stores (no store-to-load forwarding) */
-    for (int k = 0; k < 3; k++) {
-        out->min[k] = min[k];
-        out->max[k] = max[k];
-    }
+    *out = b;
     return true;
 }
 
