@@ -15,6 +15,9 @@ For every lesson:
     (grey-level spread above 12), and alike: both shrunk to 32x18 block
     means, the mean absolute difference per channel below 3 of 255 (a
     different lesson is far above it: checked too, so the measure can fail).
+    The same for lesson 1's many-objects mode (A): its clicks must hit the
+    belt, and its frame must look like the native one and unlike plain
+    lesson 1's.
 Then: picks at devicePixelRatio 2 (drawable twice the CSS size) agree with
 the native ones; GPU picking (key G) in lessons 1 and 5 gives the ray's
 object and triangle, as natively (WebGL 2 has no gl_PrimitiveID and reads
@@ -187,40 +190,55 @@ def real_clicks(suite, browser, server, native, lesson, tmp, scale=1.0, files=()
     suite.check("%s: at least one click hits something" % tag, any(n["hit"] for n in nat))
 
 
-def scripted(suite, browser, server, native, lesson, tmp):
-    """The URL's script against the native one: reports and the last frame."""
-    points = click_points(native, lesson, tmp)[:2]
+def belt_points():
+    """Clicks across lesson 1's asteroid belt (many-objects mode), and the sky."""
+    return [(WIDTH // 2, HEIGHT * 11 // 20), (WIDTH // 3, HEIGHT * 3 // 5), (WIDTH * 2 // 3, HEIGHT // 2),
+            (WIDTH // 4, HEIGHT * 7 // 10), (WIDTH // 2, 3)]
+
+
+def scripted(suite, browser, server, native, lesson, tmp, many=False):
+    """The URL's script against the native one: reports and the last frame.
+    many: lesson 1's many-objects mode (A at frame 0), clicked in the belt:
+    100,000 impostors drawn with WebGL 2 against the same natively."""
+    tag = "lesson %d%s" % (lesson, " many objects" if many else "")
+    name = "%d%s" % (lesson, "-many" if many else "")
+    points = (belt_points() if many else click_points(native, lesson, tmp))[:2]
     clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
+    keys = ["a@0"] if many else []
     query = "lesson=%d&size=%dx%d&%s&frames=%d&report" % (
-        lesson, WIDTH, HEIGHT, "&".join("click=" + c for c in clicks), SCRIPT_FRAMES)
+        lesson, WIDTH, HEIGHT, "&".join("key=" + k for k in keys) + ("&" if keys else "")
+        + "&".join("click=" + c for c in clicks), SCRIPT_FRAMES)
     browser.set_viewport(WIDTH + 160, HEIGHT + 240, 1.0)
     load(browser, server, query)
     browser.wait_for("document.body.getAttribute('data-finished')", timeout=120)
     web = report_lines(browser)
     shot = canvas_shot(browser)
-    png = os.path.abspath(os.path.join(tmp, "native-%d.png" % lesson))
+    png = os.path.abspath(os.path.join(tmp, "native-%s.png" % name))
     args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--frames", str(SCRIPT_FRAMES),
-            "--report", "--screenshot", png]
+            "--report", "--screenshot", png] + [a for k in keys for a in ("--key", k)]
     for c in clicks:
         args += ["--click", c]
     rc, out, err = run_native(native, args, tmp)
     nat = reports(out)
     ok = rc == 0 and len(web) == len(nat) == len(clicks)
-    suite.check("lesson %d: URL script with %d clicks: web and native report them" % (lesson, len(clicks)), ok,
+    suite.check("%s: URL script with %d clicks: web and native report them" % (tag, len(clicks)), ok,
                 "" if ok else "web %d, native %d, exit %d %s" % (len(web), len(nat), rc, err.strip()))
     if ok:
         whys = [same_pick(w, n) for w, n in zip(web, nat)]
-        suite.check("lesson %d: URL script picks as natively" % lesson, not any(whys), "; ".join(w for w in whys if w))
-    with open(os.path.join(tmp, "web-%d.png" % lesson), "wb") as f:
+        suite.check("%s: URL script picks as natively" % tag, not any(whys), "; ".join(w for w in whys if w))
+        if many:
+            suite.check("%s: the clicks hit objects in the belt" % tag, all(w["hit"] for w in web),
+                        "; ".join(str(w.get("what")) for w in web))
+    with open(os.path.join(tmp, "web-%s.png" % name), "wb") as f:
         f.write(browser.screenshot())
     s = images.spread(shot)
-    suite.check("lesson %d: the web frame is not blank (spread %.1f > %g)" % (lesson, s, NOT_BLANK), s > NOT_BLANK)
+    suite.check("%s: the web frame is not blank (spread %.1f > %g)" % (tag, s, NOT_BLANK), s > NOT_BLANK)
     if rc == 0:
         with open(png, "rb") as f:
             native_shot = images.read_png(f.read())
         d = images.mean_abs_difference(shot, native_shot)
-        suite.check("lesson %d: the web frame looks like the native one (difference %.2f < %g)"
-                    % (lesson, d, SIMILAR), d < SIMILAR)
+        suite.check("%s: the web frame looks like the native one (difference %.2f < %g)"
+                    % (tag, d, SIMILAR), d < SIMILAR)
         return shot, native_shot
     return shot, None
 
@@ -233,11 +251,7 @@ def gpu_picks(suite, browser, server, native, lesson, tmp, many=False):
     its instanced copies ray-cast in the ID pass, clicked across the belt
     and on the sky."""
     tag = "lesson %d%s GPU" % (lesson, " many objects" if many else "")
-    if many:
-        points = [(WIDTH // 2, HEIGHT * 11 // 20), (WIDTH // 3, HEIGHT * 3 // 5), (WIDTH * 2 // 3, HEIGHT // 2),
-                  (WIDTH // 4, HEIGHT * 7 // 10), (WIDTH // 2, 3)]
-    else:
-        points = click_points(native, lesson, tmp)
+    points = belt_points() if many else click_points(native, lesson, tmp)
     clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
     frames = 4 + 3 * len(points)
     keys = ["g@0"] + (["a@0"] if many else [])
@@ -445,6 +459,7 @@ def main():
             for lesson in (1, 2, 3, 4, 5):
                 real_clicks(suite, browser, server, native, lesson, tmp)
                 shots[lesson] = scripted(suite, browser, server, native, lesson, tmp)
+            shots["1-many"] = scripted(suite, browser, server, native, 1, tmp, many=True)
             real_clicks(suite, browser, server, native, 1, tmp, scale=2.0)
             for lesson in (1, 5):
                 gpu_picks(suite, browser, server, native, lesson, tmp)
@@ -454,6 +469,11 @@ def main():
                 d = images.mean_abs_difference(shots[1][0], shots[2][1])
                 suite.check("control: lesson 1 on the web vs lesson 2 natively differ (%.2f >= %g)"
                             % (d, SIMILAR), d >= SIMILAR)
+            # and the belt is not lesson 1's few spheres with something on top
+            if shots["1-many"][1] and shots[1][1]:
+                d = images.mean_abs_difference(shots["1-many"][0], shots[1][1])
+                suite.check("control: lesson 1's many-objects mode on the web vs lesson 1 natively differ "
+                            "(%.2f >= %g)" % (d, SIMILAR), d >= SIMILAR)
             real_clicks(suite, browser, server, native, 4, tmp, files=[("heightmap", TERRAIN)])
             real_clicks(suite, browser, server, native, 5, tmp, files=[("mesh", MODEL)])
             file_pickers(suite, browser, server, native, tmp)
