@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "camera.h"
+#include "clock.h"
 #include "display_choice.h"
 #include "hud_layout.h"
 #include "lesson.h"
@@ -177,15 +178,14 @@ static void handle_click(app *a, float wx, float wy)
     render_pick_result gpu;
     bool gpu_ok = a->gpu_on && gpu_pick(a, &v, &c, &gpu);
 
-    Uint64 start = SDL_GetPerformanceCounter();
+    double start = render_clock_seconds();
     bool ok = c.method == LESSON_PICK_D3D9
                   ? rp_pick_ray_perspective(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray)
                   : rp_pick_ray_unproject(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray);
     if (!ok)
         return;     /* a degenerate view: nothing sensible to pick */
     l->click(self, &c, &a->pick);
-    Uint64 end = SDL_GetPerformanceCounter();
-    a->pick_us = (double)(end - start) * 1e6 / (double)SDL_GetPerformanceFrequency();
+    a->pick_us = (render_clock_seconds() - start) * 1e6;
     a->has_pick = true;
     a->has_gpu = gpu_ok;
     if (gpu_ok)
@@ -330,14 +330,16 @@ static void hud_pick_text(const app *a, hud_texts *t)
     size_t size = sizeof t->pick;
     if (a->has_pick) {
         const lesson_pick *p = &a->pick;
+        char took[64];
+        render_format_us(a->pick_us, render_clock_step_seconds() * 1e6, took, sizeof took);
         if (p->hit) {
             snprintf(pick, size, "last pick: %s   t = %.3f   point (%.2f, %.2f, %.2f)\n"
-                     "method: %s   pick took %.1f us",
+                     "method: %s   pick took %s",
                      p->what, (double)p->t, (double)p->point[0], (double)p->point[1], (double)p->point[2],
-                     p->method, a->pick_us);
+                     p->method, took);
             snprintf(t->pick_short, sizeof t->pick_short, "pick: %s  t = %.2f", p->what, (double)p->t);
         } else {
-            snprintf(pick, size, "last pick: miss\nmethod: %s   pick took %.1f us", p->method, a->pick_us);
+            snprintf(pick, size, "last pick: miss\nmethod: %s   pick took %s", p->method, took);
             snprintf(t->pick_short, sizeof t->pick_short, "pick: miss");
         }
     } else {

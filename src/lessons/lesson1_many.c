@@ -511,11 +511,14 @@ void lesson1_many_status(const lesson1_many *m, char *buf, size_t size)
                  "\nthe ray opened %d of %d BVH nodes (blue) and %d leaf boxes (orange), tested %d of %d objects",
                  m->trace.nodes_visited, m->trace.tree_nodes, m->trace.leaves_visited, m->trace.objects_tested,
                  m->count);
+    char pick[64] = "-";
+    if (m->has_ray)
+        render_format_us(m->pick_us, render_clock_step_seconds() * 1e6, pick, sizeof pick);
     snprintf(buf, size,
              "many objects (A: back): %d   spheres %d, ellipsoids %d, boxes %d (drawn as impostors), "
-             "tori %d\nmove %.2f ms   rp_scene_build (a refit) %.2f ms   pick %.1f us   picked: %s%s%s",
+             "tori %d\nmove %.2f ms   rp_scene_build (a refit) %.2f ms   pick %s   picked: %s%s%s",
              m->count, m->instance_count[0], m->instance_count[1], m->instance_count[2], m->mesh_count,
-             m->move_ms, m->build_ms, m->pick_us, picked, visits, m->builds_failed ? "   (a build ran out of memory)" : "");
+             m->move_ms, m->build_ms, pick, picked, visits, m->builds_failed ? "   (a build ran out of memory)" : "");
 }
 
 void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed)
