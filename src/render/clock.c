@@ -1,6 +1,9 @@
-/* clock.c: see clock.h. C11's timespec_get where the C library has it;
-   QueryPerformanceCounter on Windows (mingw's msvcrt has no timespec_get);
-   performance.now() in the browser. */
+/* clock.c: see clock.h. POSIX's monotonic clock (C11's timespec_get where
+   there is none); QueryPerformanceCounter on Windows (mingw's msvcrt has no
+   timespec_get); performance.now() in the browser. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 199309L    /* clock_gettime under -std=c11 */
+#endif
 #include "clock.h"
 
 #include <math.h>
@@ -29,10 +32,16 @@ double render_clock_seconds(void)
 #else
 #include <time.h>
 
+/* POSIX's monotonic clock where there is one (a duration must not jump
+   with the wall clock's corrections), C11's wall clock otherwise */
 double render_clock_seconds(void)
 {
     struct timespec ts;
+#ifdef CLOCK_MONOTONIC
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
     timespec_get(&ts, TIME_UTC);
+#endif
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 #endif
