@@ -78,6 +78,10 @@ run refuse "click no comma" "${short[@]}" --click 10@1
 run refuse "key empty" "${short[@]}" --key @1
 run refuse "key two chars" "${short[@]}" --key ab@1
 run refuse "key frame -1" "${short[@]}" --key m@-1
+for n in 0 1000001 abc; do
+    run refuse "many-objects '$n'" "${short[@]}" --many-objects "$n"
+done
+run carry-on "many-objects 300, A" --size 160x120 --frames 3 --key a@0 --many-objects 300 --click 80,60@1
 run refuse "heightmap spacing 0" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing 0
 run refuse "heightmap spacing -1" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing -1
 run refuse "heightmap spacing abc" "${short[@]}" --heightmap "$corpus/gray8_4x4.png" --heightmap-spacing abc

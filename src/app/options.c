@@ -21,6 +21,8 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --heightmap-scale H world height of white (default 7; black is 0)\n"
             "  --mesh FILE         lesson 5: pick this model (.obj; .x .gltf .glb .ply .stl ...\n"
             "                      with a build with assimp)\n"
+            "  --many-objects N    lesson 1's many-objects mode (A): N objects (1-1000000,\n"
+            "                      default 100000)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
@@ -142,6 +144,8 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             ok = parse_int(v, 1, 1000000, &o->frames);
         } else if (!strcmp(a, "--bench-frames")) {
             ok = parse_int(v, 1, 1000000, &o->bench_frames);
+        } else if (!strcmp(a, "--many-objects")) {
+            ok = parse_int(v, 1, 1000000, &o->many_objects);
         } else if (!strcmp(a, "--seed")) {
             ok = parse_int(v, 0, INT_MAX, &seed);
             o->seed = (uint32_t)seed;

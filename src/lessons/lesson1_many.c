@@ -521,10 +521,10 @@ void lesson1_many_status(const lesson1_many *m, char *buf, size_t size)
              m->move_ms, m->build_ms, pick, picked, visits, m->builds_failed ? "   (a build ran out of memory)" : "");
 }
 
-void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed)
+void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed, int count)
 {
     if (!*on && !*m)
-        *m = lesson1_many_create(seed, 0, NULL, 0);
+        *m = lesson1_many_create(seed, count, NULL, 0);
     *on = !*on && *m;
 }
 

@@ -66,9 +66,10 @@ int lesson1_many_gpu_object(const lesson1_many *m, uint32_t id);
 /* HUD lines: counts, move / build / pick times, the picked object */
 void lesson1_many_status(const lesson1_many *m, char *buf, size_t size);
 
-/* Lesson 1's A key: switches *on, making *m (from seed) the first time.
-   When it cannot be made (out of memory) *on stays false. */
-void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed);
+/* Lesson 1's A key: switches *on, making *m (count objects, 0:
+   LESSON1_MANY_OBJECTS, from seed) the first time. When it cannot be made
+   (out of memory) *on stays false. */
+void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed, int count);
 
 /* for tests: the object count, the scene, object `index` (false when out
    of range), the picked object (-1: none) */

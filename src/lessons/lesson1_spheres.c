@@ -83,6 +83,7 @@ typedef struct lesson1 {
     char agreement[96];
     lesson1_many *many;             /* A: made on first use, kept */
     bool many_on;
+    int many_count;                 /* its objects (--many-objects; 0: 100,000) */
     uint32_t seed;
 } lesson1;
 
@@ -116,6 +117,7 @@ static void *create(const lesson_env *env)
     self->last_id = -1;
     self->show_bounds = false;     /* B shows them */
     self->seed = env->seed;
+    self->many_count = env->many_objects;
     return self;
 }
 
@@ -184,7 +186,7 @@ static bool key(void *self_, char k)
     case 'n': self->nearest_only = !self->nearest_only; return true;
     case 'b': self->show_bounds = !self->show_bounds; return true;
     case 'v': self->volume = (self->volume + 1) % VOLUME_COUNT; return true;
-    case 'a': lesson1_many_toggle(&self->many, &self->many_on, self->seed); return true;
+    case 'a': lesson1_many_toggle(&self->many, &self->many_on, self->seed, self->many_count); return true;
     default: return false;
     }
 }

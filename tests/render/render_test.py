@@ -583,6 +583,17 @@ def test_lesson1_many():
         print("%s: %d box-blue pixels new after the click" % (where, new_blue))
         check(new_blue > 200, where + ": the traversal's boxes are not drawn (%d new box-blue pixels)" % new_blue)
 
+    # --many-objects N: the mode makes N objects (the report counts them, an
+    # id is below N), and a belt of 2,000 lights a fraction of the pixels
+    few = clicks_run(1, w, h, [(mx, my, 2)], ["--key", "a@0", "--many-objects", "2000"])[0]
+    check(few["objects"] == 2000 and few["method"] == "scene" and (not few["hit"] or 0 <= few["id"] < 2000),
+          "--many-objects 2000: %s" % few)
+    sparse = screenshot("many2000", 1, w, h, 3, keys=[("a", 0), ("h", 0)], extra=["--many-objects", "2000"])
+    lit_sparse, lit_full = sum(map(lit, band(sparse))), sum(map(lit, band(many)))
+    print("--many-objects 2000: lit %d of the band's pixels, 100,000: %d" % (lit_sparse, lit_full))
+    check(0 < lit_sparse < 0.5 * lit_full, "--many-objects 2000: the belt is as full as 100,000 objects' "
+          "(%d lit pixels, %d)" % (lit_sparse, lit_full))
+
 
 def test_lesson1_many_gpu():
     """G in the many-objects mode: the ID buffer names the object the

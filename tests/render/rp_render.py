@@ -258,10 +258,10 @@ def mean_brightness(pixels):
     return sum(brightness(p) for p in pixels) / max(len(pixels), 1)
 
 
-def screenshot(name, lesson, width, height, frames, clicks=(), keys=()):
+def screenshot(name, lesson, width, height, frames, clicks=(), keys=(), extra=()):
     path = os.path.join(ctx.tmp, name + ".png")
     args = ["--lesson", lesson, "--size", "%dx%d" % (width, height), "--frames", frames,
-            "--screenshot", path]
+            "--screenshot", path] + list(extra)
     for x, y, frame in clicks:
         args += ["--click", "%d,%d@%d" % (x, y, frame)]
     for k, frame in keys:
