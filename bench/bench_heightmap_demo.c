@@ -38,11 +38,7 @@ int main(void)
     return 0;
 }
 #else
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "child.h"
 
 /* ---- a 16-bit PNG, stored (uncompressed) deflate: no zlib needed ---- */
 
@@ -163,41 +159,14 @@ static child_run run_child(char *const argv[])
 {
     child_run run;
     memset(&run, 0, sizeof run);
-    int fds[2];
-    if (pipe(fds) != 0)
-        return run;
-    double start = bench_now_seconds();
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return run;
-    }
-    size_t used = 0;
-    ssize_t got;
-    char sink[256];
-    while ((got = read(fds[0], used < sizeof run.out - 1 ? run.out + used : sink,
-                       used < sizeof run.out - 1 ? sizeof run.out - 1 - used : sizeof sink)) > 0)
-        if (used < sizeof run.out - 1)
-            used += (size_t)got;
-    close(fds[0]);
-    int status = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    if (wait4(pid, &status, 0, &ru) != pid)
-        return run;
+    double start = bench_now_seconds();
+    run.ok = bench_run_child(argv, run.out, sizeof run.out, &ru);
     run.wall_s = bench_now_seconds() - start;
     run.peak_mib = (double)ru.ru_maxrss / 1024.0;    /* kilobytes on Linux */
     run.cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
                 (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-    run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     char *nl = strchr(run.out, '\n');
     if (nl)
         *nl = '\0';

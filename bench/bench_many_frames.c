@@ -15,10 +15,10 @@
  *
  *   bench_many_frames RAYPICK [ROUNDS]     # needs a display (xvfb-run -a)
  *
- * POSIX only (fork, exec); elsewhere it says so and does nothing.
+ * POSIX only (fork, exec, wait4); elsewhere it says so and does nothing.
  */
 #if !defined(_WIN32)
-#define _DEFAULT_SOURCE 1       /* getloadavg */
+#define _DEFAULT_SOURCE 1       /* getloadavg, wait4 */
 #endif
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,13 +28,11 @@
 #if defined(_WIN32) || defined(__EMSCRIPTEN__)
 int main(void)
 {
-    printf("bench_many_frames: needs fork and exec (POSIX): not run here\n");
+    printf("bench_many_frames: needs fork, exec and wait4 (POSIX): not run here\n");
     return 0;
 }
 #else
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "child.h"
 
 #define BUDGET_MS 16.7
 #define TARGET_OBJECTS 100000
@@ -55,42 +53,6 @@ static double json_number(const char *text, const char *key)
     snprintf(pattern, sizeof pattern, "\"%s\":", key);
     const char *at = strstr(text, pattern);
     return at ? strtod(at + strlen(pattern), NULL) : -1.0;
-}
-
-/* Runs argv, its stdout into out (cut at size - 1 bytes); true when it
-   exited 0. */
-static bool run_child(char *const argv[], char *out, size_t size)
-{
-    out[0] = '\0';
-    int fds[2];
-    if (pipe(fds) != 0)
-        return false;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return false;
-    }
-    size_t used = 0;
-    ssize_t got;
-    char sink[256];
-    while ((got = read(fds[0], used < size - 1 ? out + used : sink,
-                       used < size - 1 ? size - 1 - used : sizeof sink)) > 0)
-        if (used < size - 1)
-            used += (size_t)got;
-    out[used] = '\0';
-    close(fds[0]);
-    int status = 0;
-    if (waitpid(pid, &status, 0) != pid)
-        return false;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static frame_times run_config(const char *raypick, int count)
@@ -117,7 +79,7 @@ static frame_times run_config(const char *raypick, int count)
     argv[n] = NULL;
     char out[4096];
     frame_times t = {-1.0, -1.0};
-    if (run_child(argv, out, sizeof out)) {
+    if (bench_run_child(argv, out, sizeof out, NULL)) {
         const char *line = strstr(out, "{\"bench\"");
         if (line) {
             t.wall_ms = json_number(line, "median_ms");
