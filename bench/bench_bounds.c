@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include <raypick/raypick.h>
+#include "stats.h"
 #include "timer.h"
 
 #define REPS 5
@@ -30,12 +31,6 @@ static double rng_unit(void)   /* xorshift64*, [0, 1) */
 }
 
 static double now_seconds(void) { return bench_now_seconds(); }
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* D3DXComputeBoundingSphere: the centroid, and the farthest point from it */
 static rp_sphere centroid_sphere(const float (*p)[3], size_t n)
@@ -103,12 +98,9 @@ int main(void)
             t_cen[r] = t2 - t1;
             t_box[r] = t3 - t2;
         }
-        qsort(t_min, REPS, sizeof(double), cmp_double);
-        qsort(t_cen, REPS, sizeof(double), cmp_double);
-        qsort(t_box, REPS, sizeof(double), cmp_double);
         printf("%-30s %12.6f %12.6f %8.3f %11.2f %11.2f %11.2f\n", names[cloud],
                (double)s.radius, (double)c.radius, (double)c.radius / s.radius,
-               1e3 * t_min[REPS / 2], 1e3 * t_cen[REPS / 2], 1e3 * t_box[REPS / 2]);
+               1e3 * bench_median(t_min, REPS), 1e3 * bench_median(t_cen, REPS), 1e3 * bench_median(t_box, REPS));
     }
     free(p);
     return 0;

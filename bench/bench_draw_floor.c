@@ -29,6 +29,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "stats.h"
+
 #define WIDTH 1280
 #define HEIGHT 720
 #define WARMUP_FRAMES 10
@@ -130,12 +132,6 @@ static void place_objects(float *xyz, int n, bool clipped)
         if (clipped && i % 3 == 0)
             xyz[i] += 3.0f;
     }
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static double seconds_since(Uint64 start)
@@ -254,8 +250,8 @@ int main(int argc, char **argv)
     if (glGetError() != GL_NO_ERROR || pixels < 0) {
         fprintf(stderr, "bench_draw_floor: OpenGL reported an error\n");
     } else {
-        qsort(wall, (size_t)frames, sizeof *wall, compare_doubles);
-        qsort(cpu, (size_t)frames, sizeof *cpu, compare_doubles);
+        qsort(wall, (size_t)frames, sizeof *wall, bench_compare_doubles);
+        qsort(cpu, (size_t)frames, sizeof *cpu, bench_compare_doubles);
         printf("{\"bench\":{\"mode\":\"%s\",\"objects\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
                "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_median_ms\":%.3f,\"pixels_drawn\":%ld}}\n",
                argv[1], n, WIDTH, HEIGHT, frames, wall[frames / 2], wall[frames - 1], cpu[frames / 2], pixels);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <raypick/raypick.h>
+#include "stats.h"
 #include "timer.h"
 #include "heightmap_internal.h"   /* raypick_internal_dep */
 
@@ -49,18 +50,6 @@ static double uniform(double lo, double hi)
 static double now_ns(void)
 {
     return bench_now_seconds() * 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* ---- rays ----------------------------------------------------------- */
@@ -162,7 +151,7 @@ static double time_method(enum method m, const rp_heightmap *hm, const rp_ray *r
         out[i].hit = hit;
         glm_vec3_copy(p, out[i].point);
     }
-    double med = median(t, n);
+    double med = bench_median(t, n);
     free(t);
     return med;
 }
@@ -205,7 +194,7 @@ static figures measure(const rp_heightmap *hm, const rp_ray *rays, int n, int re
                 f.search_far++;         /* stepped over the first hit */
         }
     }
-    f.search_err_median = nerr ? median(err, nerr) : 0.0;
+    f.search_err_median = nerr ? bench_median(err, nerr) : 0.0;
     free(err);
     for (int m = 0; m < 3; m++)
         free(r[m]);
@@ -273,7 +262,7 @@ static void time_create(const rp_heightmap *hm)
         rp_heightmap_destroy(c);
     }
     free(warm);
-    double c = median(tc, CREATE_REPS), m = median(tm, CREATE_REPS), w = median(tw, CREATE_REPS);
+    double c = bench_median(tc, CREATE_REPS), m = bench_median(tm, CREATE_REPS), w = bench_median(tw, CREATE_REPS);
     printf("  create %dx%d (median of %d): rp_heightmap_create %.2f ms; memcpy of the heights "
            "%.2f ms into a fresh buffer, %.2f ms into a reused one\n", cols, rows, CREATE_REPS,
            c / 1e6, m / 1e6, w / 1e6);

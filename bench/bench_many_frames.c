@@ -37,6 +37,7 @@ int main(void)
 }
 #else
 #include "child.h"
+#include "stats.h"
 
 #define BUDGET_MS 16.7
 #define TARGET_OBJECTS 100000
@@ -120,18 +121,6 @@ static frame_times run_child(char *const argv[])
     return t;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static const char *label(config c, char *buf, size_t size)
 {
     if (c.floor_mode)
@@ -192,7 +181,7 @@ int main(int argc, char **argv)
     }
     figures fig[CONFIGS];
     for (int c = 0; c < CONFIGS; ++c)
-        fig[c] = (figures){median(wall[c], rounds), median(cpu[c], rounds)};
+        fig[c] = (figures){bench_median(wall[c], rounds), bench_median(cpu[c], rounds)};
     /* the baselines: plain lesson 1 for the demo, clear and swap alone for
        the floor */
     double demo_base = 0.0, floor_base = 0.0;

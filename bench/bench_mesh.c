@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <raypick/raypick.h>
+#include "stats.h"
 #include "timer.h"
 #include "../src/lib/mesh_internal.h"
 
@@ -56,17 +57,10 @@ static double cpu_ns(void) { return bench_thread_cpu_seconds() * 1e9; }
 /* every thread's: the builds (ours and Embree's) run on several */
 static double process_cpu_ns(void) { return bench_process_cpu_seconds() * 1e9; }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median3(double a, double b, double c)
 {
     double v[3] = {a, b, c};
-    qsort(v, 3, sizeof *v, cmp_double);
-    return v[1];
+    return bench_median(v, 3);
 }
 
 static void print_load(void)

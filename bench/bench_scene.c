@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include <raypick/raypick.h>
+#include "stats.h"
 #include "timer.h"
 
 #ifdef RP_BENCH_HAVE_EMBREE
@@ -59,18 +60,6 @@ static double cpu_ms(void) { return bench_process_cpu_seconds() * 1e3; }
 typedef struct clocks {
     double wall, cpu;
 } clocks;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void print_load(void)
 {
@@ -117,7 +106,7 @@ static clocks time_scene_rays(const rp_scene *s, const rp_ray *rays, int n, int 
         t[r] = (now_ms() - t0) * 1e3 / n;
         c[r] = (cpu_ms() - c0) * 1e3 / n;
     }
-    clocks k = {median(t, REPS), median(c, REPS)};
+    clocks k = {bench_median(t, REPS), bench_median(c, REPS)};
     return k;
 }
 
@@ -183,7 +172,7 @@ static embree_figures embree_run(const rp_sphere *spheres, size_t n, const rp_ra
         RTCScene s = embree_scene(dev1, spheres, n, &b[r], &bc[r]);
         rtcReleaseScene(s);
     }
-    f.build1_ms = median(b, REPS);
+    f.build1_ms = bench_median(b, REPS);
     rtcReleaseDevice(dev1);
 
     RTCDevice dev = rtcNewDevice(NULL);
@@ -193,8 +182,8 @@ static embree_figures embree_run(const rp_sphere *spheres, size_t n, const rp_ra
             rtcReleaseScene(scene);
         scene = embree_scene(dev, spheres, n, &b[r], &bc[r]);
     }
-    f.build_ms = median(b, REPS);
-    f.build_cpu_ms = median(bc, REPS);
+    f.build_ms = bench_median(b, REPS);
+    f.build_cpu_ms = bench_median(bc, REPS);
 
     double t[REPS], c[REPS];
     for (int r = 0; r < REPS; r++) {
@@ -215,8 +204,8 @@ static embree_figures embree_run(const rp_sphere *spheres, size_t n, const rp_ra
         t[r] = (now_ms() - t0) * 1e3 / nrays;
         c[r] = (cpu_ms() - c0) * 1e3 / nrays;
     }
-    f.ray_us = median(t, REPS);
-    f.ray_cpu_us = median(c, REPS);
+    f.ray_us = bench_median(t, REPS);
+    f.ray_cpu_us = bench_median(c, REPS);
     rtcReleaseScene(scene);
     rtcReleaseDevice(dev);
     return f;
@@ -258,7 +247,7 @@ static void bench_spheres(int n)
         if (fresh != s)
             rp_scene_destroy(fresh);
     }
-    double build_ms = median(b, REPS), build_cpu_ms = median(bc, REPS);
+    double build_ms = bench_median(b, REPS), build_cpu_ms = bench_median(bc, REPS);
 
     /* move every sphere a little (what a frame of moving objects does),
        then build: a refit */
@@ -276,7 +265,7 @@ static void bench_spheres(int n)
         rp_scene_build(s);
         b[r] = now_ms() - t0;
     }
-    double refit_ms = median(b, REPS);
+    double refit_ms = bench_median(b, REPS);
     /* back where they were, for the comparisons */
     for (int i = 0; i < n; i++)
         rp_scene_set_sphere(s, i, &spheres[i]);
@@ -480,7 +469,7 @@ static void bench_mixed(int n)
         rp_scene_build(s);
         b[r] = now_ms() - t0;
     }
-    double refit_ms = median(b, REPS);
+    double refit_ms = bench_median(b, REPS);
     for (int i = 0; i < n; i++)
         move_mixed(s, i, &objs[i], 0.0f);
     rp_scene_build(s);

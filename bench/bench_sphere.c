@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include <raypick/raypick.h>
+#include "stats.h"
 #include "timer.h"
 
 #if defined(__GNUC__)
@@ -42,18 +43,6 @@ static float rng_range(float lo, float hi)
 static double now_seconds(void)
 {
     return bench_now_seconds();
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
 }
 
 /* The tutorial's formula as it stands (float, b^2 - 4ac, min of the roots). */
@@ -149,7 +138,7 @@ static void bench_single(void)
         ours[rep] = (t1 - t0) * 1e9 / ((double)rounds * PAIRS);
         book[rep] = (t2 - t1) * 1e9 / ((double)rounds * PAIRS);
     }
-    double mo = median(ours, REPS), mb = median(book, REPS);
+    double mo = bench_median(ours, REPS), mb = bench_median(book, REPS);
     printf("single ray vs sphere (median of %d x %d calls)\n", REPS, rounds * PAIRS);
     printf("  rp_intersect_ray_sphere : %6.2f ns/call   (full hit record, double inside)\n", mo);
     printf("  textbook float formula  : %6.2f ns/call   (t only; negative t when behind)\n", mb);
@@ -213,7 +202,7 @@ static void bench_many(size_t n, int rays_per_rep)
             for (int r = 0; r < rays_per_rep; r++)
                 same += idx_ours[r] == idx_book[r];
     }
-    double mo = median(ours, REPS), mb = median(book, REPS);
+    double mo = bench_median(ours, REPS), mb = bench_median(book, REPS);
     printf("ray vs %zu spheres (%d rays per repetition, median of %d)\n", n, rays_per_rep, REPS);
     printf("  rp_intersect_ray_spheres : %8.1f M spheres/s\n", mo / 1e6);
     printf("  textbook loop            : %8.1f M spheres/s\n", mb / 1e6);
