@@ -758,10 +758,10 @@ static void draw_loading(app *a, const char *what, double seconds)
     SDL_GL_SwapWindow(a->window);
 }
 
-/* Starts create_lessons on a thread, once SDL is started (app_create says
-   why not before): the window opens meanwhile, then keeps answering and
-   shows progress while a large map is decoded. Where there are no threads
-   (a browser without them) the lessons are created right here. */
+/* Starts create_lessons on a thread, once the window is open (app_create
+   says why not before): the window keeps answering and shows progress
+   while a large map is decoded. Where there are no threads (a browser
+   without them) the lessons are created right here. */
 static bool start_loading(app *a)
 {
     app_loading *l = calloc(1, sizeof *l);
@@ -879,17 +879,6 @@ app *app_create(const app_options *opt)
         app_destroy(a);
         return NULL;
     }
-    /* The lessons are made on a thread from here on, while the window and
-       its GL context open (about 45 ms under llvmpipe, a third of a large
-       map's decoding). Not before SDL_Init: it may fork (D-Bus autolaunch),
-       and a fork while another thread holds an allocator lock leaves the
-       child blocked in malloc and the parent waiting for it (seen under
-       ASan). A failure below ends the thread in app_destroy. */
-    if (!start_loading(a)) {
-        fprintf(stderr, "raypick: out of memory\n");
-        app_destroy(a);
-        return NULL;
-    }
     if (!create_window(a)) {
         fprintf(stderr, "raypick: needs OpenGL 3.3 core, and cannot get it here: %s\n", SDL_GetError());
         app_destroy(a);
@@ -903,6 +892,15 @@ app *app_create(const app_options *opt)
     a->r = render_create_for_loading((render_loader)SDL_GL_GetProcAddress, err, sizeof err);
     if (!a->r) {
         fprintf(stderr, "raypick: %s\n", err);
+        app_destroy(a);
+        return NULL;
+    }
+    /* The lessons are made on a thread only now, after SDL_Init and the
+       window: SDL_Init may fork (D-Bus autolaunch), and a fork while another
+       thread holds an allocator lock leaves the child blocked in malloc and
+       the parent waiting for it (seen under ASan). */
+    if (!start_loading(a)) {
+        fprintf(stderr, "raypick: out of memory\n");
         app_destroy(a);
         return NULL;
     }
