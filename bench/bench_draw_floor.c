@@ -139,6 +139,18 @@ static double seconds_since(Uint64 start)
     return (double)(SDL_GetPerformanceCounter() - start) / (double)SDL_GetPerformanceFrequency();
 }
 
+/* Clears colour and depth and draws the n objects uploaded. */
+static void draw_objects(GLsizei n, draw_mode mode)
+{
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (n == 0)
+        return;
+    if (mode == MODE_TRIANGLES)
+        glDrawArraysInstanced(GL_TRIANGLES, 0, 3, n);
+    else
+        glDrawArrays(GL_POINTS, 0, n);
+}
+
 /* Times `frames` frames after the warm-up ones: wall and CPU ms of each. */
 static void run_frames(SDL_Window *window, GLsizei n, const float *xyz, draw_mode mode, int frames,
                        double *wall, double *cpu)
@@ -149,14 +161,8 @@ static void run_frames(SDL_Window *window, GLsizei n, const float *xyz, draw_mod
         SDL_Event e;
         while (SDL_PollEvent(&e)) {
         }
-        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)n * 3 * (GLsizeiptr)sizeof(float), xyz, GL_STREAM_DRAW);
-        if (n > 0) {
-            if (mode == MODE_TRIANGLES)
-                glDrawArraysInstanced(GL_TRIANGLES, 0, 3, n);
-            else
-                glDrawArrays(GL_POINTS, 0, n);
-        }
+        draw_objects(n, mode);
         SDL_GL_SwapWindow(window);
         glFinish();
         if (f >= WARMUP_FRAMES) {
@@ -174,13 +180,7 @@ static long drawn_pixels(GLsizei n, draw_mode mode)
     unsigned char *rgba = malloc((size_t)WIDTH * HEIGHT * 4);
     if (!rgba)
         return -1;
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    if (n > 0) {
-        if (mode == MODE_TRIANGLES)
-            glDrawArraysInstanced(GL_TRIANGLES, 0, 3, n);
-        else
-            glDrawArrays(GL_POINTS, 0, n);
-    }
+    draw_objects(n, mode);
     glReadPixels(0, 0, WIDTH, HEIGHT, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     long count = 0;
     for (size_t i = 0; i < (size_t)WIDTH * HEIGHT; ++i)

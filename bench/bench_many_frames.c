@@ -70,7 +70,22 @@ static double json_number(const char *text, const char *key)
     return at ? strtod(at + strlen(pattern), NULL) : -1.0;
 }
 
-static frame_times run_child(char *const argv[]);
+/* Runs one configuration's child: its two medians from its JSON line, and
+   the pixels it drew (bench_draw_floor only). */
+static frame_times run_child(char *const argv[])
+{
+    char out[4096];
+    frame_times t = {-1.0, -1.0, -1.0};
+    if (bench_run_child(argv, out, sizeof out, NULL)) {
+        const char *line = strstr(out, "{\"bench\"");
+        if (line) {
+            t.wall_ms = json_number(line, "median_ms");
+            t.cpu_ms = json_number(line, "cpu_median_ms");
+            t.pixels = json_number(line, "pixels_drawn");
+        }
+    }
+    return t;
+}
 
 static frame_times run_config(const char *raypick, const char *floor, config c)
 {
@@ -105,21 +120,6 @@ static frame_times run_config(const char *raypick, const char *floor, config c)
     return run_child(argv);
 }
 
-/* Runs one configuration's child: its two medians from its JSON line. */
-static frame_times run_child(char *const argv[])
-{
-    char out[4096];
-    frame_times t = {-1.0, -1.0, -1.0};
-    if (bench_run_child(argv, out, sizeof out, NULL)) {
-        const char *line = strstr(out, "{\"bench\"");
-        if (line) {
-            t.wall_ms = json_number(line, "median_ms");
-            t.cpu_ms = json_number(line, "cpu_median_ms");
-            t.pixels = json_number(line, "pixels_drawn");
-        }
-    }
-    return t;
-}
 
 static const char *label(config c, char *buf, size_t size)
 {
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             if (!floor_drew_its_objects(CONFIGS_RUN[c], t.pixels)) {
-                fprintf(stderr, "bench_draw_floor: %s drew %.0f pixels: not what it measures\n",
+                fprintf(stderr, "bench_many_frames: %s drew %.0f pixels: not what it measures\n",
                         label(CONFIGS_RUN[c], name, sizeof name), t.pixels);
                 return 1;
             }
