@@ -208,6 +208,31 @@ static void write_hud(FILE *out, const hud_layout *h)
     fputc('}', out);
 }
 
+/* a JSON string: quotes, backslashes and control characters escaped */
+static void write_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void report_screenshot(FILE *out, const char *path, int frame, int width, int height, const hud_layout *hud)
+{
+    fprintf(out, "{\"screenshot\":{\"frame\":%d,\"width\":%d,\"height\":%d,\"path\":", frame, width, height);
+    write_json_string(out, path);
+    if (hud)
+        write_hud(out, hud);
+    fprintf(out, "}}\n");
+}
+
 void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
                    const lesson_object *objects, int count)
 {

@@ -39,6 +39,12 @@ void report_pick(FILE *out, const report_click_info *info, const lesson_click *c
    where it appears in a window of window_w x window_h (window coordinates,
    what a click needs; the view's width and height are the drawable's),
    and the HUD's panels when hud is not NULL. */
+/* After --screenshot, with --report: {"screenshot":{frame, width, height,
+   path, "hud":{... "top":[x,y,w,h], "bottom":[...]}}}, the HUD's panels as
+   that frame drew them (hud NULL: none), so a test can tell the scene's
+   pixels from the HUD's. */
+void report_screenshot(FILE *out, const char *path, int frame, int width, int height, const hud_layout *hud);
+
 void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
                    const lesson_object *objects, int count);
 /* Where world point p appears: window coordinates (top-left origin) in a
