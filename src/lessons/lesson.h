@@ -130,7 +130,7 @@ typedef struct lesson_camera {
 } lesson_camera;
 
 typedef struct lesson {
-    int number;
+    int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks) */
     const char *title;
     const char *keys;       /* lesson keys for the help text, one per line */
     lesson_camera camera;
