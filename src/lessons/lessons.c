@@ -18,6 +18,8 @@
  * loads (options.c parses them), or NO_FILES.
  *
  * Keep each LESSON( at the start of its own line: Meson reads them too.
+ * Every line ends in a backslash, the last one too, so a new lesson is
+ * one line added and no other line changed.
  */
 #define FILES(...) {__VA_ARGS__, NULL}
 #define NO_FILES {NULL}
@@ -26,7 +28,8 @@
     LESSON(lesson2_shields,   "phaser-shields",        false, NO_FILES) \
     LESSON(lesson3_bounds,    "bounding-sphere-tests", false, NO_FILES) \
     LESSON(lesson4_terrain,   "terrain-picking",       false, FILES("heightmap")) \
-    LESSON(lesson5_triangles, "picking-triangles",     true,  FILES("mesh"))
+    LESSON(lesson5_triangles, "picking-triangles",     true,  FILES("mesh")) \
+    /* a new lesson: one line above this one */
 
 /* the tables themselves, each in its own file */
 #define DECLARE(object, name, pick_ids, files) extern const lesson object;
