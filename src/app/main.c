@@ -7,6 +7,7 @@
 #endif
 
 #include "app.h"
+#include "report.h"
 
 int main(int argc, char **argv)
 {
@@ -26,6 +27,10 @@ int main(int argc, char **argv)
         return 2;
     default:
         break;
+    }
+    if (opt.list_lessons) {     /* no window: tools and tests read the registry */
+        report_lessons(stdout);
+        return 0;
     }
     return app_run(&opt);
 }
