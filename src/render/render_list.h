@@ -1,6 +1,6 @@
 /*
  * render_list.h: what a frame draws, as plain data. Lessons fill a list;
- * the renderer (render.c) submits it. This header and render_list.c need no
+ * the renderer (submit.c) submits it. This header and render_list.c need no
  * GL: the lesson unit tests link them without a window, and can read back
  * what a lesson asked to draw.
  *
@@ -14,7 +14,7 @@
  *     render_submit(r, list);              // render.h: the GL side
  *
  * The order of the calls does not decide the picture: the renderer draws
- * the list in fixed phases (opaque, background, translucent; render.c
+ * the list in fixed phases (opaque, background, translucent; submit.c
  * says which command goes where) and sorts shields and glass spheres back
  * to front. Lines, points, shadows and beams keep their list order within
  * their kind (overlapping ones blend in that order).
