@@ -94,6 +94,7 @@ static int reverse_rank(render_cmd_kind k)
     case RENDER_CMD_TERRAIN: case RENDER_CMD_SHAPE: return 7;
     case RENDER_CMD_MESH: case RENDER_CMD_MESH_HIGHLIGHT: return 7;
     case RENDER_CMD_INSTANCES: return 7;
+    case RENDER_CMD_COUNT: break;   /* not a command */
     }
     return 8;
 }

@@ -345,14 +345,33 @@ void render_pick_list(render_pick *p, const render_list *list)
         const render_cmd *c = &list->cmds[i];
         if (c->pick_id < 0)
             continue;
-        if (c->kind == RENDER_CMD_SHAPE)
+        /* Every kind is named and none is left to a default: a new kind does
+           not compile (-Wswitch, an error with --werror) until it is decided
+           here whether the ID pass draws it. */
+        switch (c->kind) {
+        case RENDER_CMD_SHAPE:
             render_pick_shape(p, c->u.shape.shape, (vec4 *)c->u.shape.model, (uint32_t)c->pick_id);
-        else if (c->kind == RENDER_CMD_MESH)
+            break;
+        case RENDER_CMD_MESH:
             render_pick_model(p, render_cached_model(p->r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
                               (uint32_t)c->pick_id);
-        else if (c->kind == RENDER_CMD_INSTANCES)
+            break;
+        case RENDER_CMD_INSTANCES:
             render_pick_instances(p, c->u.instances.shape, c->u.instances.instances, c->u.instances.count,
                                   (uint32_t)c->pick_id);
+            break;
+        case RENDER_CMD_TERRAIN:            /* opaque, but picked by the library's heightmap (lesson 4) */
+        case RENDER_CMD_MESH_HIGHLIGHT:     /* drawn over its mesh, which is the target */
+        case RENDER_CMD_GRID:               /* the rest is translucent or a marker: a ray passes through */
+        case RENDER_CMD_SHADOW:
+        case RENDER_CMD_LINE:
+        case RENDER_CMD_POINT:
+        case RENDER_CMD_BEAM:
+        case RENDER_CMD_SHIELD:
+        case RENDER_CMD_GLASS:
+        case RENDER_CMD_COUNT:
+            break;
+        }
     }
 }
 

@@ -74,7 +74,8 @@ typedef enum render_cmd_kind {
     RENDER_CMD_GLASS,       /* translucent bounding sphere */
     RENDER_CMD_MESH,        /* opaque lit triangle mesh (lesson 5) */
     RENDER_CMD_MESH_HIGHLIGHT, /* some of a mesh's triangles drawn over it */
-    RENDER_CMD_INSTANCES    /* many copies of one opaque shape, one draw call */
+    RENDER_CMD_INSTANCES,   /* many copies of one opaque shape, one draw call */
+    RENDER_CMD_COUNT        /* how many kinds there are (not a command) */
 } render_cmd_kind;
 
 /* One copy of a shape in an instanced draw: the unit shape scaled per
