@@ -27,8 +27,7 @@ void render_background_build(renderer *r)
     glBindVertexArray(r->background.vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->background.vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof xy, xy, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), NULL);
+    render_float_attribute(0, 2, 2 * sizeof(float), 0);
     glBindVertexArray(0);
     r->background.count = k / 2;
 }

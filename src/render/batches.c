@@ -18,15 +18,9 @@ void render_batch_init(render_batch *b)
     glGenBuffers(1, &b->vbo);
     glBindVertexArray(b->vao);
     glBindBuffer(GL_ARRAY_BUFFER, b->vbo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(render_vertex),
-                          (void *)offsetof(render_vertex, position));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(render_vertex),
-                          (void *)offsetof(render_vertex, color));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, sizeof(render_vertex),
-                          (void *)offsetof(render_vertex, extra));
+    render_float_attribute(0, 3, sizeof(render_vertex), offsetof(render_vertex, position));
+    render_float_attribute(1, 4, sizeof(render_vertex), offsetof(render_vertex, color));
+    render_float_attribute(2, 1, sizeof(render_vertex), offsetof(render_vertex, extra));
     glBindVertexArray(0);
 }
 
@@ -134,24 +128,34 @@ void render_draw_grid(renderer *r, float y)
 
 /* ------------------------------------------------------------ life cycle */
 
+enum { FRAME_BATCHES = 5 };
+
+/* the batches every frame refills */
+static void frame_batches(renderer *r, render_batch *out[FRAME_BATCHES])
+{
+    out[0] = &r->shadows;
+    out[1] = &r->lines;
+    out[2] = &r->hidden_lines;
+    out[3] = &r->points;
+    out[4] = &r->beams;
+}
+
 void render_batches_build(renderer *r)
 {
-    render_batch_init(&r->shadows);
-    render_batch_init(&r->lines);
-    render_batch_init(&r->hidden_lines);
-    render_batch_init(&r->points);
-    render_batch_init(&r->beams);
+    render_batch *frame[FRAME_BATCHES];
+    frame_batches(r, frame);
+    for (int i = 0; i < FRAME_BATCHES; ++i)
+        render_batch_init(frame[i]);
     build_grid(r);
 }
 
 void render_batches_free(renderer *r)
 {
+    render_batch *frame[FRAME_BATCHES];
+    frame_batches(r, frame);
+    for (int i = 0; i < FRAME_BATCHES; ++i)
+        render_batch_free(frame[i]);
     render_batch_free(&r->grid);
-    render_batch_free(&r->shadows);
-    render_batch_free(&r->lines);
-    render_batch_free(&r->hidden_lines);
-    render_batch_free(&r->points);
-    render_batch_free(&r->beams);
 }
 
 /* ------------------------------------------------------------ collecting */
@@ -265,38 +269,34 @@ void render_draw_shadows_and_lines(renderer *r)
     glDisable(GL_BLEND);
 }
 
-void render_draw_points(renderer *r)
+/* A batch through the line program: round points, or beams (additive, no
+   depth writes); blended, both sides drawn. */
+static void draw_line_batch(renderer *r, render_batch *b, GLenum mode, bool beam)
 {
-    if (r->points.count == 0)
+    if (b->count == 0)
         return;
     const render_program *p = &r->line_prog;
     glUseProgram(p->id);
     glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
-    glUniform1i(p->loc[U_ROUND_POINTS], 1);
-    glUniform1i(p->loc[U_BEAM], 0);
+    glUniform1i(p->loc[U_ROUND_POINTS], !beam);
+    glUniform1i(p->loc[U_BEAM], beam);
     glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glBlendFunc(GL_SRC_ALPHA, beam ? GL_ONE : GL_ONE_MINUS_SRC_ALPHA);
+    if (beam)
+        glDepthMask(GL_FALSE);
     glDisable(GL_CULL_FACE);
-    batch_draw(&r->points, GL_POINTS);
+    batch_draw(b, mode);
+    glDepthMask(GL_TRUE);
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
 }
 
+void render_draw_points(renderer *r)
+{
+    draw_line_batch(r, &r->points, GL_POINTS, false);
+}
+
 void render_draw_beams(renderer *r)
 {
-    if (r->beams.count == 0)
-        return;
-    const render_program *p = &r->line_prog;
-    glUseProgram(p->id);
-    glUniformMatrix4fv(p->loc[U_VIEW_PROJ], 1, GL_FALSE, (const float *)r->view.view_proj);
-    glUniform1i(p->loc[U_ROUND_POINTS], 0);
-    glUniform1i(p->loc[U_BEAM], 1);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE);
-    glDepthMask(GL_FALSE);
-    glDisable(GL_CULL_FACE);
-    batch_draw(&r->beams, GL_TRIANGLES);
-    glDepthMask(GL_TRUE);
-    glEnable(GL_CULL_FACE);
-    glDisable(GL_BLEND);
+    draw_line_batch(r, &r->beams, GL_TRIANGLES, true);
 }

@@ -3,10 +3,25 @@
 
 #include <stdio.h>
 
-static void set_log(char *err, size_t n, const char *what, const char *name, const char *log)
+/* true when a shader compiled (program: false) or a program linked (true);
+   else false with its info log in err as "WHAT NAME: log" */
+static bool built(GLuint id, bool program, const char *what, const char *name, char *err, size_t n)
 {
+    GLint ok = 0;
+    if (program)
+        glGetProgramiv(id, GL_LINK_STATUS, &ok);
+    else
+        glGetShaderiv(id, GL_COMPILE_STATUS, &ok);
+    if (ok)
+        return true;
+    char log[1024] = "";
+    if (program)
+        glGetProgramInfoLog(id, sizeof log, NULL, log);
+    else
+        glGetShaderInfoLog(id, sizeof log, NULL, log);
     if (err && n)
         snprintf(err, n, "%s %s: %s", what, name, log);
+    return false;
 }
 
 /* one stage, 0 with the compiler's log */
@@ -15,16 +30,10 @@ static GLuint compile(GLenum type, const char *const parts[], int count, const c
     GLuint s = glCreateShader(type);
     glShaderSource(s, count, parts, NULL);
     glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        set_log(err, n, "shader", name, log);
-        glDeleteShader(s);
-        return 0;
-    }
-    return s;
+    if (built(s, false, "shader", name, err, n))
+        return s;
+    glDeleteShader(s);
+    return 0;
 }
 
 GLuint gl_program_link(const char *const vs[], const char *const fs[], int parts, const char *name, char *err,
@@ -42,14 +51,8 @@ GLuint gl_program_link(const char *const vs[], const char *const fs[], int parts
     glLinkProgram(p);
     glDeleteShader(v);
     glDeleteShader(f);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        glGetProgramInfoLog(p, sizeof log, NULL, log);
-        set_log(err, err_size, "program", name, log);
-        glDeleteProgram(p);
-        return 0;
-    }
-    return p;
+    if (built(p, true, "program", name, err, err_size))
+        return p;
+    glDeleteProgram(p);
+    return 0;
 }

@@ -4,6 +4,7 @@
 #ifndef RAYPICK_GL_PROGRAM_H
 #define RAYPICK_GL_PROGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __EMSCRIPTEN__

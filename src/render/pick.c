@@ -275,12 +275,7 @@ static GLuint mesh_vao(render_pick *p, render_shape_kind kind)
         return p->mesh_vao[kind];
     glGenVertexArrays(1, &p->mesh_vao[kind]);
     glBindVertexArray(p->mesh_vao[kind]);
-    glBindBuffer(GL_ARRAY_BUFFER, shape->vbo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex), (void *)offsetof(geo_vertex, position));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex), (void *)offsetof(geo_vertex, normal));
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, shape->ibo);
+    render_mesh_attributes(shape);
     candidate_attributes(p);
     glBindVertexArray(0);
     return p->mesh_vao[kind];

@@ -13,8 +13,8 @@
      impostor.c     spheres and boxes among them, ray-cast; culling helpers
      background.c   the gradient and the ground plane
      batches.c      lines, points, beams, shadows, the grid
-     shapes.c       GPU meshes, the lit shapes, the instance layout
      text.c         the HUD and the loading screen's line
+     shapes.c       GPU meshes, the lit shapes, vertex layouts
      program.c      the renderer's GLSL programs and their uniforms
      gl_program.c   compiling and linking (shared with a bench)
      gl_platform.c  desktop GL vs WebGL2
@@ -237,6 +237,13 @@ void render_draw_points(renderer *r);
    and they light up whatever translucent surface lies behind them. */
 void render_draw_beams(renderer *r);
 
+/* ---- text.c ------------------------------------------------------------ */
+
+void render_text_init(renderer *r);
+void render_text_free(renderer *r);
+/* the frame's HUD quads, over everything (render_end) */
+void render_text_flush(renderer *r);
+
 /* ---- shapes.c ---------------------------------------------------------- */
 
 /* a geo_mesh to a VAO (positions at 0, normals at 1) with its buffers */
@@ -250,16 +257,15 @@ void render_shapes_free(renderer *r);
 void render_set_model_uniforms(const render_program *prog, const render_view *v, mat4 model);
 /* an opaque lit shape (nothing for a bad kind); emissive may be NULL */
 void render_draw_shape(renderer *r, render_shape_kind kind, mat4 model, const vec4 color, const vec3 emissive);
+/* Attribute index of the bound VAO: `size` floats at offset, stride
+   bytes apart, from the bound GL_ARRAY_BUFFER. */
+void render_float_attribute(GLuint index, GLint size, size_t stride, size_t offset);
+/* Attributes 0 (position) and 1 (normal) of the bound VAO from m's
+   buffers, its indices bound too (geo_vertex's layout). */
+void render_mesh_attributes(const render_mesh *m);
 /* Attributes 2..5 of the bound VAO from vbo: one render_instance per copy
    (divisor 1) or per vertex (divisor 0: impostor points). */
 void render_instance_attributes(GLuint vbo, GLuint divisor);
-
-/* ---- text.c ------------------------------------------------------------ */
-
-void render_text_init(renderer *r);
-void render_text_free(renderer *r);
-/* the frame's HUD quads, over everything (render_end) */
-void render_text_flush(renderer *r);
 
 /* ---- program.c --------------------------------------------------------- */
 

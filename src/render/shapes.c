@@ -5,6 +5,20 @@
 
 #include <string.h>
 
+void render_float_attribute(GLuint index, GLint size, size_t stride, size_t offset)
+{
+    glEnableVertexAttribArray(index);
+    glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, (GLsizei)stride, (const void *)offset);
+}
+
+void render_mesh_attributes(const render_mesh *m)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, m->vbo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->ibo);
+    render_float_attribute(0, 3, sizeof(geo_vertex), offsetof(geo_vertex, position));
+    render_float_attribute(1, 3, sizeof(geo_vertex), offsetof(geo_vertex, normal));
+}
+
 void render_mesh_upload(const geo_mesh *m, render_mesh *out)
 {
     glGenVertexArrays(1, &out->vao);
@@ -17,12 +31,7 @@ void render_mesh_upload(const geo_mesh *m, render_mesh *out)
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, out->ibo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(m->index_count * (int)sizeof(uint32_t)),
                  m->indices, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex),
-                          (void *)offsetof(geo_vertex, position));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex),
-                          (void *)offsetof(geo_vertex, normal));
+    render_mesh_attributes(out);
     glBindVertexArray(0);
     out->index_count = m->index_count;
 }
@@ -51,9 +60,7 @@ void render_instance_attributes(GLuint vbo, GLuint divisor)
         {4, offsetof(render_instance, color)},
     };
     for (GLuint i = 0; i < 4; ++i) {
-        glEnableVertexAttribArray(2 + i);
-        glVertexAttribPointer(2 + i, attrs[i].size, GL_FLOAT, GL_FALSE, sizeof(render_instance),
-                              (void *)attrs[i].offset);
+        render_float_attribute(2 + i, attrs[i].size, sizeof(render_instance), attrs[i].offset);
         glVertexAttribDivisor(2 + i, divisor);
     }
 }

@@ -30,12 +30,8 @@ void render_text_init(renderer *r)
     glGenBuffers(1, &r->text_vbo);
     glBindVertexArray(r->text_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(text_vertex),
-                          (void *)offsetof(text_vertex, position));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(text_vertex),
-                          (void *)offsetof(text_vertex, color));
+    render_float_attribute(0, 2, sizeof(text_vertex), offsetof(text_vertex, position));
+    render_float_attribute(1, 4, sizeof(text_vertex), offsetof(text_vertex, color));
     glBindVertexArray(0);
 }
 

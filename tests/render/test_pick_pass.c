@@ -14,36 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <SDL.h>
 
 #include <raypick/raypick.h>
 #include "render.h"
 #include "render_list.h"
 #include "render_model.h"
 #include "render_pick.h"
-#include "sanitizer_keep.h"
+#include "render_test_window.h"
 
 enum { W = 320, H = 240 };
 
-static SDL_Window *g_window;
-static SDL_GLContext g_gl;
+static gl_test_window g_win;
 static renderer *g_r;
 static render_view g_view;
 
 static int setup(void **state)
 {
     (void)state;
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
-        return -1;
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-    g_window = SDL_CreateWindow("pick pass", 0, 0, W, H, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-    g_gl = g_window ? SDL_GL_CreateContext(g_window) : NULL;
-    app_keep_gl_driver_loaded();
-    char err[256] = "";
-    g_r = g_gl ? render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err) : NULL;
+    g_r = render_test_open(&g_win, "pick pass", W, H, true);
     if (!g_r)
         return -1;
     /* camera at z = 5 looking down -z at the origin, 60 degrees */
@@ -59,12 +47,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    render_destroy(g_r);
-    if (g_gl)
-        SDL_GL_DeleteContext(g_gl);
-    if (g_window)
-        SDL_DestroyWindow(g_window);
-    SDL_Quit();
+    render_test_close(&g_win, g_r);
     return 0;
 }
 
