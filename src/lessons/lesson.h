@@ -24,8 +24,8 @@
 #include "render_list.h"
 
 typedef enum lesson_method {
-    LESSON_PICK_D3D9,       /* rp_pick_ray_perspective (seed 001's CalculateRay) */
-    LESSON_PICK_UNPROJECT   /* rp_pick_ray_unproject (seed 004's GetPointerRay)  */
+    LESSON_PICK_D3D9,       /* rp_pick_ray_perspective (D3D9 CalculateRay)    */
+    LESSON_PICK_UNPROJECT   /* rp_pick_ray_unproject (XNA's GetPointerRay)   */
 } lesson_method;
 
 const char *lesson_method_name(lesson_method m);

@@ -1,5 +1,5 @@
 /*
- * Lesson 1: picking with bounding spheres (seed 001).
+ * Lesson 1: picking with bounding spheres (the Chinese bounding-sphere picking tutorial).
  *
  * Every object carries a bounding sphere. A left click casts the pick ray
  * and toggles the rotation of what it hits: only the nearest object (what a

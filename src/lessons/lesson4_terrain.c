@@ -1,5 +1,5 @@
 /*
- * Lesson 4: picking a point on a heightmap terrain (seed 004).
+ * Lesson 4: picking a point on a heightmap terrain (the XNA terrain-picking recipe).
  *
  * A click puts a marker where the pick ray meets the terrain. The seed's
  * method (the "search"): clip the ray to the terrain's height band, walk it
@@ -653,7 +653,7 @@ static void status(const void *self_, char *buf, size_t size)
 {
     const lesson4 *self = self_;
     int k = snprintf(buf, size, "method: %s (M)   linear steps: %d (L)\n%s\n",
-                     self->mode == MODE_SEARCH ? "seed 004 search (linear + binary steps)" : "exact: first triangle hit",
+                     self->mode == MODE_SEARCH ? "XNA recipe's search (linear + binary steps)" : "exact: first triangle hit",
                      linear_choices[self->linear_choice], self->last);
     if (k < 0 || (size_t)k >= size)
         return;
@@ -760,7 +760,7 @@ const lesson lesson4_terrain = {
     .number = 4,
     .title = "Lesson 4: terrain picking",
     .keys = "left click  put the marker on the terrain\n"
-            "M  seed 004 search / exact method\n"
+            "M  XNA recipe's search / exact method\n"
             "L  linear steps: 1 (binary search alone) / 8 / 30 / 300\n"
             "Z  step mode's camera: frames the step / free\n"
             LESSON_STEP_KEYS,
