@@ -129,6 +129,13 @@ void steady_quatv(float angle, const vec3 axis, versor out)
     out[3] = (float)c;
 }
 
+void steady_rotate(mat4 m, float angle, const vec3 axis)
+{
+    versor q;
+    steady_quatv(angle, axis, q);
+    glm_quat_rotate(m, q, m);
+}
+
 void steady_perspective(float fovy, float aspect, float near_z, float far_z, mat4 out)
 {
     float f = 1.0f / steady_tanf(fovy * 0.5f);

@@ -30,6 +30,10 @@ float steady_tanf(float x);
    (radians) about axis (normalised here; a zero axis gives identity). */
 void steady_quatv(float angle, const vec3 axis, versor out);
 
+/* m = m * R: glm_rotate with steady_quatv's rotation (angle in radians
+   about axis). */
+void steady_rotate(mat4 m, float angle, const vec3 axis);
+
 /* glm_perspective (right-handed, clip z in [-1, 1]) with steady_tanf. */
 void steady_perspective(float fovy, float aspect, float near_z, float far_z, mat4 out);
 
