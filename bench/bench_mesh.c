@@ -361,13 +361,14 @@ static void run(int segs, int sides, bool check_targets)
         fprintf(stderr, "bench_mesh: rp_mesh_create failed\n");
         exit(1);
     }
-    double bytes = (double)rm->node_count * sizeof(rp_bvh4_node) +
-                   (double)rm->pack_count * sizeof(rp_tri4);
+    double bytes = (double)rm->bvh.node_count * sizeof(rp_bvh4_node) +
+                   (double)rm->bvh.pack_count * sizeof(rp_tri4);
     double bytes_per_tri = bytes / (double)m.nt;
     printf("  raypick build: %8.1f ms (default threads; %.1f ms of CPU in all); %u nodes, %.1f bytes per "
-           "triangle (BVH %.1f + triangles %.1f)\n", build_ms, build_cpu_ms, rm->node_count,
+           "triangle (BVH %.1f + triangles %.1f)\n", build_ms, build_cpu_ms, rm->bvh.node_count,
            bytes_per_tri,
-           rm->node_count * (double)sizeof(rp_bvh4_node) / m.nt, rm->pack_count * (double)sizeof(rp_tri4) / m.nt);
+           rm->bvh.node_count * (double)sizeof(rp_bvh4_node) / m.nt,
+           rm->bvh.pack_count * (double)sizeof(rp_tri4) / m.nt);
 
     rp_aabb box;
     rp_mesh_bounds(rm, &box);
