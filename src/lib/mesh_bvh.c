@@ -101,7 +101,7 @@ static uint32_t halves_for(int k)
     return k > 4 ? 2u : 1u;
 }
 
-/* The BVH4 (node 0 the root) as wide nodes (mesh_internal.h), depth
+/* The BVH4 (node 0 the root) as wide nodes (mesh_bvh.h), depth
    first; *count_out: halves used. Leaves keep their child and count.
    NULL on out of memory or when the halves would not fit the
    references' 31 bits. */
