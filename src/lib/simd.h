@@ -29,9 +29,11 @@
 #endif
 
 /* An AVX function in an SSE2 build needs the compiler's per-function
-   target attribute: gcc (6 and later) and clang have it. */
+   target attribute and __builtin_cpu_supports: gcc (6 and later) and
+   clang have both, but not in MSVC mode (clang-cl: no runtime behind the
+   builtin; a __cpuid check would go here). */
 #if RP_SIMD_SSE2 && !defined(RAYPICK_NO_AVX) && (defined(__x86_64__) || defined(__i386__)) && \
-    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6))
+    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6)) && !defined(_MSC_VER)
 #include <immintrin.h>
 #define RP_SIMD_AVX 1
 #define RP_SIMD_TARGET_AVX __attribute__((target("avx")))
