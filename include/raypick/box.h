@@ -239,7 +239,8 @@ typedef enum rp_sphere_rule {
  * float arithmetic by a few ulps (and a point the original finds exactly
  * on the sphere may be found outside here, or inside: see
  * docs/porting-d3d11-xna.md, "Reproducing the original exactly"). Every
- * point lies within r (1 + 1e-6) of the centre.
+ * point lies within r (1 + 1e-6) of the centre, plus the rounding of the
+ * centre to float (half an ulp of each coordinate), as in the originals.
  *
  * @param[in]  xyz          the first point's x (the layout of
  *                          rp_aabb_from_points: stride 0 = packed, or >= 12
