@@ -2132,6 +2132,37 @@ static void integer_and_pixel_centre_rays_differ_by_half_a_pixel(void **state)
     assert_false(rp_test_ray_sphere(&centre, &s));
 }
 
+/* ---- the guide's table of dist from inside ------------------------------ */
+
+static void inside_origin_dist_by_library(void **state)
+{
+    (void)state;
+    /* the origin at the centre of a unit sphere and of the box [-1, 1]^3,
+       looking along +x */
+    const double o[3] = {0, 0, 0}, d[3] = {1, 0, 0}, c[3] = {0, 0, 0}, e[3] = {1, 1, 1};
+    const double lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
+    double xm_sphere, xm_box, xna_sphere, xna_box;
+    assert_true(xm_ray_sphere(o, d, c, 1.0, &xm_sphere));
+    assert_true(xm_ray_box(o, d, c, e, &xm_box));
+    assert_true(xna_ray_sphere(o, d, c, 1.0, &xna_sphere));
+    assert_true(xna_ray_box(o, d, lo, hi, &xna_box));
+    /* DirectXMath / xnacollision: the sphere gives its exit, the box its
+       (negative) entry; XNA: 0 for both */
+    assert_true(xm_sphere == 1.0 && xm_box == -1.0 && xna_sphere == 0.0 && xna_box == 0.0);
+    rp_ray ray = {{0, 0, 0}, {1, 0, 0}};
+    rp_sphere s = {{0, 0, 0}, 1};
+    rp_aabb box = {{-1, -1, -1}, {1, 1, 1}};
+    rp_hit hs, hb;
+    assert_true(rp_intersect_ray_sphere(&ray, &s, &hs));
+    assert_true(rp_intersect_ray_aabb(&ray, &box, &hb));
+    /* raypick: t the exit, t_enter the entry behind the origin, inside */
+    assert_true(hs.inside && hs.t == 1.0f && hs.t_enter == -1.0f && hs.t_exit == 1.0f);
+    assert_true(hb.inside && hb.t == 1.0f && hb.t_enter == -1.0f && hb.t_exit == 1.0f);
+    /* the mappings: sphere dist = t, box dist = t_enter, XNA = max(t_enter, 0) */
+    assert_true(hs.t == xm_sphere && hb.t_enter == xm_box);
+    assert_true(fmaxf(hs.t_enter, 0.0f) == xna_sphere && fmaxf(hb.t_enter, 0.0f) == xna_box);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2166,6 +2197,7 @@ int main(void)
         cmocka_unit_test(xna_ray_sphere_is_zero_inside),
         cmocka_unit_test(xna_ray_box_is_zero_inside),
         cmocka_unit_test(integer_and_pixel_centre_rays_differ_by_half_a_pixel),
+        cmocka_unit_test(inside_origin_dist_by_library),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
