@@ -210,6 +210,15 @@ static void write_hud(FILE *out, const hud_layout *h)
     fputc('}', out);
 }
 
+void report_screenshot(FILE *out, const char *path, int frame, int width, int height, const hud_layout *hud)
+{
+    fprintf(out, "{\"screenshot\":{\"frame\":%d,\"width\":%d,\"height\":%d,\"path\":", frame, width, height);
+    report_string(out, path);
+    if (hud)
+        write_hud(out, hud);
+    fprintf(out, "}}\n");
+}
+
 void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
                    const lesson_object *objects, int count)
 {

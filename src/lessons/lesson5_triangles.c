@@ -17,6 +17,7 @@
  * model (the model-viewer camera's world rotation).
  */
 #include "lesson.h"
+#include "steady_math.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,8 @@ static void *create(const lesson_env *env)
 static void world_matrix(const lesson5 *self, mat4 out)
 {
     glm_translate_make(out, (float *)self->position);
-    glm_rotate_y(out, self->angle, out);
-    glm_rotate_x(out, self->tilt, out);
+    steady_rotate(out, self->angle, (vec3){0.0f, 1.0f, 0.0f});
+    steady_rotate(out, self->tilt, (vec3){1.0f, 0.0f, 0.0f});
 }
 
 static void world_sphere(const lesson5 *self, rp_sphere *out)
