@@ -297,7 +297,7 @@ static void run_script_events(app *a)
 
 /* The HUD's texts for the current state; hud_layout.h decides which show. */
 typedef struct hud_texts {
-    const char *title;
+    char title[160];
     char status[1024];
     char pick[512];
     char pick_short[160];
@@ -383,7 +383,7 @@ static void hud_pick_text(const app *a, hud_texts *t)
 static void hud_build(const app *a, hud_texts *t)
 {
     const lesson *l = a->lessons[a->current];
-    t->title = l->title;
+    lessons_heading(lessons_get(l->number), t->title, sizeof t->title);
     l->status(a->states[a->current], t->status, sizeof t->status);
     hud_pick_text(a, t);
     if (a->show_help)

@@ -273,7 +273,7 @@ static void write_lesson(FILE *out, const lessons_entry *e)
     fprintf(out, "{\"number\":%d,\"name\":", e->number);
     report_string(out, e->name);
     fputs(",\"title\":", out);
-    report_string(out, e->lesson->title);
+    report_string(out, lessons_title(e));
     fputs(",\"title_key\":", out);
     report_string(out, e->title_key);
     fprintf(out, ",\"pick_ids\":%s,\"files\":[", e->pick_ids ? "true" : "false");

@@ -609,7 +609,6 @@ static int gpu_object(const void *self_, uint32_t id)
 
 const lesson lesson1_spheres = {
     .number = 1,
-    .title = "Lesson 1: picking bounding spheres",
     .keys = "left click  toggle rotation of what the ray hits\n"
             "M  D3D9 ray / unproject ray\n"
             "N  nearest only / all on the ray\n"

@@ -681,7 +681,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson2_shields = {
     .number = 2,
-    .title = "Lesson 2: phaser vs. shields",
     .keys = "left click  fire at the point under the cursor\n"
             LESSON_STEP_KEYS
             "T  switch turret (one sits inside its own shield)",

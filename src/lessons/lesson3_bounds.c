@@ -629,7 +629,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson3_bounds = {
     .number = 3,
-    .title = "Lesson 3: bounding-sphere tests",
     .keys = "left click  select and pause / resume a ship\n"
             LESSON_STEP_KEYS
             "M  exact / tutorial's shortcut / sqrt(2)-scaled radii\n"

@@ -758,7 +758,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson4_terrain = {
     .number = 4,
-    .title = "Lesson 4: terrain picking",
     .keys = "left click  put the marker on the terrain\n"
             "M  XNA recipe's search / exact method\n"
             "L  linear steps: 1 (binary search alone) / 8 / 30 / 300\n"

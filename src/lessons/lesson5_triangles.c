@@ -419,7 +419,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson5_triangles = {
     .number = 5,
-    .title = "Lesson 5: picking triangles (the DirectX SDK's Pick sample)",
     .keys = "left click  pick the nearest triangle (D3DXIntersect)\n"
             "A  all hits / nearest (the sample's F5)\n"
             "B  bounding sphere only / triangles\n"
