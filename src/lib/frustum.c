@@ -107,21 +107,21 @@ static bool frustum_from_ndc(const double pv[16], const double ndc[4], rp_conven
         if (!rp_unproject_ndc(inv, nx, ny, nz, corners[i]))
             return false;   /* a far plane at infinity */
     }
-    rp_frustum f;
-    if (!store_frustum(planes, corners, &f))
-        return false;
     /* a projection whose visible points have w < 0 renders nothing in GL
-       or D3D; its planes bound nothing: the corners' centre is outside */
-    rp_dfrustum df;
+       or D3D; its planes bound nothing: the corners' centre is outside
+       (asked of the planes in double, where a rectangle a fraction of a
+       pixel wide still has room) */
     double centre[3] = {0.0, 0.0, 0.0};
     for (int i = 0; i < 8; i++)
         for (int c = 0; c < 3; c++)
             centre[c] += corners[i][c] / 8.0;
-    if (!rp_dfrustum_from(&f, &df))
-        return false;
     for (int k = 0; k < 6; k++)
-        if (!(plane_dist(&df, k, centre) > 0.0))
+        if (!(planes[k][0] * centre[0] + planes[k][1] * centre[1] + planes[k][2] * centre[2] +
+              planes[k][3] > 0.0))
             return false;
+    rp_frustum f;
+    if (!store_frustum(planes, corners, &f))
+        return false;
     if (out)
         *out = f;
     return true;
