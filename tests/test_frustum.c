@@ -727,7 +727,7 @@ static void selection_equals_brute_force(void **state)
     (void)state;
     test_rng g = {0x5eed5eedull};
     tally aabb_t = {0}, obb_t = {0}, sph_t = {0}, ell_t = {0}, tri_t = {0}, seg_t = {0};
-    for (int n = 0; n < 280; n++) {
+    for (int n = 0; n < 700; n++) {
         selection s;
         random_selection(&g, n % REF_CAMERA_KINDS, &s);
         rp_frustum f;
@@ -767,7 +767,7 @@ static void mesh_instance_is_tested_by_its_bounds(void **state)
     test_rng g = {4242};
     tally t = {0};
     int bounds_only = 0;
-    for (int n = 0; n < 140; n++) {
+    for (int n = 0; n < 350; n++) {
         selection s;
         random_selection(&g, n % REF_CAMERA_KINDS, &s);
         rp_frustum f;

@@ -531,28 +531,40 @@ static bool polyline_args(const float *xyz, size_t count, size_t stride_bytes, s
     return true;
 }
 
+/* The first segment of the polyline that meets the frustum (a lone point:
+   segment 0 when it is inside); false when none does. */
+static bool first_meeting_segment(const rp_dfrustum *f, const float *xyz, size_t count,
+                                  size_t step, size_t *segment)
+{
+    double a[3], b[3];
+    to_double3(xyz, a);
+    if (count == 1) {
+        *segment = 0;
+        return point_inside(f, a);
+    }
+    for (size_t i = 0; i + 1 < count; i++) {
+        to_double3(xyz + (i + 1) * step, b);
+        if (segment_meets(f, a, b)) {
+            *segment = i;
+            return true;
+        }
+        for (int c = 0; c < 3; c++)
+            a[c] = b[c];
+    }
+    return false;
+}
+
 bool rp_test_frustum_polyline(const rp_frustum *f, const float *xyz, size_t count,
                               size_t stride_bytes, size_t *out_segment)
 {
     rp_dfrustum df;
-    size_t step;
-    if (!polyline_args(xyz, count, stride_bytes, &step) || !rp_dfrustum_from(f, &df))
+    size_t step, segment;
+    if (!polyline_args(xyz, count, stride_bytes, &step) || !rp_dfrustum_from(f, &df) ||
+        !first_meeting_segment(&df, xyz, count, step, &segment))
         return false;
-    double a[3], b[3];
-    to_double3(xyz, a);
-    bool found = count == 1 && point_inside(&df, a);   /* one point: a point */
-    size_t segment = 0;
-    for (; !found && segment + 1 < count; segment++) {
-        to_double3(xyz + (segment + 1) * step, b);
-        found = segment_meets(&df, a, b);
-        if (found)
-            break;
-        for (int c = 0; c < 3; c++)
-            a[c] = b[c];
-    }
-    if (found && out_segment)
+    if (out_segment)
         *out_segment = segment;
-    return found;
+    return true;
 }
 
 bool rp_frustum_contains_polyline(const rp_frustum *f, const float *xyz, size_t count,

@@ -203,10 +203,10 @@ bool rp_intersect_ray_polyline(const rp_ray *ray, const float *xyz, size_t count
         const double a[3] = {pa[0], pa[1], pa[2]}, b[3] = {pb[0], pb[1], pb[2]};
         approach ap;
         closest_to_segment(&r, a, b, &ap);
-        const double near = nearness(tol, &ap);
-        if (near < best_near) {   /* strict: ties keep the lowest index */
+        const double closeness = nearness(tol, &ap);
+        if (closeness < best_near) {   /* strict: ties keep the lowest index */
             best = ap;
-            best_near = near;
+            best_near = closeness;
             best_index = i;
         }
     }
