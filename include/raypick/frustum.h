@@ -96,8 +96,10 @@ typedef struct rp_frustum {
  *          (zero width or height, or nothing left after clipping to the
  *          viewport) and for invalid input: NULL, NaN or infinity, a
  *          viewport of zero size, an unknown conv, a singular proj * view,
- *          a far plane at infinity (an infinite projection: the frustum
- *          has no far corners), corners beyond float range.
+ *          a projection with w < 0 in front of the camera (GL and D3D draw
+ *          nothing with it), a far plane at infinity (an infinite
+ *          projection: the frustum has no far corners), corners beyond
+ *          float range.
  */
 RP_API bool rp_frustum_from_rect(float x0, float y0, float x1, float y1, const rp_viewport *vp,
                                  mat4 proj, mat4 view, rp_convention conv, rp_frustum *out);

@@ -142,7 +142,7 @@ RP_API bool rp_intersect_ray_segment(const rp_ray *ray, const vec3 a, const vec3
  * @returns true when some segment is within the tolerance; false, with
  *          *out untouched, when none is, and for invalid input (as
  *          rp_intersect_ray_point, and NULL xyz, count 0, a bad stride, a
- *          NaN or infinity in any point, more than 2^32 points)
+ *          NaN or infinity in any point, 2^32 points or more)
  */
 RP_API bool rp_intersect_ray_polyline(const rp_ray *ray, const float *xyz, size_t count,
                                       size_t stride_bytes, const rp_thin_tolerance *tol,
