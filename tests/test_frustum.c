@@ -552,17 +552,21 @@ static void compare_boxes(test_rng *g, const selection *s, const rp_frustum *f, 
     rp_aabb box;
     ref_box rb;
     for (int k = 0; k < 3; k++) {
-        const double half = size * rng_uniform(g, 0.0, 1.0) * (rng_uniform(g, 0, 1) < 0.05 ? 0 : 1);
-        box.min[k] = (float)(c[k] - half);
-        box.max[k] = (float)(c[k] + half);
+        const double half = size * rng_uniform(g, 0.0, 1.0);
+        const bool flat = rng_uniform(g, 0, 1) < 0.05;   /* min == max on this axis */
+        if (flat) {
+            box.min[k] = box.max[k] = (float)c[k];
+        } else {
+            box.min[k] = (float)(c[k] - half);
+            box.max[k] = (float)(c[k] + half);
+        }
         rb.c[k] = 0.5 * box.min[k] + 0.5 * box.max[k];
         for (int a = 0; a < 3; a++)
             rb.axis[a][k] = a == k ? 0.5 * box.max[k] - 0.5 * box.min[k] : 0.0;
     }
-    double shrunk[8][3], grown[8][3], exact_pts[8][3];
+    double shrunk[8][3], grown[8][3];
     box_corners(&rb, -m, shrunk);
     box_corners(&rb, m, grown);
-    box_corners(&rb, 0.0, exact_pts);
     const bool ex = rp_test_frustum_aabb_exact(f, &box);
     const bool in = rp_frustum_contains_aabb(f, &box);
     check_nesting(aabb_t, rp_test_frustum_aabb_conservative(f, &box), ex, in);
