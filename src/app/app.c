@@ -15,10 +15,12 @@
 #include "clock.h"
 #include "display_choice.h"
 #include "hud_layout.h"
+#include "lang.h"
 #include "lesson.h"
 #include "lessons.h"
 #include "mesh_data.h"
 #include "model_load.h"
+#include "msg.h"
 #include "render.h"
 #include "render_pick.h"
 #include "report.h"
@@ -34,6 +36,7 @@ struct app {
     SDL_Window *window;
     SDL_GLContext gl;
     renderer *r;
+    font_set *fonts;                /* the HUD's, until the renderer takes them */
     const lesson *lessons[LESSONS_MAX];   /* the registry's (lessons.h), in order */
     void *states[LESSONS_MAX];      /* each lesson's self; NULL until created */
     app_camera cameras[LESSONS_MAX];
@@ -392,25 +395,24 @@ static void hud_build(const app *a, hud_texts *t)
     t->help_short = "H help";
 }
 
-static hud_size hud_measure(const char *text)
+static hud_size hud_measure(renderer *r, const char *text)
 {
-    return (hud_size){render_text_width(text, 1.0f), render_text_height(text, 1.0f)};
+    return (hud_size){render_text_width(r, text, 1.0f), render_text_height(r, text, 1.0f)};
 }
 
 static float hud_line_width(const char *line, void *user)
 {
-    (void)user;
-    return render_text_width(line, 1.0f);
+    return render_text_width(user, line, 1.0f);
 }
 
 /* Long lines re-flowed at their item breaks to the width the text has at
    the layout's largest scale (margins and padding, 24 units, off). */
-static void hud_reflow(char *text, size_t size, int width, int height)
+static void hud_reflow(renderer *r, char *text, size_t size, int width, int height)
 {
     char wrapped[768];
     float s = hud_scale_for(height);
     if (size <= sizeof wrapped &&
-        hud_wrap(text, (float)width / s - 24.0f, hud_line_width, NULL, wrapped, sizeof wrapped) &&
+        hud_wrap(text, (float)width / s - 24.0f, hud_line_width, r, wrapped, sizeof wrapped) &&
         strlen(wrapped) < size)
         memcpy(text, wrapped, strlen(wrapped) + 1);
 }
@@ -419,10 +421,11 @@ static void hud_reflow(char *text, size_t size, int width, int height)
 static bool hud_plan(const app *a, int width, int height, hud_texts *t, hud_layout *out)
 {
     hud_build(a, t);
-    hud_reflow(t->status, sizeof t->status, width, height);
-    hud_reflow(t->pick, sizeof t->pick, width, height);
-    hud_text_sizes sizes = {hud_measure(t->title), hud_measure(t->status), hud_measure(t->pick),
-                            hud_measure(t->pick_short), hud_measure(t->help), hud_measure(t->help_short)};
+    hud_reflow(a->r, t->status, sizeof t->status, width, height);
+    hud_reflow(a->r, t->pick, sizeof t->pick, width, height);
+    hud_text_sizes sizes = {hud_measure(a->r, t->title), hud_measure(a->r, t->status), hud_measure(a->r, t->pick),
+                            hud_measure(a->r, t->pick_short), hud_measure(a->r, t->help),
+                            hud_measure(a->r, t->help_short)};
     return hud_layout_compute(width, height, &sizes, out);
 }
 
@@ -574,9 +577,11 @@ static void print_layout(app *a)
     int window_w, window_h;
     SDL_GetWindowSize(a->window, &window_w, &window_h);
     hud_texts t;
-    hud_layout hud;
-    report_layout(stdout, l->number, &v, window_w, window_h, hud_plan(a, v.width, v.height, &t, &hud) ? &hud : NULL,
-                  objects, n < LAYOUT_OBJECTS ? n : LAYOUT_OBJECTS);
+    report_hud hud = {.language = msg_language(), .fonts = render_fonts(a->r)};
+    bool planned = hud_plan(a, v.width, v.height, &t, &hud.layout);
+    hud.title = t.title;
+    report_layout(stdout, l->number, &v, window_w, window_h, planned ? &hud : NULL, objects,
+                  n < LAYOUT_OBJECTS ? n : LAYOUT_OBJECTS);
 }
 
 /* ------------------------------------------------------------ start-up */
@@ -654,6 +659,7 @@ void app_destroy(app *a)
     render_list_free(&a->scene);
     render_pick_destroy(a->gpu);
     render_destroy(a->r);
+    font_set_close(a->fonts);
     if (a->gl)
         SDL_GL_DeleteContext(a->gl);
     if (a->window)
@@ -886,6 +892,12 @@ app *app_create(const app_options *opt)
         free(a);
         return NULL;
     }
+    /* the fonts decide whether the language chosen (main.c) can be shown;
+       before the lessons are made, whose texts are in it */
+    char warn[800];
+    a->fonts = app_lang_fonts(getenv(FONT_PATH_ENV), warn, sizeof warn);
+    if (warn[0])
+        fprintf(stderr, "raypick: %s\n", warn);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
         app_destroy(a);
@@ -925,6 +937,8 @@ app *app_create(const app_options *opt)
         app_destroy(a);
         return NULL;
     }
+    render_set_fonts(a->r, a->fonts);
+    a->fonts = NULL;
     /* the frame's list at its largest from the start (lesson 3's busiest
        frames list a few thousand commands): the soak run saw memory step up
        mid-run when a frame first needed the list to double. After the
