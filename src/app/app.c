@@ -299,10 +299,10 @@ static void run_script_events(app *a)
 /* The HUD's texts for the current state; hud_layout.h decides which show. */
 typedef struct hud_texts {
     char title[160];
-    char status[1024];
-    char pick[512];
+    char status[2048];      /* UTF-8: a Chinese character is 3 bytes */
+    char pick[1024];
     char pick_short[160];
-    char help[768];
+    char help[1536];
     const char *help_short;
 } hud_texts;
 
@@ -326,13 +326,12 @@ static void gpu_nothing_text(int lesson_number, char *buf, size_t size)
         }
         ++n;
         size_t used = strlen(others);
-        snprintf(others + used, sizeof others - used, "%s%d", n == 1 ? "" : n == total ? " and " : ", ", i);
+        snprintf(others + used, sizeof others - used, "%s%d", n == 1 ? "" : n == total ? msg("hud.list.and") : ", ",
+                 i);
     }
-    if (total == 0)
-        snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids", listed ? "mode" : "lesson");
-    else
-        snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids (lesson%s %s do%s)",
-                 listed ? "mode" : "lesson", total > 1 ? "s" : "", others, total > 1 ? "" : "es");
+    int k = snprintf(buf, size, "\n%s", msg(listed ? "hud.gpu.nothing_mode" : "hud.gpu.nothing_lesson"));
+    if (total > 0 && k > 0 && (size_t)k < size)
+        snprintf(buf + k, size - (size_t)k, msg(total > 1 ? "hud.gpu.others_many" : "hud.gpu.others_one"), others);
 }
 
 static void hud_pick_text(const app *a, hud_texts *t)
@@ -341,58 +340,70 @@ static void hud_pick_text(const app *a, hud_texts *t)
     size_t size = sizeof t->pick;
     if (a->has_pick) {
         const lesson_pick *p = &a->pick;
-        char took[64];
+        char took[64], what[64], method[64];
         render_format_us(a->pick_us, render_clock_step_seconds() * 1e6, took, sizeof took);
+        lesson_display_name("name", p->what, what, sizeof what);
+        lesson_display_name("method", p->method, method, sizeof method);
         if (p->hit) {
-            snprintf(pick, size, "last pick: %s   t = %.3f   point (%.2f, %.2f, %.2f)\n"
-                     "method: %s   pick took %s",
-                     p->what, (double)p->t, (double)p->point[0], (double)p->point[1], (double)p->point[2],
-                     p->method, took);
-            snprintf(t->pick_short, sizeof t->pick_short, "pick: %s  t = %.2f", p->what, (double)p->t);
+            snprintf(pick, size, msg("hud.pick.hit"), what, (double)p->t, (double)p->point[0], (double)p->point[1],
+                     (double)p->point[2], method, took);
+            snprintf(t->pick_short, sizeof t->pick_short, msg("hud.pick.short_hit"), what, (double)p->t);
         } else {
-            snprintf(pick, size, "last pick: miss\nmethod: %s   pick took %s", p->method, took);
-            snprintf(t->pick_short, sizeof t->pick_short, "pick: miss");
+            snprintf(pick, size, msg("hud.pick.miss"), method, took);
+            snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_miss"));
         }
     } else {
-        snprintf(pick, size, "last pick: -  (left click to pick)");
-        snprintf(t->pick_short, sizeof t->pick_short, "click to pick");
+        snprintf(pick, size, "%s", msg("hud.pick.none"));
+        snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_none"));
     }
     size_t used = strlen(pick);
     if (a->gpu_on && a->has_pick && a->has_gpu) {
         const report_gpu *g = &a->gpu_last;
-        char id[32] = "nothing";
+        char id[32], apart[64] = "";
         if (g->hit)
-            snprintf(id, sizeof id, "id %d", g->id);
-        char apart[48] = "";
+            snprintf(id, sizeof id, msg("hud.gpu.id"), g->id);
+        else
+            snprintf(id, sizeof id, "%s", msg("hud.gpu.nothing"));
         if (g->distance >= 0.0f)
-            snprintf(apart, sizeof apart, "  points %.1e apart", (double)g->distance);
-        snprintf(pick + used, size - used, "\nGPU (G): %s  depth %.5f  %s%s   read %.2f ms", id,
-                 (double)g->depth, g->agree ? "AGREES" : "DIFFERS", apart, g->read_ms);
+            snprintf(apart, sizeof apart, msg("hud.gpu.apart"), (double)g->distance);
+        used += (size_t)snprintf(pick + used, size - used, "\n");
+        snprintf(pick + used, size - used, msg("hud.gpu.line"), id, (double)g->depth,
+                 msg(g->agree ? "hud.gpu.agrees" : "hud.gpu.differs"), apart, g->read_ms);
         used = strlen(pick);
-        if (a->has_async)
-            snprintf(pick + used, size - used, "\nGPU one frame later (PBO + fence): waited %.2f ms, map %.3f ms",
-                     a->async_last.wait_ms, a->async_last.read_ms);
-    } else if (a->gpu_on && !a->gpu) {
-        snprintf(pick + used, size - used, "\nGPU picking (G): not available here (%s)", a->gpu_error);
+        if (a->has_async && used + 1 < size) {
+            used += (size_t)snprintf(pick + used, size - used, "\n");
+            snprintf(pick + used, size - used, msg("hud.gpu.async"), a->async_last.wait_ms, a->async_last.read_ms);
+        }
+    } else if (a->gpu_on && !a->gpu && used + 1 < size) {
+        used += (size_t)snprintf(pick + used, size - used, "\n");
+        snprintf(pick + used, size - used, msg("hud.gpu.unavailable"), a->gpu_error);
     } else if (a->gpu_on && a->gpu_unsupported && a->has_pick) {
         gpu_nothing_text(a->lessons[a->current]->number, pick + used, size - used);
     } else if (a->gpu_on) {
-        snprintf(pick + used, size - used, "\nGPU picking on (G): click to compare");
+        snprintf(pick + used, size - used, "\n%s", msg("hud.gpu.on"));
     }
 }
 
 static void hud_build(const app *a, hud_texts *t)
 {
     const lesson *l = a->lessons[a->current];
-    lessons_heading(lessons_get(l->number), t->title, sizeof t->title);
+    const lessons_entry *e = lessons_get(l->number);
+    lessons_heading(e, t->title, sizeof t->title);
     l->status(a->states[a->current], t->status, sizeof t->status);
     hud_pick_text(a, t);
-    if (a->show_help)
-        snprintf(t->help, sizeof t->help, "%s\n1-%d lesson   G GPU picking   H hide help   R reset camera\n"
-                 "right drag or [ ] orbit   wheel zoom   Esc quit", l->keys, lessons_count());
-    else
-        snprintf(t->help, sizeof t->help, "H help");
-    t->help_short = "H help";
+#ifdef __EMSCRIPTEN__
+    const char *keys = msg("hud.help.keys_web");     /* a page cannot be quit */
+#else
+    const char *keys = msg("hud.help.keys");
+#endif
+    if (a->show_help) {
+        int k = snprintf(t->help, sizeof t->help, "%s\n", lessons_keys(e));
+        if (k > 0 && (size_t)k < sizeof t->help)
+            snprintf(t->help + k, sizeof t->help - (size_t)k, keys, lessons_count());
+    } else {
+        snprintf(t->help, sizeof t->help, "%s", msg("hud.help.short"));
+    }
+    t->help_short = msg("hud.help.short");
 }
 
 static hud_size hud_measure(renderer *r, const char *text)
@@ -409,7 +420,7 @@ static float hud_line_width(const char *line, void *user)
    the layout's largest scale (margins and padding, 24 units, off). */
 static void hud_reflow(renderer *r, char *text, size_t size, int width, int height)
 {
-    char wrapped[768];
+    char wrapped[2048];
     float s = hud_scale_for(height);
     if (size <= sizeof wrapped &&
         hud_wrap(text, (float)width / s - 24.0f, hud_line_width, r, wrapped, sizeof wrapped) &&

@@ -608,14 +608,6 @@ static int gpu_object(const void *self_, uint32_t id)
 
 const lesson lesson1_spheres = {
     .number = 1,
-    .keys = "left click  toggle rotation of what the ray hits\n"
-            "M  D3D9 ray / unproject ray\n"
-            "N  nearest only / all on the ray\n"
-            "B  show bounding volumes\n"
-            "V  volume: tutorial sphere / smallest sphere / AABB / OBB\n"
-            "A  many objects: 100,000 moving in one scene BVH / back\n"
-            "T  click rule: toggle (demo) / set hit, clear the rest (tutorial)\n"
-            LESSON_STEP_KEYS,
     .camera = {{0.0f, 1.0f, -2.0f}, 0.0f, 0.38f, 15.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

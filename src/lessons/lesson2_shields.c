@@ -680,9 +680,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson2_shields = {
     .number = 2,
-    .keys = "left click  fire at the point under the cursor\n"
-            LESSON_STEP_KEYS
-            "T  switch turret (one sits inside its own shield)",
     .camera = {{0.0f, 2.0f, -3.5f}, 0.0f, 0.44f, 19.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

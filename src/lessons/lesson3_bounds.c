@@ -628,11 +628,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson3_bounds = {
     .number = 3,
-    .keys = "left click  select and pause / resume a ship\n"
-            LESSON_STEP_KEYS
-            "M  exact / tutorial's shortcut / sqrt(2)-scaled radii\n"
-            "S  shrink bounding spheres below the models\n"
-            "B  show bounding spheres",
     .camera = {{0.0f, 1.6f, -2.5f}, 0.0f, 0.5f, 12.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

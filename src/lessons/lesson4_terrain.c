@@ -757,11 +757,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson4_terrain = {
     .number = 4,
-    .keys = "left click  put the marker on the terrain\n"
-            "M  XNA recipe's search / exact method\n"
-            "L  linear steps: 1 (binary search alone) / 8 / 30 / 300\n"
-            "Z  step mode's camera: frames the step / free\n"
-            LESSON_STEP_KEYS,
     .camera = {{0.0f, 2.0f, 2.0f}, 0.0f, 0.62f, 34.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

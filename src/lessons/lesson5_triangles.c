@@ -418,10 +418,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson5_triangles = {
     .number = 5,
-    .keys = "left click  pick the nearest triangle (D3DXIntersect)\n"
-            "A  all hits / nearest (the sample's F5)\n"
-            "B  bounding sphere only / triangles\n"
-            "S  spin the model",
     .camera = {{0.0f, 1.7f, 0.0f}, 0.0f, 0.12f, 4.6f, 0.7853982f},
     .create = create,
     .destroy = destroy,
