@@ -243,7 +243,7 @@ const char *lesson_stepper_label(const lesson_stepper *s, char *buf, size_t size
     if (size == 0)
         return buf;
     if (lesson_stepper_active(s))
-        snprintf(buf, size, "step %d of %d", s->current + 1, s->count);
+        snprintf(buf, size, msg("lesson.step.label"), s->current + 1, s->count);
     else
         buf[0] = '\0';
     return buf;
