@@ -571,9 +571,10 @@ static void print_bench(app *a)
        cpu_median_ms: the median of each frame's own CPU time (the frame is
        finished before it is timed, so llvmpipe's work is in it) */
     printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
-           "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f,\"cpu_median_ms\":%.3f}}\n",
+           "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f,\"cpu_median_ms\":%.3f,"
+           "\"language\":\"%s\",\"fonts\":%s}}\n",
            a->lessons[a->current]->number, w, h, frames, a->times[frames / 2], a->times[frames - 1], cpu_ms,
-           a->cpu_times[frames / 2]);
+           a->cpu_times[frames / 2], msg_language(), render_fonts(a->r) ? "true" : "false");
 }
 
 /* ------------------------------------------------------------ layout */

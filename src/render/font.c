@@ -88,7 +88,7 @@ static bool file_open(const char *path, font_file *out)
         CloseHandle(out->mapping);
     CloseHandle(out->file);
     memset(out, 0, sizeof *out);
-    return false;
+    return file_read_whole(path, out);      /* no mapping: read it */
 #elif defined(FONT_MMAP)
     int fd = open(path, O_RDONLY);
     if (fd < 0)

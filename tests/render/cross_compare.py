@@ -17,6 +17,8 @@ write a screenshot of the last frame. Passing means:
     The many-objects mode, measured in three runs: at most 0.086 mean and
     0.0004 off, the HUD's digits and a few single pixels at the belt's
     objects' edges (4 of 230,400 in one run).
+Both draw the HUD in English with the same font file (RAYPICK_FONT: DejaVu
+Sans, Z: before its path for Wine), so their text is the same pixels.
 The lessons are the registry's (--list-lessons), which both builds must
 list alike. Writes OUTDIR/summary.json {"passed", "failed", "lessons": [...]}, prints one
 line per lesson, and exits 1 when any lesson failed.
@@ -37,6 +39,15 @@ from lesson_registry import list_lessons  # noqa: E402  (tests/lesson_registry.p
 # positions)
 MORE_RUNS = [("1-many", 1, ["--key", "a@2"])]
 WIDTH, HEIGHT, FRAMES = 640, 360, 40
+# the HUD's font for both builds; none found: both use the built-in font
+FONTS = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+         "/usr/share/fonts/dejavu/DejaVuSans.ttf", "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf"]
+
+
+def font_env(windows):
+    """the environment a build runs in: English, the same font file"""
+    font = next((f for f in FONTS if os.path.isfile(f)), "/nonexistent/raypick-font.ttf")
+    return dict(os.environ, LC_ALL="C", RAYPICK_FONT=("Z:" + font) if windows else font)
 MAX_MEAN_DIFF = 0.5
 MAX_OFF_FRACTION = 0.002
 
@@ -64,11 +75,11 @@ def runs(native, exe, wrapper):
     return [(str(x["number"]), x["number"], []) for x in lessons] + MORE_RUNS
 
 
-def run(cmd, lesson, extra, shot):
-    args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT),
+def run(cmd, lesson, extra, shot, windows):
+    args = ["--lesson", str(lesson), "--size", "%dx%d" % (WIDTH, HEIGHT), "--lang", "en",
             "--frames", str(FRAMES), "--report", "--screenshot", shot] + extra + clicks()
     proc = subprocess.run(cmd + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=300)
+                          universal_newlines=True, timeout=300, env=font_env(windows))
     if proc.returncode != 0:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), proc.returncode,
                                                   proc.stderr[-1000:]))
@@ -131,8 +142,8 @@ def main(argv):
         mean = off = None
         picks_n = []
         try:
-            picks_n = run([native], lesson, extra, shot_n)
-            picks_w = run(wrapper.split() + [exe], lesson, extra, shot_w)
+            picks_n = run([native], lesson, extra, shot_n, False)
+            picks_w = run(wrapper.split() + [exe], lesson, extra, shot_w, True)
             if len(picks_n) != len(picks_w):
                 problems.append("%d picks native, %d Windows" % (len(picks_n), len(picks_w)))
             elif not picks_n:

@@ -31,12 +31,31 @@ from rp_render import HANG_WALL_S, WRAPPER, _limit_cpu, check, ctx, lessons
 # large enough that the title's em (about 30 pixels) leaves FreeType's hinting
 # (Pillow's) and stb_truetype's unhinted outlines a pixel's difference at most
 SIZE = (1920, 1080)
+# Under Wine (scripts/windows) a Windows program finds no Debian fonts and
+# reads Unix paths through drive Z:; the tests give it these.
+FONTS_LATIN = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+               "/usr/share/fonts/dejavu/DejaVuSans.ttf", "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf"]
+FONTS_CJK = ["/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"]
+
+
+def program_path(path):
+    """a path of this machine as the program under test opens it"""
+    return "Z:" + path if WRAPPER else path
+
+
+def local_path(path):
+    """a path the program reported, as this machine opens it"""
+    return path[2:] if WRAPPER and path[:2].upper() == "Z:" else path
 
 
 def run(args, expect=0, env=None):
     """(stdout, stderr) of raypick with args, as UTF-8 text; env: variables
     set (a value None removes one) on top of a locale-free environment."""
     full = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "RAYPICK_FONT")}
+    if WRAPPER:
+        found = [next((f for f in fonts if os.path.isfile(f)), None) for fonts in (FONTS_LATIN, FONTS_CJK)]
+        full["RAYPICK_FONT"] = ";".join(program_path(f) for f in found if f)
     for k, v in (env or {}).items():
         if v is None:
             full.pop(k, None)
@@ -152,7 +171,7 @@ def best_place(band, glyph, x_from=0, x_to=None):
 def faces(h):
     """the faces the program reports, as Pillow fonts at the title's em"""
     em = int(round(10 * h["title_scale"]))
-    return [ImageFont.truetype(f["path"], em, index=f["index"]) for f in h["fonts"]], em
+    return [ImageFont.truetype(local_path(f["path"]), em, index=f["index"]) for f in h["fonts"]], em
 
 
 def check_title_glyphs(lang, face_for):
@@ -210,7 +229,7 @@ def test_glyphs():
 def test_fallback():
     plain = hud("en")[0]
     english, latin = plain["title"], plain["fonts"][0]["path"]
-    for font, why in ((latin, "lack characters of"), (os.path.join(ctx.tmp, "none.ttf"), "cannot open")):
+    for font, why in ((latin, "lack characters of"), (program_path(os.path.join(ctx.tmp, "none.ttf")), "cannot open")):
         h, err = hud("zh", env={"RAYPICK_FONT": font})
         where = "RAYPICK_FONT=%s --lang zh" % font
         check(h["language"] == "en" and h["title"] == english, where + ": not English: %s %r" % (h["language"],
@@ -220,17 +239,17 @@ def test_fallback():
         if sys.platform.startswith("linux") and not WRAPPER:
             check("fonts-noto-cjk" in err, where + ": the message names no package: %r" % err)
     # German without a font: English too (umlauts need one)
-    h, err = hud("de", env={"RAYPICK_FONT": os.path.join(ctx.tmp, "none.ttf")})
+    h, err = hud("de", env={"RAYPICK_FONT": program_path(os.path.join(ctx.tmp, "none.ttf"))})
     check(h["language"] == "en" and "showing English" in err, "German without a font: %s %r" % (h["language"], err))
     # a file that is no font: named, and the built-in font draws English
     bogus = os.path.join(ctx.tmp, "bogus.ttf")
     with open(bogus, "w") as f:
         f.write("not a font at all, only words")
-    h, err = hud("en", env={"RAYPICK_FONT": bogus})
+    h, err = hud("en", env={"RAYPICK_FONT": program_path(bogus)})
     check(h["fonts"] == [] and "bogus.ttf" in err and "not a TrueType" in err and "built-in" in err,
           "RAYPICK_FONT at a text file: fonts %s, stderr %r" % (h["fonts"], err))
     png = os.path.join(ctx.tmp, "builtin.png")
-    run(["--size", "%dx%d" % SIZE, "--frames", 2, "--screenshot", png], env={"RAYPICK_FONT": bogus})
+    run(["--size", "%dx%d" % SIZE, "--frames", 2, "--screenshot", png], env={"RAYPICK_FONT": program_path(bogus)})
     band, _ = red_band(png, h)
     inked = sum(1 for v in band.getdata() if v > 128)
     check(inked > 100, "the built-in font drew no title (%d bright pixels)" % inked)
