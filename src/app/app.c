@@ -15,10 +15,12 @@
 #include "clock.h"
 #include "display_choice.h"
 #include "hud_layout.h"
+#include "lang.h"
 #include "lesson.h"
 #include "lessons.h"
 #include "mesh_data.h"
 #include "model_load.h"
+#include "msg.h"
 #include "render.h"
 #include "render_pick.h"
 #include "report.h"
@@ -34,6 +36,7 @@ struct app {
     SDL_Window *window;
     SDL_GLContext gl;
     renderer *r;
+    font_set *fonts;                /* the HUD's, until the renderer takes them */
     const lesson *lessons[LESSONS_MAX];   /* the registry's (lessons.h), in order */
     void *states[LESSONS_MAX];      /* each lesson's self; NULL until created */
     app_camera cameras[LESSONS_MAX];
@@ -298,10 +301,10 @@ static void run_script_events(app *a)
 /* The HUD's texts for the current state; hud_layout.h decides which show. */
 typedef struct hud_texts {
     char title[160];
-    char status[1024];
-    char pick[512];
+    char status[2048];      /* UTF-8: a Chinese character is 3 bytes */
+    char pick[1024];
     char pick_short[160];
-    char help[768];
+    char help[1536];
     const char *help_short;
 } hud_texts;
 
@@ -325,13 +328,12 @@ static void gpu_nothing_text(int lesson_number, char *buf, size_t size)
         }
         ++n;
         size_t used = strlen(others);
-        snprintf(others + used, sizeof others - used, "%s%d", n == 1 ? "" : n == total ? " and " : ", ", i);
+        snprintf(others + used, sizeof others - used, "%s%d", n == 1 ? "" : n == total ? msg("hud.list.and") : ", ",
+                 i);
     }
-    if (total == 0)
-        snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids", listed ? "mode" : "lesson");
-    else
-        snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids (lesson%s %s do%s)",
-                 listed ? "mode" : "lesson", total > 1 ? "s" : "", others, total > 1 ? "" : "es");
+    int k = snprintf(buf, size, "\n%s", msg(listed ? "hud.gpu.nothing_mode" : "hud.gpu.nothing_lesson"));
+    if (total > 0 && k > 0 && (size_t)k < size)
+        snprintf(buf + k, size - (size_t)k, msg(total > 1 ? "hud.gpu.others_many" : "hud.gpu.others_one"), others);
 }
 
 static void hud_pick_text(const app *a, hud_texts *t)
@@ -340,79 +342,90 @@ static void hud_pick_text(const app *a, hud_texts *t)
     size_t size = sizeof t->pick;
     if (a->has_pick) {
         const lesson_pick *p = &a->pick;
-        char took[64];
+        char took[64], what[64], method[64];
         render_format_us(a->pick_us, render_clock_step_seconds() * 1e6, took, sizeof took);
+        lesson_display_name("name", p->what, what, sizeof what);
+        lesson_display_name("method", p->method, method, sizeof method);
         if (p->hit) {
-            snprintf(pick, size, "last pick: %s   t = %.3f   point (%.2f, %.2f, %.2f)\n"
-                     "method: %s   pick took %s",
-                     p->what, (double)p->t, (double)p->point[0], (double)p->point[1], (double)p->point[2],
-                     p->method, took);
-            snprintf(t->pick_short, sizeof t->pick_short, "pick: %s  t = %.2f", p->what, (double)p->t);
+            snprintf(pick, size, msg("hud.pick.hit"), what, (double)p->t, (double)p->point[0], (double)p->point[1],
+                     (double)p->point[2], method, took);
+            snprintf(t->pick_short, sizeof t->pick_short, msg("hud.pick.short_hit"), what, (double)p->t);
         } else {
-            snprintf(pick, size, "last pick: miss\nmethod: %s   pick took %s", p->method, took);
-            snprintf(t->pick_short, sizeof t->pick_short, "pick: miss");
+            snprintf(pick, size, msg("hud.pick.miss"), method, took);
+            snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_miss"));
         }
     } else {
-        snprintf(pick, size, "last pick: -  (left click to pick)");
-        snprintf(t->pick_short, sizeof t->pick_short, "click to pick");
+        snprintf(pick, size, "%s", msg("hud.pick.none"));
+        snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_none"));
     }
     size_t used = strlen(pick);
     if (a->gpu_on && a->has_pick && a->has_gpu) {
         const report_gpu *g = &a->gpu_last;
-        char id[32] = "nothing";
+        char id[32], apart[64] = "";
         if (g->hit)
-            snprintf(id, sizeof id, "id %d", g->id);
-        char apart[48] = "";
+            snprintf(id, sizeof id, msg("hud.gpu.id"), g->id);
+        else
+            snprintf(id, sizeof id, "%s", msg("hud.gpu.nothing"));
         if (g->distance >= 0.0f)
-            snprintf(apart, sizeof apart, "  points %.1e apart", (double)g->distance);
-        snprintf(pick + used, size - used, "\nGPU (G): %s  depth %.5f  %s%s   read %.2f ms", id,
-                 (double)g->depth, g->agree ? "AGREES" : "DIFFERS", apart, g->read_ms);
+            snprintf(apart, sizeof apart, msg("hud.gpu.apart"), (double)g->distance);
+        used += (size_t)snprintf(pick + used, size - used, "\n");
+        snprintf(pick + used, size - used, msg("hud.gpu.line"), id, (double)g->depth,
+                 msg(g->agree ? "hud.gpu.agrees" : "hud.gpu.differs"), apart, g->read_ms);
         used = strlen(pick);
-        if (a->has_async)
-            snprintf(pick + used, size - used, "\nGPU one frame later (PBO + fence): waited %.2f ms, map %.3f ms",
-                     a->async_last.wait_ms, a->async_last.read_ms);
-    } else if (a->gpu_on && !a->gpu) {
-        snprintf(pick + used, size - used, "\nGPU picking (G): not available here (%s)", a->gpu_error);
+        if (a->has_async && used + 1 < size) {
+            used += (size_t)snprintf(pick + used, size - used, "\n");
+            snprintf(pick + used, size - used, msg("hud.gpu.async"), a->async_last.wait_ms, a->async_last.read_ms);
+        }
+    } else if (a->gpu_on && !a->gpu && used + 1 < size) {
+        used += (size_t)snprintf(pick + used, size - used, "\n");
+        snprintf(pick + used, size - used, msg("hud.gpu.unavailable"), a->gpu_error);
     } else if (a->gpu_on && a->gpu_unsupported && a->has_pick) {
         gpu_nothing_text(a->lessons[a->current]->number, pick + used, size - used);
     } else if (a->gpu_on) {
-        snprintf(pick + used, size - used, "\nGPU picking on (G): click to compare");
+        snprintf(pick + used, size - used, "\n%s", msg("hud.gpu.on"));
     }
 }
 
 static void hud_build(const app *a, hud_texts *t)
 {
     const lesson *l = a->lessons[a->current];
-    lessons_heading(lessons_get(l->number), t->title, sizeof t->title);
+    const lessons_entry *e = lessons_get(l->number);
+    lessons_heading(e, t->title, sizeof t->title);
     l->status(a->states[a->current], t->status, sizeof t->status);
     hud_pick_text(a, t);
-    if (a->show_help)
-        snprintf(t->help, sizeof t->help, "%s\n1-%d lesson   G GPU picking   H hide help   R reset camera\n"
-                 "right drag or [ ] orbit   wheel zoom   Esc quit", l->keys, lessons_count());
-    else
-        snprintf(t->help, sizeof t->help, "H help");
-    t->help_short = "H help";
+#ifdef __EMSCRIPTEN__
+    const char *keys = msg("hud.help.keys_web");     /* a page cannot be quit */
+#else
+    const char *keys = msg("hud.help.keys");
+#endif
+    if (a->show_help) {
+        int k = snprintf(t->help, sizeof t->help, "%s\n", lessons_keys(e));
+        if (k > 0 && (size_t)k < sizeof t->help)
+            snprintf(t->help + k, sizeof t->help - (size_t)k, keys, lessons_count());
+    } else {
+        snprintf(t->help, sizeof t->help, "%s", msg("hud.help.short"));
+    }
+    t->help_short = msg("hud.help.short");
 }
 
-static hud_size hud_measure(const char *text)
+static hud_size hud_measure(renderer *r, const char *text)
 {
-    return (hud_size){render_text_width(text, 1.0f), render_text_height(text, 1.0f)};
+    return (hud_size){render_text_width(r, text, 1.0f), render_text_height(r, text, 1.0f)};
 }
 
 static float hud_line_width(const char *line, void *user)
 {
-    (void)user;
-    return render_text_width(line, 1.0f);
+    return render_text_width(user, line, 1.0f);
 }
 
 /* Long lines re-flowed at their item breaks to the width the text has at
    the layout's largest scale (margins and padding, 24 units, off). */
-static void hud_reflow(char *text, size_t size, int width, int height)
+static void hud_reflow(renderer *r, char *text, size_t size, int width, int height)
 {
-    char wrapped[768];
+    char wrapped[2048];
     float s = hud_scale_for(height);
     if (size <= sizeof wrapped &&
-        hud_wrap(text, (float)width / s - 24.0f, hud_line_width, NULL, wrapped, sizeof wrapped) &&
+        hud_wrap(text, (float)width / s - 24.0f, hud_line_width, r, wrapped, sizeof wrapped) &&
         strlen(wrapped) < size)
         memcpy(text, wrapped, strlen(wrapped) + 1);
 }
@@ -421,10 +434,11 @@ static void hud_reflow(char *text, size_t size, int width, int height)
 static bool hud_plan(const app *a, int width, int height, hud_texts *t, hud_layout *out)
 {
     hud_build(a, t);
-    hud_reflow(t->status, sizeof t->status, width, height);
-    hud_reflow(t->pick, sizeof t->pick, width, height);
-    hud_text_sizes sizes = {hud_measure(t->title), hud_measure(t->status), hud_measure(t->pick),
-                            hud_measure(t->pick_short), hud_measure(t->help), hud_measure(t->help_short)};
+    hud_reflow(a->r, t->status, sizeof t->status, width, height);
+    hud_reflow(a->r, t->pick, sizeof t->pick, width, height);
+    hud_text_sizes sizes = {hud_measure(a->r, t->title), hud_measure(a->r, t->status), hud_measure(a->r, t->pick),
+                            hud_measure(a->r, t->pick_short), hud_measure(a->r, t->help),
+                            hud_measure(a->r, t->help_short)};
     return hud_layout_compute(width, height, &sizes, out);
 }
 
@@ -563,9 +577,10 @@ static void print_bench(app *a)
        cpu_median_ms: the median of each frame's own CPU time (the frame is
        finished before it is timed, so llvmpipe's work is in it) */
     printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
-           "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f,\"cpu_median_ms\":%.3f}}\n",
+           "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f,\"cpu_median_ms\":%.3f,"
+           "\"language\":\"%s\",\"fonts\":%s}}\n",
            a->lessons[a->current]->number, w, h, frames, a->times[frames / 2], a->times[frames - 1], cpu_ms,
-           a->cpu_times[frames / 2]);
+           a->cpu_times[frames / 2], msg_language(), render_fonts(a->r) ? "true" : "false");
 }
 
 /* ------------------------------------------------------------ layout */
@@ -580,9 +595,11 @@ static void print_layout(app *a)
     int window_w, window_h;
     SDL_GetWindowSize(a->window, &window_w, &window_h);
     hud_texts t;
-    hud_layout hud;
-    report_layout(stdout, l->number, &v, window_w, window_h, hud_plan(a, v.width, v.height, &t, &hud) ? &hud : NULL,
-                  objects, n < LAYOUT_OBJECTS ? n : LAYOUT_OBJECTS);
+    report_hud hud = {.language = msg_language(), .fonts = render_fonts(a->r)};
+    bool planned = hud_plan(a, v.width, v.height, &t, &hud.layout);
+    hud.title = t.title;
+    report_layout(stdout, l->number, &v, window_w, window_h, planned ? &hud : NULL, objects,
+                  n < LAYOUT_OBJECTS ? n : LAYOUT_OBJECTS);
 }
 
 /* ------------------------------------------------------------ start-up */
@@ -660,6 +677,7 @@ void app_destroy(app *a)
     render_list_free(&a->scene);
     render_pick_destroy(a->gpu);
     render_destroy(a->r);
+    font_set_close(a->fonts);
     if (a->gl)
         SDL_GL_DeleteContext(a->gl);
     if (a->window)
@@ -892,6 +910,12 @@ app *app_create(const app_options *opt)
         free(a);
         return NULL;
     }
+    /* the fonts decide whether the language chosen (main.c) can be shown;
+       before the lessons are made, whose texts are in it */
+    char warn[800];
+    a->fonts = app_lang_fonts(getenv(FONT_PATH_ENV), warn, sizeof warn);
+    if (warn[0])
+        fprintf(stderr, "raypick: %s\n", warn);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "raypick: cannot start SDL video: %s\n", SDL_GetError());
         app_destroy(a);
@@ -931,6 +955,8 @@ app *app_create(const app_options *opt)
         app_destroy(a);
         return NULL;
     }
+    render_set_fonts(a->r, a->fonts);
+    a->fonts = NULL;
     /* the frame's list at its largest from the start (lesson 3's busiest
        frames list a few thousand commands): the soak run saw memory step up
        mid-run when a frame first needed the list to double. After the

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lessons.h"
+#include "msg.h"
 
 /* "lesson N: " for the lesson that loads --option's file (the registry's),
    "" when none does */
@@ -22,10 +23,24 @@ static const char *file_lesson(const char *option, char *buf, size_t size)
     return buf;
 }
 
+/* "en, de, zh": the catalogue's languages */
+static const char *language_list(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *const *code = msg_languages(); *code && used < size; ++code) {
+        int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", *code);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
 void app_print_usage(const char *argv0, FILE *out)
 {
     int count = lessons_count();
-    char heightmap[16], mesh[16];
+    char heightmap[16], mesh[16], languages[64];
     fprintf(out,
             "usage: %s [options]\n"
             "  --lesson N          start in lesson N (1-%d)\n"
@@ -40,6 +55,9 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --many-objects N    lesson 1's many-objects mode (A): N objects (1-1000000,\n"
             "                      default 100000)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
+            "  --lang CODE         language of the HUD and this help: %s (default: the\n"
+            "                      locale's, from LC_ALL, LC_MESSAGES or LANG; else en).\n"
+            "                      Fonts: the system's, or the files in RAYPICK_FONT\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
             "  --key K@FRAME       press key K (repeatable)\n"
@@ -55,7 +73,7 @@ void app_print_usage(const char *argv0, FILE *out)
             "      (. next step, , previous), Esc quit\n"
             "lessons:\n",
             argv0, count, file_lesson("heightmap", heightmap, sizeof heightmap),
-            file_lesson("mesh", mesh, sizeof mesh), count);
+            file_lesson("mesh", mesh, sizeof mesh), language_list(languages, sizeof languages), count);
     for (int n = 1; n <= count; ++n)
         fprintf(out, "  %d  %s\n", n, lessons_title(lessons_get(n)));
 }
@@ -147,6 +165,9 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
         bool takes_value = true, ok = true;
         int seed = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            for (int j = i + 1; j + 1 < argc; ++j)     /* the help in the language asked for */
+                if (!strcmp(argv[j], "--lang") && msg_has_language(argv[j + 1]))
+                    o->lang = argv[j + 1];
             return APP_PARSE_HELP;
         } else if (!strcmp(a, "--report")) {
             o->report = true;
@@ -160,6 +181,13 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
         } else if (!v) {
             snprintf(err, n, "%s needs a value", a);
             return APP_PARSE_ERROR;
+        } else if (!strcmp(a, "--lang")) {
+            if (!msg_has_language(v)) {
+                char codes[64];
+                snprintf(err, n, "--lang: no language '%s' (there are %s)", v, language_list(codes, sizeof codes));
+                return APP_PARSE_ERROR;
+            }
+            o->lang = v;
         } else if (!strcmp(a, "--lesson")) {
             ok = parse_int(v, 1, lessons_count(), &o->lesson);
         } else if (!strcmp(a, "--size")) {

@@ -32,6 +32,7 @@ typedef struct app_options {
     bool report;            /* JSON line per pick on stdout */
     bool print_layout;      /* print the lesson's objects and camera, exit */
     bool list_lessons;      /* print the lesson registry as JSON, exit */
+    const char *lang;       /* --lang: a language of the catalogue (msg.h); NULL: the locale's */
     uint32_t seed;
 } app_options;
 

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "font.h"
 #include "hud_layout.h"
 #include "lesson.h"
 
@@ -49,12 +50,21 @@ void report_pick(FILE *out, const report_click_info *info, const lesson_click *c
    that frame drew them (hud NULL: none), so a test can tell the scene's
    pixels from the HUD's. */
 void report_screenshot(FILE *out, const char *path, int frame, int width, int height, const hud_layout *hud);
+/* The HUD as --print-layout describes it. */
+typedef struct report_hud {
+    hud_layout layout;      /* the panels and where the text goes */
+    const char *title;      /* the heading drawn, UTF-8 */
+    const char *language;   /* the catalogue's language shown (msg.h) */
+    const font_set *fonts;  /* the faces drawing it; NULL: the built-in font */
+} report_hud;
+
 /* One JSON line: the lesson's number and registry name, the camera and
    the objects (count of them), each with where it appears in a window of
    window_w x window_h (window coordinates, what a click needs; the view's
-   width and height are the drawable's), and the HUD's panels when hud is
-   not NULL. */
-void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
+   width and height are the drawable's), and the HUD when hud is not NULL:
+   its panels, scales, the title's text and place, the language and the
+   font faces opened so far (path, family name, index in the file). */
+void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const report_hud *hud,
                    const lesson_object *objects, int count);
 /* Where world point p appears: window coordinates (top-left origin) in a
    window of window_w x window_h whose drawable is v's size; on_screen when

@@ -131,8 +131,8 @@ typedef struct lesson_camera {
 
 typedef struct lesson {
     int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks);
-                               its title is the catalogue's (lessons_title) */
-    const char *keys;       /* lesson keys for the help text, one per line */
+                               its title and keys are the catalogue's
+                               (lessons_title, lessons_keys) */
     lesson_camera camera;
 
     /* the lesson's state, or NULL with a message in env->err */
@@ -174,9 +174,6 @@ extern const lesson lesson5_triangles;
    shows the algorithm one step at a time, '.' advances, ',' goes back. A
    click records its steps (the lesson keeps them); the stepper only says
    which one is shown. Zero value: step mode off, no steps. */
-#define LESSON_STEP_KEYS \
-    "P  step mode on/off: the last click's algorithm step by step\n" \
-    ". ,  next / previous step (step mode)\n"
 
 typedef struct lesson_stepper {
     bool on;        /* step mode */
@@ -203,6 +200,12 @@ void lesson_pick_int(lesson_pick *out, const char *name, int value);
 void lesson_pick_float(lesson_pick *out, const char *name, float value, int digits);
 void lesson_pick_vec3(lesson_pick *out, const char *name, const vec3 value, int digits);
 void lesson_pick_ints(lesson_pick *out, const char *name, const int *values, int count);
+/* The HUD's words for a name the lessons keep in English (their reports'
+   "what" and "method", "torus", "face 12", "search"): the catalogue's
+   prefix.NAME (spaces as '-'; "name" or "method"), a trailing number kept
+   ("face 12" -> "Dreieck 12" in German); the name itself where the
+   catalogue has none. Returns buf ("" for NULL arguments). */
+const char *lesson_display_name(const char *prefix, const char *name, char *buf, size_t size);
 /* the field called name, or NULL */
 const lesson_field *lesson_pick_field(const lesson_pick *p, const char *name);
 /* model matrix: translate, rotate (quaternion, all zeros = none), scale */

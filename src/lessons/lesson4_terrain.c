@@ -17,6 +17,7 @@
  * with a camera that frames the step (lesson->frame; Z frees it).
  */
 #include "lesson.h"
+#include "msg.h"
 #include "heightmap_file.h"
 #include "terrain_mesh.h"
 #include "steady_math.h"
@@ -98,7 +99,7 @@ typedef struct lesson4 {
     render_terrain_data cut_mesh;
     bool cut_valid;             /* cut_mesh is for the last click's ray */
     vec3 cut_side;              /* horizontal, toward the camera, across the ray */
-    char last[96];
+    char last[256];         /* the last click in words, for the HUD (UTF-8) */
 } lesson4;
 
 /* ------------------------------------------------------------ init */
@@ -224,7 +225,7 @@ static void *create(const lesson_env *env)
     self->mode = MODE_SEARCH;
     self->linear_choice = LINEAR_DEFAULT;
     self->framed = true;
-    snprintf(self->last, sizeof self->last, "click the terrain");
+    snprintf(self->last, sizeof self->last, "%s", msg("lesson.terrain-picking.last.ready"));
     return self;
 }
 
@@ -429,11 +430,11 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
         float d = glm_vec3_distance((float *)self->search_point, (float *)self->exact_point);
         self->has_exact_ghost = self->mode == MODE_SEARCH && d > 0.25f;
         glm_vec3_copy(self->exact_point, self->exact_ghost);
-        snprintf(self->last, sizeof self->last, d > 0.25f ? "search and exact differ by %.2f: the steps skipped something"
-                                                  : "search and exact agree within %.3f", (double)d);
+        snprintf(self->last, sizeof self->last,
+                 msg(d > 0.25f ? "lesson.terrain-picking.last.differ" : "lesson.terrain-picking.last.agree"), (double)d);
     } else {
-        snprintf(self->last, sizeof self->last, "search: %s   exact: %s", self->search_hit ? "hit" : "miss",
-                 self->exact_hit ? "hit" : "miss");
+        snprintf(self->last, sizeof self->last, msg("lesson.terrain-picking.last.results"),
+                 msg(self->search_hit ? "word.hit" : "word.miss"), msg(self->exact_hit ? "word.hit" : "word.miss"));
         self->has_exact_ghost = self->mode == MODE_SEARCH && self->exact_hit;
         if (self->exact_hit)
             glm_vec3_copy(self->exact_point, self->exact_ghost);
@@ -444,7 +445,7 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
     if (self->stepper.on)
         make_cutaway(self);
 
-    snprintf(out->note, sizeof out->note, "%s", self->last);
+    snprintf(out->note, sizeof out->note, "%.95s", self->last);     /* note: 96 bytes */
     lesson_pick_int(out, "linear_steps", self->linear_used);
     lesson_pick_int(out, "linear_samples", self->trace.linear_count);
     lesson_pick_int(out, "binary_steps", self->trace.binary_count);
@@ -605,45 +606,42 @@ static void draw(const void *self_, render_list *list)
 static void step_text(const lesson4 *self, char *buf, size_t size)
 {
     const search_step *s = &self->steps[self->stepper.current];
-    char label[32];
+    char label[48];
     lesson_stepper_label(&self->stepper, label, sizeof label);
     float err = s->point[1] - s->ground;
-    const char *side = err >= 0.0f ? "above" : "below";
+    const char *side = msg(err >= 0.0f ? "lesson.terrain-picking.side.above" : "lesson.terrain-picking.side.below");
     float t = t_along(&self->ray, s->point);
     switch (s->kind) {
     case STEP_CLIP:
         if (!self->trace.clipped)
-            snprintf(buf, size, "%s  ClipRay: the ray misses the height band over the map: nothing to search", label);
+            snprintf(buf, size, msg("lesson.terrain-picking.step.clip_miss"), label);
         else
-            snprintf(buf, size, "%s  ClipRay: A at y %.2f (t %.5f) to B at y %.2f (t %.5f)\n  A is %.2f %s the ground",
-                     label, (double)self->trace.clip_start[1], (double)t, (double)self->trace.clip_end[1],
+            snprintf(buf, size, msg("lesson.terrain-picking.step.clip"), label, (double)self->trace.clip_start[1], (double)t, (double)self->trace.clip_end[1],
                      (double)t_along(&self->ray, self->trace.clip_end), (double)fabsf(err), side);
         break;
     case STEP_LINEAR:
         if (s->crossed)
-            snprintf(buf, size, "%s  linear point %d of %d: y %.3f, ground %.3f: %.3f %s\n"
-                     "  -> the crossing is between %s and %s: binary search there", label, s->number,
+            snprintf(buf, size, msg("lesson.terrain-picking.step.linear_crossed"), label, s->number,
                      self->linear_used, (double)s->point[1], (double)s->ground, (double)fabsf(err), side, s->lo, s->hi);
         else
-            snprintf(buf, size, "%s  linear point %d of %d: y %.3f, ground %.3f: %.3f %s -> walk on", label,
-                     s->number, self->linear_used, (double)s->point[1], (double)s->ground, (double)fabsf(err), side);
+            snprintf(buf, size, msg("lesson.terrain-picking.step.linear"), label, s->number, self->linear_used, (double)s->point[1], (double)s->ground, (double)fabsf(err), side);
         break;
     case STEP_BINARY:
-        snprintf(buf, size, "%s  binary point %d: t %.5f, y %.3f, ground %.3f: %.4f %s\n  -> %s", label, s->number,
-                 (double)t, (double)s->point[1], (double)s->ground, (double)fabsf(err), side,
-                 fabsf(err) < ACCURACY ? "within 0.01 of the ground: found" : "");
+        snprintf(buf, size, msg("lesson.terrain-picking.step.binary"), label, s->number, (double)t,
+                 (double)s->point[1], (double)s->ground, (double)fabsf(err), side,
+                 fabsf(err) < ACCURACY ? msg("lesson.terrain-picking.step.found") : "");
         if (fabsf(err) >= ACCURACY) {
             size_t used = strlen(buf);
-            snprintf(buf + used, size - used, "the crossing is between %s and %s", s->lo, s->hi);
+            snprintf(buf + used, size - used, msg("lesson.terrain-picking.step.between"), s->lo, s->hi);
         }
         break;
     case STEP_RESULT:
         if (self->exact_hit)
-            snprintf(buf, size, "%s  found: t %.5f (%.2f, %.2f, %.2f); exact: t %.5f, %.3f apart", label,
+            snprintf(buf, size, msg("lesson.terrain-picking.step.result"), label,
                      (double)self->search_t, (double)s->point[0], (double)s->point[1], (double)s->point[2],
                      (double)self->exact_t, (double)glm_vec3_distance((float *)self->search_point, (float *)self->exact_point));
         else
-            snprintf(buf, size, "%s  found: t %.5f (%.2f, %.2f, %.2f); exact: miss", label, (double)self->search_t,
+            snprintf(buf, size, msg("lesson.terrain-picking.step.result_exact_miss"), label, (double)self->search_t,
                      (double)s->point[0], (double)s->point[1], (double)s->point[2]);
         break;
     }
@@ -652,21 +650,21 @@ static void step_text(const lesson4 *self, char *buf, size_t size)
 static void status(const void *self_, char *buf, size_t size)
 {
     const lesson4 *self = self_;
-    int k = snprintf(buf, size, "method: %s (M)   linear steps: %d (L)\n%s\n",
-                     self->mode == MODE_SEARCH ? "XNA recipe's search (linear + binary steps)" : "exact: first triangle hit",
+    int k = snprintf(buf, size, msg("lesson.terrain-picking.status"),
+                     msg(self->mode == MODE_SEARCH ? "lesson.terrain-picking.method.search_name"
+                                                   : "lesson.terrain-picking.method.exact_name"),
                      linear_choices[self->linear_choice], self->last);
     if (k < 0 || (size_t)k >= size)
         return;
     buf += k;
     size -= (size_t)k;
     if (!self->stepper.on) {
-        snprintf(buf, size, "cyan: clipped ray, linear steps   pink: binary steps   white: exact hit\n"
-                 "P: step through the search");
+        snprintf(buf, size, "%s", msg("lesson.terrain-picking.legend"));
     } else if (!lesson_stepper_active(&self->stepper)) {
-        snprintf(buf, size, "step mode (P): click the terrain, then . next  , previous");
+        snprintf(buf, size, "%s", msg("lesson.terrain-picking.step.waiting"));
     } else {
-        k = snprintf(buf, size, "step mode (P)  . next  , previous   camera: %s (Z)\n",
-                     self->framed ? "frames the step" : "free");
+        k = snprintf(buf, size, msg("lesson.terrain-picking.step.header"),
+                     msg(self->framed ? "lesson.terrain-picking.camera.framed" : "lesson.terrain-picking.camera.free"));
         if (k > 0 && (size_t)k < size)
             step_text(self, buf + k, size - (size_t)k);
     }
@@ -758,11 +756,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson4_terrain = {
     .number = 4,
-    .keys = "left click  put the marker on the terrain\n"
-            "M  XNA recipe's search / exact method\n"
-            "L  linear steps: 1 (binary search alone) / 8 / 30 / 300\n"
-            "Z  step mode's camera: frames the step / free\n"
-            LESSON_STEP_KEYS,
     .camera = {{0.0f, 2.0f, 2.0f}, 0.0f, 0.62f, 34.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

@@ -5,9 +5,49 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "msg.h"
+
 const char *lesson_method_name(lesson_method m)
 {
     return m == LESSON_PICK_D3D9 ? "d3d9" : "unproject";
+}
+
+const char *lesson_display_name(const char *prefix, const char *name, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return buf;
+    buf[0] = '\0';
+    if (!prefix || !name)
+        return buf;
+    /* "face 12": the word, then the number kept as it is */
+    size_t len = strlen(name), word = len;
+    while (word > 0 && name[word - 1] >= '0' && name[word - 1] <= '9')
+        --word;
+    if (word == len || word < 2 || name[word - 1] != ' ')
+        word = len;
+    else
+        --word;
+    /* the id: prefix, '.', the word's letters and digits, any run of
+       other characters one '-' ("sphere (false positive)" ->
+       name.sphere-false-positive) */
+    char id[96];
+    int n = snprintf(id, sizeof id, "%s.", prefix);
+    for (size_t i = 0; i < word && n > 0 && (size_t)n + 2 < sizeof id; ++i) {
+        char c = name[i];
+        bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (keep)
+            id[n++] = c;
+        else if (id[n - 1] != '-' && id[n - 1] != '.')
+            id[n++] = '-';
+    }
+    while (n > 0 && id[n - 1] == '-')
+        --n;
+    id[n > 0 ? n : 0] = '\0';
+    if (n <= 0 || !msg_exists(id))
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "%s%s", msg(id), name + word);
+    return buf;
 }
 
 void lesson_progress(const lesson_env *env, const char *what)
@@ -203,7 +243,7 @@ const char *lesson_stepper_label(const lesson_stepper *s, char *buf, size_t size
     if (size == 0)
         return buf;
     if (lesson_stepper_active(s))
-        snprintf(buf, size, "step %d of %d", s->current + 1, s->count);
+        snprintf(buf, size, msg("lesson.step.label"), s->current + 1, s->count);
     else
         buf[0] = '\0';
     return buf;

@@ -78,6 +78,7 @@ void render_destroy(renderer *r)
     }
     render_programs_free(r);
     render_surfaces_free(r);
+    font_set_close(r->fonts);
     free(r);
 }
 

@@ -21,7 +21,8 @@
      render_list.c  the frame's commands as plain data (no GL)
      geometry.c     the shapes' vertices (no GL)
      clock.c        a monotonic clock (no GL)
-     steady_math.c  sine and cosine, the same bits everywhere (no GL) */
+     steady_math.c  sine and cosine, the same bits everywhere (no GL)
+     font.c         the HUD's fonts: found, read with stb_truetype (no GL) */
 #ifndef RAYPICK_RENDER_INTERNAL_H
 #define RAYPICK_RENDER_INTERNAL_H
 
@@ -88,6 +89,7 @@ typedef struct render_batch {
 
 typedef struct text_vertex {
     float position[2];
+    float uv[2];        /* in the glyph atlas; negative: a solid quad */
     float color[4];
 } text_vertex;
 
@@ -147,6 +149,8 @@ struct renderer {
     GLuint text_vao, text_vbo;
     text_vertex *text;
     int text_count, text_cap;
+    font_set *fonts;            /* NULL: stb_easy_font (render_set_fonts) */
+    struct text_atlas *atlas;   /* the glyphs drawn so far (text.c), made on first use */
 };
 
 /* ---- model.c: user meshes ---------------------------------------------- */
