@@ -1,11 +1,12 @@
 /* machine.h: the machine a benchmark's figures come from: the CPU model
-   (from /proc/cpuinfo where there is one) and the SIMD paths the library
-   was built with (src/lib/simd.h decides them; the benchmarks are built
-   with the same flags). */
+   (from /proc/cpuinfo where there is one), the SIMD compiled in and the
+   level of the run-time kernels (src/lib/simd.h decides both; the
+   benchmarks are built with the same flags), capped by RAYPICK_SIMD. */
 #ifndef RP_BENCH_MACHINE_H
 #define RP_BENCH_MACHINE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../src/lib/simd.h"
@@ -24,8 +25,10 @@ static inline void bench_print_machine(void)
     }
     if (f != NULL)
         fclose(f);
-    printf("CPU: %s; SIMD: %s%s\n", model, RP_SIMD_SSE2 ? "SSE2" : "none (plain C)",
-           RP_SIMD_AVX && rp_simd_has_avx() ? ", AVX for the sphere filter" : "");
+    const char *cap = getenv("RAYPICK_SIMD");
+    printf("CPU: %s; SIMD: %s compiled in, run-time kernels up to %s%s%s\n", model,
+           RP_SIMD_SSE2 ? "SSE2" : "none (plain C)", rp_simd_isa_name(rp_simd_detect_isa()),
+           cap ? ", RAYPICK_SIMD=" : "", cap ? cap : "");
 }
 
 #endif
