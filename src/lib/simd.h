@@ -73,14 +73,6 @@
 #include <immintrin.h>
 #endif
 
-/* CPUID and XGETBV, to ask the CPU and the OS what runs. */
-#if RP_SIMD_DISPATCH && defined(_MSC_VER)
-#include <intrin.h>     /* __cpuidex; _xgetbv comes with it (immintrin.h) */
-#include <immintrin.h>
-#elif RP_SIMD_DISPATCH
-#include <cpuid.h>
-#endif
-
 /* The instruction sets a kernel may need, in order: each level includes
    the ones below it. */
 typedef enum rp_isa {
@@ -93,63 +85,9 @@ typedef enum rp_isa {
 
 #define RP_ISA_COUNT 5
 
-#if RP_SIMD_DISPATCH
-/* cpuid(leaf, subleaf) into r[0..3] = eax, ebx, ecx, edx; zeros for a leaf
-   above the CPU's highest. */
-static inline void rp_simd_cpuid(unsigned leaf, unsigned sub, unsigned r[4])
-{
-#if defined(_MSC_VER)
-    int max[4], regs[4] = {0, 0, 0, 0};
-    __cpuidex(max, (int)(leaf & 0x80000000u), 0);
-    if ((unsigned)max[0] >= leaf)
-        __cpuidex(regs, (int)leaf, (int)sub);
-    for (int i = 0; i < 4; i++)
-        r[i] = (unsigned)regs[i];
-#else
-    r[0] = r[1] = r[2] = r[3] = 0;
-    (void)__get_cpuid_count(leaf, sub, &r[0], &r[1], &r[2], &r[3]);
-#endif
-}
-
-/* XCR0: which register states the OS saves on a context switch. */
-static inline unsigned long long rp_simd_xcr0(void)
-{
-#if defined(_MSC_VER)
-    return _xgetbv(0);
-#else
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return ((unsigned long long)hi << 32) | lo;
-#endif
-}
-#endif
-
 /* The highest level this build has code for and this CPU and OS run
-   (cpuid, xgetbv; no caching, no RAYPICK_SIMD: rp_simd_isa() adds both).
-   An ISA counts only when the OS saves its registers (OSXSAVE and XCR0),
-   as Intel's manual asks. */
-static inline rp_isa rp_simd_detect_isa(void)
-{
-#if RP_SIMD_DISPATCH
-    unsigned l1[4], l7[4];
-    rp_simd_cpuid(1, 0, l1);
-    rp_simd_cpuid(7, 0, l7);
-    const bool osxsave = (l1[2] >> 27) & 1u;
-    const unsigned long long xcr0 = osxsave ? rp_simd_xcr0() : 0;
-    const bool ymm_saved = (xcr0 & 0x6u) == 0x6u;       /* XMM and YMM */
-    const bool zmm_saved = (xcr0 & 0xE6u) == 0xE6u;     /* and opmask, ZMM */
-    const bool avx = ymm_saved && ((l1[2] >> 28) & 1u);
-    const bool avx2 = avx && ((l7[1] >> 5) & 1u) && ((l1[2] >> 12) & 1u);   /* + FMA */
-    /* F (bit 16), DQ (17), CD (28), BW (30), VL (31) */
-    const unsigned avx512_bits = (1u << 16) | (1u << 17) | (1u << 28) | (1u << 30) | (1u << 31);
-    const bool avx512 = avx2 && zmm_saved && (l7[1] & avx512_bits) == avx512_bits;
-    return avx512 ? RP_ISA_AVX512 : avx2 ? RP_ISA_AVX2 : avx ? RP_ISA_AVX : RP_ISA_SSE2;
-#elif RP_SIMD_SSE2
-    return RP_ISA_SSE2;
-#else
-    return RP_ISA_SCALAR;
-#endif
-}
+   (cpuid and xgetbv, in simd.c; no cache, no RAYPICK_SIMD). */
+rp_isa rp_simd_detect_isa(void);
 
 /* The level the table picks kernels for: rp_simd_detect_isa(), capped by
    RAYPICK_SIMD when that names a level (anything else is ignored).
