@@ -6,6 +6,9 @@
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L   /* sysconf's _SC_NPROCESSORS_ONLN on glibc */
 #endif
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE 1        /* macOS hides it under _POSIX_C_SOURCE alone */
+#endif
 #include <stdlib.h>
 
 #include "thread_internal.h"

@@ -1,5 +1,5 @@
 /*
- * msvc_runtime.c: the few pieces of Visual Studio's static C runtime that
+ * runtime.c: the few pieces of Visual Studio's static C runtime that
  * an MSVC-mode program needs at link time and that nothing on Debian
  * ships for that mode (Microsoft's msvcrt.lib and vcruntime.lib are not
  * redistributable). scripts/windows --msvc compiles it with clang-cl into
