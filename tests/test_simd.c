@@ -212,8 +212,8 @@ static void sphere_kernels_match_plain_c_bit_for_bit(void **state)
             memset(got, 0xEE, sizeof got);
             const unsigned got_any = kernels[k].fn(&rf, spheres, n, start, got);
             if (memcmp(got, want, sizeof want) != 0 || (got_any != 0) != (want_any != 0))
-                fail_msg("%s kernel differs from plain C: round %d, n %zu, start %zu",
-                         kernels[k].name, round, n, start);
+                fail_msg("%s kernel differs from plain C: round %d, n %lu, start %lu",
+                         kernels[k].name, round, (unsigned long)n, (unsigned long)start);
             compared++;
         }
     }

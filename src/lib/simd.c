@@ -103,7 +103,9 @@ rp_isa rp_simd_isa(void)
  * instructions need and the function. The getter returns the first entry
  * rp_simd_isa() reaches; the last entry of each is plain C (RP_ISA_SCALAR),
  * so there is always one. A new kernel is its file (name_avx2.c, listed
- * under its ISA in src/lib/meson.build) and one entry here. */
+ * under its ISA in src/lib/meson.build) and one entry here; a new job is
+ * its function type (as sphere_filter.h's), a table and a getter like
+ * these, and the getter's line in simd.h. */
 
 /* Returns the first function in TABLE whose level LEVEL reaches. */
 #define RP_SIMD_PICK(table, level)                                       \

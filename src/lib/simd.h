@@ -20,9 +20,11 @@
  *
  *   RP_SIMD_DISPATCH  1: the run-time kernels exist. The build says it
  *                compiled them (RP_SIMD_KERNELS, which src/lib/meson.build
- *                defines on x86 together with the kernels' files) and the
- *                target has SSE2. RAYPICK_NO_SIMD turns every path off,
- *                RAYPICK_NO_AVX the run-time ones.
+ *                defines on x86-64 together with the kernels' files) and
+ *                the target has SSE2. RAYPICK_NO_SIMD turns every path
+ *                off, RAYPICK_NO_AVX the run-time ones. In a kernel's
+ *                file RP_SIMD_BUILT_AVX (_AVX2, _AVX512) says its flag
+ *                was given.
  *
  * At run time RAYPICK_SIMD=scalar|sse2|avx|avx2|avx512 in the environment
  * caps the level the table may pick (never above what the CPU runs): the
