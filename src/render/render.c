@@ -42,6 +42,7 @@ bool render_complete(renderer *r, char *err, size_t err_size)
     /* from here render_destroy frees the scene's parts too */
     r->complete = true;
     render_text_init(r);
+    render_figure_init(r);
     if (!render_shapes_build(r) || !render_instances_build(r)) {
         snprintf(err, err_size, "out of memory building meshes");
         return false;
@@ -68,6 +69,7 @@ void render_destroy(renderer *r)
         return;
     if (r->complete) {
         render_text_free(r);
+        render_figure_free(r);
         render_background_free(r);
         render_batches_free(r);
         render_shapes_free(r);

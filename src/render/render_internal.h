@@ -13,6 +13,7 @@
      impostor.c     spheres and boxes among them, ray-cast; culling helpers
      background.c   the gradient and the ground plane
      batches.c      lines, points, beams, shadows, the grid
+     figure.c       2D figures (insets) over the scene, under the HUD
      text.c         the HUD and the loading screen's line
      shapes.c       GPU meshes, the lit shapes, vertex layouts
      program.c      the renderer's GLSL programs and their uniforms
@@ -91,6 +92,13 @@ typedef struct text_vertex {
     float color[4];
 } text_vertex;
 
+/* The frame's 2D figures as triangles in pixels (figure.c). */
+typedef struct render_figure_batch {
+    GLuint vao, vbo;
+    text_vertex *v;
+    int count, cap;
+} render_figure_batch;
+
 /* A terrain's GPU mesh (terrain.c). */
 typedef struct render_terrain render_terrain;
 
@@ -143,6 +151,9 @@ struct renderer {
     /* the frame's translucent surfaces, back to front (list indices) */
     int *surfaces;
     int surface_cap;
+    /* 2D figures (insets): built on first use */
+    render_program figure_prog;
+    render_figure_batch figure;
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;
@@ -237,6 +248,15 @@ void render_draw_points(renderer *r);
 /* Beams glow: additive, no depth writes, so their order does not matter
    and they light up whatever translucent surface lies behind them. */
 void render_draw_beams(renderer *r);
+
+/* ---- figure.c ---------------------------------------------------------- */
+
+void render_figure_init(renderer *r);
+void render_figure_free(renderer *r);
+/* The list's RENDER_CMD_FIGURE commands in list order, over the scene
+   (depth off, blended); their texts join the HUD's (drawn at render_end,
+   over them). */
+void render_draw_figures(renderer *r, const render_list *list);
 
 /* ---- text.c ------------------------------------------------------------ */
 
