@@ -131,4 +131,100 @@ static inline void *create_ok(const lesson *l, uint32_t seed)
     return self;
 }
 
+/* A click at pixel (px, py) through camera cam (a tour moment's), with
+   the lesson's own ray method; false when the ray cannot be built. */
+static inline bool click_through(const lesson *l, void *self, const lesson_camera *cam, float px, float py,
+                                 lesson_pick *out)
+{
+    lesson_click c;
+    memset(&c, 0, sizeof c);
+    app_camera ac;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, c.view, c.proj);
+    c.px = px;
+    c.py = py;
+    c.viewport = (rp_viewport){0.0f, 0.0f, TEST_W, TEST_H};
+    c.method = l->method(self);
+    bool ok = c.method == LESSON_PICK_D3D9
+                  ? rp_pick_ray_perspective(px, py, &c.viewport, c.proj, c.view, RP_GL, &c.ray)
+                  : rp_pick_ray_unproject(px, py, &c.viewport, c.proj, c.view, RP_GL, &c.ray);
+    if (ok)
+        l->click(self, &c, out);
+    return ok;
+}
+
+/* Where a tour click lands: pixel (px, py) of the TEST_W x TEST_H view
+   through cam; false when its object is not there or its point is off
+   screen. */
+static inline bool tour_click_pixel(const lesson *l, const void *self, const lesson_camera *cam,
+                                    const lesson_tour_click *t, float *px, float *py)
+{
+    if (t->aim == LESSON_AIM_WINDOW) {
+        *px = t->fx * TEST_W;
+        *py = t->fy * TEST_H;
+        return t->fx >= 0.0f && t->fx <= 1.0f && t->fy >= 0.0f && t->fy <= 1.0f;
+    }
+    app_camera ac;
+    mat4 view, proj, vp;
+    vec3 eye, p;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
+    app_camera_eye(&ac, eye);
+    if (!lesson_tour_point(l, self, t, eye, p))
+        return false;
+    vec4 clip;
+    glm_mat4_mul(proj, view, vp);
+    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+    if (clip[3] <= 0.0f)
+        return false;
+    *px = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
+    *py = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
+    return *px >= 0.0f && *px < TEST_W && *py >= 0.0f && *py < TEST_H;
+}
+
+/* The keys a tour moment may press that the app, not the lesson, handles
+   (src/app/app.c, handle_key): H help, G GPU picking, R camera, [ ] orbit,
+   C code panel. O (the tour itself) and the lesson digits are not allowed. */
+static inline bool tour_app_key(char k)
+{
+    return k == 'h' || k == 'g' || k == 'r' || k == '[' || k == ']' || k == 'c';
+}
+
+/* Stages tour moment m of lesson l as the app does (tour_setup in
+   src/app/app.c), on a fresh instance seen through the moment's camera:
+   its lesson keys, its clicks, then '.' until `until` or `steps`. NULL
+   when the lesson cannot be made, a lesson key is not used or a click
+   does not land; *last (may be NULL) is the last click's pick. */
+static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
+{
+    const lesson_tour_moment *t = &l->tour[m];
+    const lesson_camera *cam = t->has_camera ? &t->camera : &l->camera;
+    void *self = create_ok(l, 1);
+    if (!self)
+        return NULL;
+    bool ok = true;
+    for (const char *k = t->keys; k && *k && ok; ++k)
+        ok = tour_app_key(*k) || l->key(self, *k);
+    lesson_pick pick;
+    memset(&pick, 0, sizeof pick);
+    for (int i = 0; i < t->click_count && ok; ++i) {
+        float px, py;
+        ok = i < LESSON_TOUR_CLICKS && tour_click_pixel(l, self, cam, &t->clicks[i], &px, &py) &&
+             click_through(l, self, cam, px, py, &pick);
+    }
+    lesson_code_view cv;
+    for (int i = 0; i < t->steps && ok; ++i) {
+        if (t->until && l->code && l->code(self, &cv) && cv.step && strcmp(cv.step->msg_id, t->until) == 0)
+            break;
+        l->key(self, '.');
+    }
+    if (!ok) {
+        l->destroy(self);
+        return NULL;
+    }
+    if (last)
+        *last = pick;
+    return self;
+}
+
 #endif /* RAYPICK_LESSON_TEST_UTIL_H */

@@ -136,8 +136,10 @@ typedef struct lesson_camera {
    shown. The app draws it beside the scene (key C). */
 typedef struct lesson_code_view {
     const listing *code;            /* the tutorial's method as it ran */
-    const listing_step *step;       /* the step shown; NULL: none (the code alone) */
-    int index, count;               /* the step's index (0-based) and how many the click made */
+    const listing_step *steps;      /* the last click's steps, count of them (NULL, 0: none yet) */
+    int count;
+    const listing_step *step;       /* the step shown, &steps[index]; NULL: none (the code alone) */
+    int index;
 } lesson_code_view;
 
 /* Where the lesson's inset goes: drawable pixels, top-left origin, and the
