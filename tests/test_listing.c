@@ -210,6 +210,12 @@ static void figure_commands_are_copied_and_wrapped(void **state)
     assert_float_equal(list.cmds[0].u.figure.x1, 110.0f, 0.0f);
     render_list_append(&copy, &list, 1);
     assert_string_equal(render_list_fig_string(&copy, &copy.cmds[0]), "ClipRay");
+    /* a clipped line keeps its right edge through a copy */
+    render_list_fig_text_clipped(&list, 5, 5, 1.0f, 42.0f, (vec4){1, 1, 1, 1}, "LinearSearch(self, clippedRay);");
+    assert_float_equal(list.cmds[list.count - 1].u.figure.width, 42.0f, 0.0f);
+    render_list_append(&copy, &list, list.count - 1);
+    assert_float_equal(copy.cmds[copy.count - 1].u.figure.width, 42.0f, 0.0f);
+    assert_string_equal(render_list_fig_string(&copy, &copy.cmds[copy.count - 1]), "LinearSearch(self, clippedRay);");
     assert_string_equal(render_list_fig_string(&list, &list.cmds[0]), "");   /* no text */
     render_list_free(&list);
     render_list_free(&copy);

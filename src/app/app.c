@@ -640,15 +640,16 @@ static void draw_frame(app *a)
     a->drew_panel = panel_plan(a, v.width, v.height, &cv, &panel);
     if (a->drew_panel) {
         a->last_panel = panel.layout;
+        code_panel_draw(&a->scene, &panel, &cv);
         const hud_rect *f = &panel.layout.figure;
         lesson_figure_area area = {f->x, f->y, f->w, f->h, panel.layout.scale};
         if (l->figure && f->h > 0.0f)
             l->figure(a->states[a->current], &area, &a->scene);
     }
     render_begin(a->r, &v);
+    if (a->drew_panel)      /* the column is opaque panels: no scene behind it */
+        render_scene_rect(a->r, 0.0f, 0.0f, panel.layout.room_w, (float)v.height);
     render_submit(a->r, &a->scene);
-    if (a->drew_panel)
-        code_panel_draw(a->r, &panel, &cv);
     draw_hud(a, &v, a->drew_panel ? (int)panel.layout.room_w : v.width);
     render_end(a->r);
 }

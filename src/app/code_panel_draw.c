@@ -1,7 +1,9 @@
-/* code_panel_draw.c: the code panel (code_panel.h) drawn with the
-   renderer's HUD text: the listing with its line numbers, the current
-   step's line lit, then the step's header, its sentence (the catalogue's,
-   in the current language) and its watched variables. */
+/* code_panel_draw.c: the code panel (code_panel.h) as 2D figure commands
+   (render_list_fig_*: the renderer keeps them in a layer while they stay
+   the same), measured with the renderer's HUD text: the listing with its
+   line numbers, the current step's line lit, then the step's header, its
+   sentence (the catalogue's, in the current language) and its watched
+   variables. */
 #include "code_panel_draw.h"
 
 #include <stdio.h>
@@ -72,15 +74,15 @@ bool code_panel_plan(int width, int height, float hud_scale, const lesson_code_v
     return code_panel_compute(width, height, hud_scale, &m, &c, &out->layout);
 }
 
-void code_panel_draw(renderer *r, const code_panel_frame *p, const lesson_code_view *v)
+void code_panel_draw(render_list *list, const code_panel_frame *p, const lesson_code_view *v)
 {
     const code_panel_layout *l = &p->layout;
-    static const vec4 panel = {0.02f, 0.03f, 0.06f, 0.9f}, lit_band = {0.35f, 0.32f, 0.1f, 0.95f};
+    static const vec4 panel = {0.02f, 0.03f, 0.06f, 1.0f}, lit_band = {0.35f, 0.32f, 0.1f, 1.0f};
     static const vec4 number = {0.5f, 0.55f, 0.65f, 1.0f}, text = {0.85f, 0.88f, 0.92f, 1.0f};
     static const vec4 lit_text = {1.0f, 0.95f, 0.55f, 1.0f}, below = {0.75f, 1.0f, 0.8f, 1.0f};
-    render_panel(r, l->code.x, l->code.y, l->code.w, l->code.h, panel);
+    render_list_fig_rect(list, l->code.x, l->code.y, l->code.w, l->code.h, panel);
     if (l->lit.h > 0.0f)
-        render_panel(r, l->lit.x, l->lit.y, l->lit.w, l->lit.h, lit_band);
+        render_list_fig_rect(list, l->lit.x, l->lit.y, l->lit.w, l->lit.h, lit_band);
     int lit = v->step ? listing_display_line(v->code, v->step->source_line) : 0;
     int nd = 1;
     for (int n = v->code->line_count; n >= 10; n /= 10)
@@ -90,9 +92,9 @@ void code_panel_draw(renderer *r, const code_panel_frame *p, const lesson_code_v
         float y = l->code_y + (float)i * l->line_h;
         char num[16];
         snprintf(num, sizeof num, "%*d", nd, n);
-        render_text(r, l->number_x, y, l->scale, number, num);
-        render_text_clipped(r, l->code_x, y, l->scale, n == lit ? lit_text : text, listing_line_text(v->code, n),
-                            l->clip_right);
+        render_list_fig_text(list, l->number_x, y, l->scale, RENDER_ALIGN_LEFT, 0.0f, number, num);
+        render_list_fig_text_clipped(list, l->code_x, y, l->scale, l->clip_right, n == lit ? lit_text : text,
+                                     listing_line_text(v->code, n));
     }
-    render_text_clipped(r, l->number_x, l->text_y, l->scale, below, p->text, l->clip_right);
+    render_list_fig_text_clipped(list, l->number_x, l->text_y, l->scale, l->clip_right, below, p->text);
 }

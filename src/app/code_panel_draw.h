@@ -20,7 +20,7 @@ typedef struct code_panel_frame {
    nothing to show. */
 bool code_panel_plan(int width, int height, float hud_scale, const lesson_code_view *v, bool figure,
                      code_panel_frame *out);
-/* Queues the panel on the HUD (drawn at render_end). */
-void code_panel_draw(renderer *r, const code_panel_frame *p, const lesson_code_view *v);
+/* Appends the panel to the frame's list as figure commands. */
+void code_panel_draw(render_list *list, const code_panel_frame *p, const lesson_code_view *v);
 
 #endif /* RAYPICK_APP_CODE_PANEL_DRAW_H */

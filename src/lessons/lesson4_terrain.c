@@ -896,7 +896,7 @@ static void figure(const void *self_, const lesson_figure_area *area, render_lis
     const lesson4 *self = self_;
     int cur = shown_step(self);
     float ts = area->text_scale, line = 13.0f * ts;
-    render_list_fig_rect(list, area->x, area->y, area->w, area->h, (vec4){0.03f, 0.04f, 0.08f, 0.92f});
+    render_list_fig_rect(list, area->x, area->y, area->w, area->h, (vec4){0.03f, 0.04f, 0.08f, 1.0f});
     const vec4 title = {1.0f, 0.92f, 0.65f, 1.0f}, plain = {0.80f, 0.88f, 1.0f, 1.0f};
     render_list_fig_text(list, area->x + 6.0f * ts, area->y + 5.0f * ts, ts, RENDER_ALIGN_LEFT, area->w - 12.0f * ts, title,
                          TEXT("figure.title"));

@@ -1,10 +1,15 @@
 /* figure.c: 2D figures (a lesson's inset: its key figure drawn from the
-   step's numbers) in drawable pixels, top-left origin. The list's
-   RENDER_CMD_FIGURE commands become triangles drawn in list order over
-   the scene (after its translucent phase) and under the HUD; their texts
-   go to the HUD's text (text.c), so they are drawn over the figure's
-   shapes. The program is built when a figure is first drawn: a run that
-   never shows one never holds it. */
+   step's numbers; the code panel) in drawable pixels, top-left origin. The
+   list's RENDER_CMD_FIGURE commands become triangles in list order, their
+   texts drawn over them by the HUD's text (text.c, flushed here), all into
+   a layer: a texture the drawable's size, kept while the figures stay the
+   same (a key hashed from the commands). Each frame shows the layer as one
+   quad over the scene (after its translucent phase) and under the HUD.
+   A panel of code is thousands of small text quads; drawn once per step,
+   not per frame, it costs a frame one textured quad (docs/performance.md).
+   The layer holds premultiplied colour: shapes are blended into it with
+   the alpha accumulated, shown with (1, 1 - alpha). The programs are built
+   when a figure is first drawn: a run that never shows one holds none. */
 #include "render_internal.h"
 
 #include "shaders.h"
@@ -12,6 +17,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* the layer's quad: x y in pixels, then u v */
+typedef struct layer_vertex {
+    float position[2];
+    float uv[2];
+} layer_vertex;
 
 void render_figure_init(renderer *r)
 {
@@ -21,13 +32,31 @@ void render_figure_init(renderer *r)
     glBindBuffer(GL_ARRAY_BUFFER, r->figure.vbo);
     render_float_attribute(0, 2, sizeof(text_vertex), offsetof(text_vertex, position));
     render_float_attribute(1, 4, sizeof(text_vertex), offsetof(text_vertex, color));
+    glGenVertexArrays(1, &r->figure.quad_vao);
+    glGenBuffers(1, &r->figure.quad_vbo);
+    glBindVertexArray(r->figure.quad_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->figure.quad_vbo);
+    render_float_attribute(0, 2, sizeof(layer_vertex), offsetof(layer_vertex, position));
+    render_float_attribute(1, 2, sizeof(layer_vertex), offsetof(layer_vertex, uv));
     glBindVertexArray(0);
+}
+
+static void layer_free(renderer *r)
+{
+    glDeleteFramebuffers(1, &r->figure.layer_fbo);
+    glDeleteTextures(1, &r->figure.layer_tex);
+    r->figure.layer_fbo = r->figure.layer_tex = 0;
+    r->figure.layer_w = r->figure.layer_h = 0;
+    r->figure.layer_key = 0;
 }
 
 void render_figure_free(renderer *r)
 {
+    layer_free(r);
     glDeleteVertexArrays(1, &r->figure.vao);
     glDeleteBuffers(1, &r->figure.vbo);
+    glDeleteVertexArrays(1, &r->figure.quad_vao);
+    glDeleteBuffers(1, &r->figure.quad_vbo);
     free(r->figure.v);
     memset(&r->figure, 0, sizeof r->figure);
 }
@@ -161,7 +190,10 @@ static void text_line(renderer *r, const render_cmd *c, float y, const char *s)
         float w = render_text_width(s, scale);
         x -= c->u.figure.align == RENDER_ALIGN_CENTER ? 0.5f * w : w;
     }
-    render_text(r, x, y, scale, c->u.figure.color, s);
+    if (c->u.figure.width > 0.0f)
+        render_text_clipped(r, x, y, scale, c->u.figure.color, s, c->u.figure.width);
+    else
+        render_text(r, x, y, scale, c->u.figure.color, s);
 }
 
 /* the text, wrapped to its width when it has one, a line at a time */
@@ -191,15 +223,128 @@ static void text(renderer *r, const render_list *list, const render_cmd *c)
     }
 }
 
-void render_draw_figures(renderer *r, const render_list *list)
+/* ---- the layer ---- */
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
-    r->figure.count = 0;
-    bool any = false;
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Where a text command's text goes (wrapped: as many lines as its width
+   needs at most, counted generously). */
+static void text_extent(const render_cmd *c, const char *s, float *x0, float *y0, float *x1, float *y1)
+{
+    float scale = c->u.figure.x1, max_w = c->u.figure.y1;
+    float w = render_text_width(s, scale), line_h = render_text_height("0", scale);
+    float lines = 1.0f;
+    for (const char *p = s; *p; ++p)
+        lines += *p == '\n';
+    float left = c->u.figure.x0;
+    if (max_w > 0.0f) {
+        lines += ceilf(w / max_w);
+        w = max_w;
+    }
+    if (c->u.figure.align == RENDER_ALIGN_CENTER)
+        left -= 0.5f * w;
+    else if (c->u.figure.align == RENDER_ALIGN_RIGHT)
+        left -= w;
+    *x0 = left;
+    *x1 = c->u.figure.width > 0.0f ? fminf(left + w, c->u.figure.width) : left + w;
+    *y0 = c->u.figure.y0;
+    *y1 = c->u.figure.y0 + lines * line_h;
+}
+
+/* What the list's figures look like, as a number (never 0), and where
+   they are. */
+static uint64_t figures_key(const renderer *r, const render_list *list, float extent[4])
+{
+    uint64_t h = 14695981039346656037ull;
+    h = fnv(h, &r->view.width, sizeof r->view.width);
+    h = fnv(h, &r->view.height, sizeof r->view.height);
+    extent[0] = extent[1] = INFINITY;
+    extent[2] = extent[3] = -INFINITY;
     for (int i = 0; i < list->count; ++i) {
         const render_cmd *c = &list->cmds[i];
         if (c->kind != RENDER_CMD_FIGURE)
             continue;
-        any = true;
+        const float v[9] = {(float)c->u.figure.shape, c->u.figure.x0, c->u.figure.y0, c->u.figure.x1,
+                            c->u.figure.y1, c->u.figure.width, (float)c->u.figure.align, 0.0f, 0.0f};
+        h = fnv(h, v, sizeof v);
+        h = fnv(h, c->u.figure.color, sizeof c->u.figure.color);
+        float x0 = c->u.figure.x0, y0 = c->u.figure.y0, x1 = c->u.figure.x1, y1 = c->u.figure.y1;
+        float pad = 0.5f * c->u.figure.width + 1.0f;
+        switch (c->u.figure.shape) {
+        case RENDER_FIG_TEXT: {
+            const char *s = render_list_fig_string(list, c);
+            h = fnv(h, s, strlen(s) + 1);
+            text_extent(c, s, &x0, &y0, &x1, &y1);
+            pad = 2.0f;
+            break;
+        }
+        case RENDER_FIG_CIRCLE:
+            pad += x1;
+            x1 = x0;
+            y1 = y0;
+            break;
+        case RENDER_FIG_ARROW:
+            pad += 4.0f * fmaxf(c->u.figure.width, 1.0f) + 4.0f;
+            break;
+        case RENDER_FIG_RECT:
+        case RENDER_FIG_LINE:
+            break;
+        }
+        extent[0] = fminf(extent[0], fminf(x0, x1) - pad);
+        extent[1] = fminf(extent[1], fminf(y0, y1) - pad);
+        extent[2] = fmaxf(extent[2], fmaxf(x0, x1) + pad);
+        extent[3] = fmaxf(extent[3], fmaxf(y0, y1) + pad);
+    }
+    extent[0] = glm_clamp(floorf(extent[0]), 0.0f, (float)r->view.width);
+    extent[1] = glm_clamp(floorf(extent[1]), 0.0f, (float)r->view.height);
+    extent[2] = glm_clamp(ceilf(extent[2]), 0.0f, (float)r->view.width);
+    extent[3] = glm_clamp(ceilf(extent[3]), 0.0f, (float)r->view.height);
+    return h ? h : 1;
+}
+
+/* A layer the drawable's size; false when the driver will not make one. */
+static bool layer_ready(renderer *r)
+{
+    render_figure_batch *b = &r->figure;
+    if (b->layer_fbo && b->layer_w == r->view.width && b->layer_h == r->view.height)
+        return true;
+    layer_free(r);
+    glGenTextures(1, &b->layer_tex);
+    glBindTexture(GL_TEXTURE_2D, b->layer_tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, r->view.width, r->view.height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glGenFramebuffers(1, &b->layer_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, b->layer_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, b->layer_tex, 0);
+    bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (!ok) {
+        layer_free(r);
+        return false;
+    }
+    b->layer_w = r->view.width;
+    b->layer_h = r->view.height;
+    return true;
+}
+
+/* The figures' triangles and texts into what is bound now. */
+static void draw_into_bound(renderer *r, const render_list *list)
+{
+    r->figure.count = 0;
+    for (int i = 0; i < list->count; ++i) {
+        const render_cmd *c = &list->cmds[i];
+        if (c->kind != RENDER_CMD_FIGURE)
+            continue;
         const float x0 = c->u.figure.x0, y0 = c->u.figure.y0, x1 = c->u.figure.x1, y1 = c->u.figure.y1;
         switch (c->u.figure.shape) {
         case RENDER_FIG_RECT: {
@@ -213,21 +358,81 @@ void render_draw_figures(renderer *r, const render_list *list)
         case RENDER_FIG_TEXT: text(r, list, c); break;
         }
     }
-    if (!any || r->figure.count == 0 ||
-        !render_program_ready(&r->figure_prog, "", shader_figure_vert, shader_figure_frag, "figure"))
-        return;
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
     glEnable(GL_BLEND);
+    if (r->figure.count > 0) {
+        /* colour blended as usual; alpha accumulated: a premultiplied layer */
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        glUseProgram(r->figure_prog.id);
+        glUniform2f(r->figure_prog.loc[U_SCREEN], (float)r->view.width, (float)r->view.height);
+        glBindVertexArray(r->figure.vao);
+        glBindBuffer(GL_ARRAY_BUFFER, r->figure.vbo);
+        /* the whole capacity, then the triangles: see batch_draw (batches.c) */
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->figure.cap * sizeof(text_vertex)), NULL,
+                     GL_STREAM_DRAW);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)r->figure.count * sizeof(text_vertex)),
+                        r->figure.v);
+        glDrawArrays(GL_TRIANGLES, 0, r->figure.count);
+    }
+    render_text_flush(r);       /* the texts, over the shapes */
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glUseProgram(r->figure_prog.id);
-    glUniform2f(r->figure_prog.loc[U_SCREEN], (float)r->view.width, (float)r->view.height);
-    glBindVertexArray(r->figure.vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->figure.vbo);
-    /* the whole capacity, then the frame's triangles: see batch_draw (batches.c) */
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->figure.cap * sizeof(text_vertex)), NULL, GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)r->figure.count * sizeof(text_vertex)), r->figure.v);
-    glDrawArrays(GL_TRIANGLES, 0, r->figure.count);
+}
+
+static void show_layer(renderer *r)
+{
+    const float *e = r->figure.extent;
+    if (e[2] <= e[0] || e[3] <= e[1])
+        return;
+    float w = (float)r->figure.layer_w, h = (float)r->figure.layer_h;
+    /* texture rows go up, pixel rows down */
+    layer_vertex q[6] = {{{e[0], e[1]}, {e[0] / w, 1.0f - e[1] / h}}, {{e[2], e[1]}, {e[2] / w, 1.0f - e[1] / h}},
+                         {{e[2], e[3]}, {e[2] / w, 1.0f - e[3] / h}}, {{e[0], e[1]}, {e[0] / w, 1.0f - e[1] / h}},
+                         {{e[2], e[3]}, {e[2] / w, 1.0f - e[3] / h}}, {{e[0], e[3]}, {e[0] / w, 1.0f - e[3] / h}}};
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glUseProgram(r->figure_layer_prog.id);
+    glUniform2f(r->figure_layer_prog.loc[U_SCREEN], (float)r->view.width, (float)r->view.height);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, r->figure.layer_tex);
+    glBindVertexArray(r->figure.quad_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->figure.quad_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof q, q, GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void render_draw_figures(renderer *r, const render_list *list)
+{
+    glDisable(GL_SCISSOR_TEST);     /* render_scene_rect's: figures go anywhere */
+    bool any = false;
+    for (int i = 0; i < list->count && !any; ++i)
+        any = list->cmds[i].kind == RENDER_CMD_FIGURE;
+    if (!any || !render_program_ready(&r->figure_prog, "", shader_figure_vert, shader_figure_frag, "figure"))
+        return;
+    bool layered = render_program_ready(&r->figure_layer_prog, "", shader_figure_layer_vert,
+                                        shader_figure_layer_frag, "figure layer") &&
+                   layer_ready(r);
+    if (!layered) {     /* no layer: straight onto the frame, every frame */
+        draw_into_bound(r, list);
+    } else {
+        float extent[4];
+        uint64_t key = figures_key(r, list, extent);
+        if (key != r->figure.layer_key) {
+            glBindFramebuffer(GL_FRAMEBUFFER, r->figure.layer_fbo);
+            glViewport(0, 0, r->view.width, r->view.height);
+            glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            draw_into_bound(r, list);
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            glViewport(0, 0, r->view.width, r->view.height);
+            r->figure.layer_key = key;
+            memcpy(r->figure.extent, extent, sizeof extent);
+        }
+        show_layer(r);
+    }
     glBindVertexArray(0);
     glDisable(GL_BLEND);
     glEnable(GL_DEPTH_TEST);

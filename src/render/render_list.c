@@ -223,6 +223,8 @@ void render_list_append(render_list *list, const render_list *from, int index)
     if (c->kind == RENDER_CMD_FIGURE && c->u.figure.shape == RENDER_FIG_TEXT) {
         render_list_fig_text(list, c->u.figure.x0, c->u.figure.y0, c->u.figure.x1, c->u.figure.align,
                              c->u.figure.y1, c->u.figure.color, render_list_fig_string(from, c));
+        if (list->count > 0 && list->cmds[list->count - 1].kind == RENDER_CMD_FIGURE)
+            list->cmds[list->count - 1].u.figure.width = c->u.figure.width;
         return;
     }
     render_cmd *copy = push(list, c->kind);
@@ -364,6 +366,15 @@ void render_list_fig_text(render_list *list, float x, float y, float scale, rend
     c->u.figure.align = align;
     memcpy(list->strings + list->string_len, text, n);
     list->string_len += (int)n;
+}
+
+void render_list_fig_text_clipped(render_list *list, float x, float y, float scale, float max_x,
+                                  const vec4 color, const char *text)
+{
+    int before = list->count;
+    render_list_fig_text(list, x, y, scale, RENDER_ALIGN_LEFT, 0.0f, color, text);
+    if (list->count > before && isfinite(max_x))
+        list->cmds[list->count - 1].u.figure.width = max_x;
 }
 
 const char *render_list_fig_string(const render_list *list, const render_cmd *c)

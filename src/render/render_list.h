@@ -112,7 +112,8 @@ typedef enum render_figure_kind {
     RENDER_FIG_LINE,        /* (x0, y0) to (x1, y1), width pixels wide */
     RENDER_FIG_ARROW,       /* a line with a head at (x1, y1) */
     RENDER_FIG_CIRCLE,      /* centre (x0, y0), radius x1; a ring width wide, 0: a disc */
-    RENDER_FIG_TEXT         /* the list's string at (x0, y0), render_text's scale x1, wrapped to y1 (> 0) */
+    RENDER_FIG_TEXT         /* the list's string at (x0, y0), render_text's scale x1, wrapped to
+                               y1 (> 0), or clipped at x = width (> 0) */
 } render_figure_kind;
 
 typedef enum render_figure_align {
@@ -237,10 +238,12 @@ void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh,
    pickable when base + count - 1 would not fit an int. */
 void render_list_instances(render_list *list, render_shape_kind kind,
                            const render_instance *instances, int count);
-/* ---- 2D figures (insets), drawn over the scene, under the HUD ----------
+/* ---- 2D figures (insets, the code panel), over the scene, under the HUD -
    Drawable pixels with the origin top left, as render_text's. The texts
    are copied into the list. A lesson draws its figure into the area the
-   app gives it (lesson.h, figure). Ignored for non-finite coordinates. */
+   app gives it (lesson.h, figure). Ignored for non-finite coordinates.
+   The renderer draws a frame's figures into a layer it keeps while they
+   stay the same (figure.c): an unchanged panel costs one textured quad. */
 void render_list_fig_rect(render_list *list, float x, float y, float w, float h, const vec4 color);
 void render_list_fig_line(render_list *list, float x0, float y0, float x1, float y1, float width,
                           const vec4 color);
@@ -256,6 +259,10 @@ void render_list_fig_circle(render_list *list, float cx, float cy, float r, floa
    is one, else between two characters: Chinese has no spaces) */
 void render_list_fig_text(render_list *list, float x, float y, float scale, render_figure_align align,
                           float max_w, const vec4 color, const char *text);
+/* render_list_fig_text on one line, its characters reaching past max_x
+   left out (a line of code in a panel) */
+void render_list_fig_text_clipped(render_list *list, float x, float y, float scale, float max_x,
+                                  const vec4 color, const char *text);
 /* a figure text command's string ("" for any other command) */
 const char *render_list_fig_string(const render_list *list, const render_cmd *c);
 

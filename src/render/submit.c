@@ -11,6 +11,7 @@
      3. translucent grid, shadows, lines; shields and glass spheres back
                     to front; round points (markers on those surfaces);
                     then additive beams
+     (1 to 3 only inside render_scene_rect's rectangle when one is set)
      4. overlay     2D figures (insets, figure.c) in list order; then, in
                     render_end, the HUD (render_text / render_panel) and
                     the figures' texts
@@ -75,5 +76,5 @@ void render_submit(renderer *r, const render_list *list)
     bool ground = list_ground(list, &ground_y);
     render_draw_background(r, ground, ground_y);
     submit_translucent(r, list);
-    render_draw_figures(r, list);
+    render_draw_figures(r, list);   /* it lifts render_scene_rect's scissor */
 }
