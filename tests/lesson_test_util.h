@@ -7,10 +7,12 @@
 #define RAYPICK_LESSON_TEST_UTIL_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "camera.h"
 #include "lesson.h"
+#include "msg.h"
 
 #define TEST_W 960.0f
 #define TEST_H 540.0f
@@ -192,7 +194,8 @@ static inline bool tour_app_key(char k)
 
 /* Stages tour moment m of lesson l as the app does (tour_setup in
    src/app/app.c), on a fresh instance seen through the moment's camera:
-   its lesson keys, its clicks, then '.' until `until` or `steps`. NULL
+   its lesson keys, its clicks, its keys after them, then '.' until
+   `until` or `steps` (the app's keys do nothing here). NULL
    when the lesson cannot be made, a lesson key is not used or a click
    does not land; *last (may be NULL) is the last click's pick. */
 static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
@@ -212,6 +215,8 @@ static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
         ok = i < LESSON_TOUR_CLICKS && tour_click_pixel(l, self, cam, &t->clicks[i], &px, &py) &&
              click_through(l, self, cam, px, py, &pick);
     }
+    for (const char *k = t->after; k && *k && ok; ++k)
+        ok = tour_app_key(*k) || l->key(self, *k);
     lesson_code_view cv;
     for (int i = 0; i < t->steps && ok; ++i) {
         if (t->until && l->code && l->code(self, &cv) && cv.step && strcmp(cv.step->msg_id, t->until) == 0)
@@ -225,6 +230,66 @@ static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
     if (last)
         *last = pick;
     return self;
+}
+
+/* ---- the code panel's steps against the listing's lines ---- */
+
+/* The statement shown at display line `line`: it and the lines continuing it. */
+static inline void listing_statement(const listing *l, int line, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int n = line; n <= l->line_count; ++n) {
+        const char *text = listing_line_text(l, n);
+        size_t used = strlen(out);
+        snprintf(out + used, size - used, "%s\n", text);
+        size_t len = strlen(text);
+        while (len && text[len - 1] == ' ')
+            --len;
+        if (len == 0 || text[len - 1] == ';' || text[len - 1] == '{' || text[len - 1] == '}')
+            break;
+    }
+}
+
+/* Every step the last click recorded (lesson->code's steps) names a
+   display line of its listing that exists; the statement there holds one
+   of the step's watched variables (its name up to the first '.': "ray" of
+   "ray.Direction"), or, for a step whose id ends in "-bound" (a
+   LISTING_BOUND), is a while loop; and its sentence is in every language
+   of the catalogue. false with the first step that does not in why. */
+static inline bool steps_name_their_lines(const lesson *l, const void *self, char *why, size_t size)
+{
+    lesson_code_view cv;
+    if (!l->code || !l->code(self, &cv) || !cv.code || cv.count <= 0 || !cv.steps) {
+        snprintf(why, size, "lesson %d: no recorded steps", l->number);
+        return false;
+    }
+    for (int i = 0; i < cv.count; ++i) {
+        const listing_step *s = &cv.steps[i];
+        int line = listing_display_line(cv.code, s->source_line);
+        if (line < 1 || line > cv.code->line_count) {
+            snprintf(why, size, "step %d (%s): source line %d shows no line", i, s->msg_id, s->source_line);
+            return false;
+        }
+        char statement[1024], var[64];
+        listing_statement(cv.code, line, statement, sizeof statement);
+        bool holds = false;
+        for (int w = 0; w < s->watch_count && !holds; ++w) {
+            snprintf(var, sizeof var, "%s", s->watches[w].name);
+            var[strcspn(var, ".")] = '\0';
+            holds = strstr(statement, var) != NULL;
+        }
+        size_t id_len = strlen(s->msg_id);
+        if (id_len > 6 && strcmp(s->msg_id + id_len - 6, "-bound") == 0)
+            holds = strstr(statement, "while (") != NULL;
+        for (const char *const *lang = msg_languages(); *lang && holds; ++lang)
+            holds = msg_in(*lang, s->msg_id) != NULL;
+        if (!holds) {
+            snprintf(why, size, "step %d (%s) lights line %d, which does not hold it (or its sentence is "
+                     "missing):\n%s", i, s->msg_id, line, statement);
+            return false;
+        }
+    }
+    return true;
 }
 
 #endif /* RAYPICK_LESSON_TEST_UTIL_H */

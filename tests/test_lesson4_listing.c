@@ -155,59 +155,15 @@ static void the_recipes_mistakes_are_kept(void **state)
 
 /* ------------------------------------------------------------ steps -> lines */
 
-/* The lit statement: the display line and the lines continuing it. */
-static void statement_at(const listing *l, int line, char *out, size_t size)
-{
-    out[0] = '\0';
-    for (int n = line; n <= l->line_count; ++n) {
-        const char *text = listing_line_text(l, n);
-        size_t used = strlen(out);
-        snprintf(out + used, size - used, "%s\n", text);
-        size_t len = strlen(text);
-        while (len && text[len - 1] == ' ')
-            --len;
-        if (len == 0 || text[len - 1] == ';' || text[len - 1] == '{' || text[len - 1] == '}')
-            break;
-    }
-}
-
-/* A watch name's variable: "ray.Direction" -> "ray", "turns" stays. */
-static void variable_of(const char *watch, char *out, size_t size)
-{
-    snprintf(out, size, "%s", watch);
-    out[strcspn(out, ".")] = '\0';
-}
-
 /* Every step of the click names a display line that exists; the statement
    there holds one of the step's watched variables, or (a bound) is the
-   loop the lesson stops; its sentence exists in every language. */
+   loop the lesson stops; its sentence exists in every language
+   (lesson_test_util.h). */
 static void check_steps_name_their_lines(const void *self)
 {
-    lesson_code_view cv;
-    assert_true(L->code(self, &cv));
-    const listing *l = cv.code;
-    assert_true(cv.count > 0);
-    int shown = 0;
-    for (int i = 0; i < cv.count; ++i) {
-        const listing_step *s = &cv.steps[i];
-        int line = listing_display_line(l, s->source_line);
-        assert_true(line >= 1 && line <= l->line_count);
-        char statement[1024], var[64];
-        statement_at(l, line, statement, sizeof statement);
-        bool holds = false;
-        for (int w = 0; w < s->watch_count && !holds; ++w) {
-            variable_of(s->watches[w].name, var, sizeof var);
-            holds = strstr(statement, var) != NULL;
-        }
-        if (strstr(s->msg_id, "-bound"))
-            holds = strstr(statement, "while (") != NULL;
-        if (!holds)
-            fail_msg("step %d (%s) lights line %d: %s", i, s->msg_id, line, statement);
-        for (const char *const *lang = msg_languages(); *lang; ++lang)
-            assert_non_null(msg_in(*lang, s->msg_id));
-        ++shown;
-    }
-    assert_int_equal(shown, cv.count);
+    char why[1200];
+    if (!steps_name_their_lines(L, self, why, sizeof why))
+        fail_msg("%s", why);
 }
 
 static void every_step_names_its_line(void **state)
@@ -231,6 +187,47 @@ static void every_step_names_its_line(void **state)
         }
 }
 
+/* The check above fails when a step lights the wrong line: a step that
+   watches currentError moved onto ClipRay's first line, or its sentence
+   missing from the catalogue. */
+static listing_step fake_steps[1];
+
+static bool fake_code(const void *self, lesson_code_view *out)
+{
+    (void)self;
+    memset(out, 0, sizeof *out);
+    out->code = &listing_lesson4_xna_recipe;
+    out->steps = fake_steps;
+    out->count = 1;
+    return true;
+}
+
+static void a_step_on_the_wrong_line_is_caught(void **state)
+{
+    (void)state;
+    const lesson fake = {.number = 99, .code = fake_code};
+    char why[1200];
+    const listing *l = &listing_lesson4_xna_recipe;
+    int clip_line = 0, error_line = 0;
+    for (int src = 1; src <= l->source_line_count; ++src) {
+        const char *text = listing_line_text(l, listing_display_line(l, src));
+        if (!clip_line && text && strstr(text, "Ray ClipRay("))
+            clip_line = src;
+        if (!error_line && text && strstr(text, "float currentError ="))
+            error_line = src;
+    }
+    assert_true(clip_line > 0 && error_line > 0);
+    fake_steps[0] = (listing_step){error_line, "lesson.terrain-picking.step.binary-start", 1,
+                                   {WATCH_F("currentError", 1.0f)}};
+    assert_true(steps_name_their_lines(&fake, NULL, why, sizeof why));
+    fake_steps[0].source_line = clip_line;
+    assert_false(steps_name_their_lines(&fake, NULL, why, sizeof why));
+    assert_non_null(strstr(why, "binary-start"));
+    fake_steps[0].source_line = error_line;
+    fake_steps[0].msg_id = "lesson.terrain-picking.step.no-such-sentence";
+    assert_false(steps_name_their_lines(&fake, NULL, why, sizeof why));
+}
+
 /* ------------------------------------------------------------ the tour */
 
 /* Every moment is valid: a sentence in every language, keys the lesson
@@ -245,7 +242,9 @@ static void tour_moments_are_valid(void **state)
         const lesson_tour_moment *t = &L->tour[m];
         for (const char *const *lang = msg_languages(); *lang; ++lang)
             assert_non_null(msg_in(*lang, t->sentence));
-        for (const char *k = t->keys; k && *k; ++k) {
+        char keys[32];
+        snprintf(keys, sizeof keys, "%s%s", t->keys ? t->keys : "", t->after ? t->after : "");
+        for (const char *k = keys; *k; ++k) {
             assert_false(*k == 'o' || (*k >= '0' && *k <= '9'));
             void *probe = create_ok(L, 1);
             assert_true(tour_app_key(*k) || L->key(probe, *k));
@@ -336,6 +335,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_recipe_agrees_with_the_library_on_the_terrain, setup, teardown),
         cmocka_unit_test_setup_teardown(the_recipes_mistakes_are_kept, setup, teardown),
         cmocka_unit_test(every_step_names_its_line),
+        cmocka_unit_test(a_step_on_the_wrong_line_is_caught),
         cmocka_unit_test(tour_moments_are_valid),
         cmocka_unit_test(tour_moments_show_what_they_say),
     };

@@ -343,6 +343,8 @@ static void tour_setup(app *a, int m)
         handle_key(a, *k);
     for (int i = 0; i < t->click_count && i < LESSON_TOUR_CLICKS; ++i)
         tour_click(a, &t->clicks[i]);
+    for (const char *k = t->after; k && *k; ++k)
+        handle_key(a, *k);
     lesson_code_view cv;
     for (int i = 0; i < t->steps; ++i) {
         if (t->until && l->code && l->code(a->states[a->current], &cv) && cv.step &&

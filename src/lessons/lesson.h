@@ -172,8 +172,9 @@ typedef struct lesson_tour_click {
 
 /* One staged moment of a lesson's tour: the app starts the lesson afresh,
    puts its camera at `camera` (the lesson's start camera when !has_camera),
-   presses `keys` (app and lesson keys, e.g. "pl"), makes the clicks, then
-   presses '.' up to `steps` times (step mode: more than the click recorded
+   presses `keys` (app and lesson keys, e.g. "pl"), makes the clicks,
+   presses `after` (e.g. "]": the app's orbit, to see the click's ray from
+   the side), then presses '.' up to `steps` times (step mode: more than the click recorded
    stops at its last), stopping early at the first step whose id is
    `until` (NULL: no early stop). `sentence` is the catalogue's id of the
    one sentence the HUD shows. */
@@ -184,6 +185,7 @@ typedef struct lesson_tour_moment {
     const char *keys;
     int click_count;
     lesson_tour_click clicks[LESSON_TOUR_CLICKS];
+    const char *after;
     int steps;
     const char *until;
 } lesson_tour_moment;

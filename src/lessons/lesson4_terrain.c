@@ -885,9 +885,15 @@ static void counter_text(const lesson4 *self, int cur, char *buf, size_t size)
         snprintf(buf, size, TEXT("figure.binary"), v->turn,
                  (double)watch_f(s, "currentError", v->point[1] - v->ground));
         break;
-    case K_FOUND:
-        snprintf(buf, size, TEXT("figure.found"), (double)(v->point[1] - v->ground), self->binary_steps);
+    case K_FOUND: {
+        float te = self->exact_hit ? t_along(&self->ray, self->exact_point) : NAN;
+        if (self->exact_hit && !(te >= v->near_t0 && te <= v->near_t1))
+            snprintf(buf, size, TEXT("figure.found-apart"), (double)(v->point[1] - v->ground), self->binary_steps,
+                     (double)glm_vec3_distance((float *)v->point, (float *)self->exact_point));
+        else
+            snprintf(buf, size, TEXT("figure.found"), (double)(v->point[1] - v->ground), self->binary_steps);
         break;
+    }
     }
 }
 
@@ -1137,9 +1143,11 @@ static const lesson_tour_moment tour[] = {
     /* beyond the map: BinarySearch alone never ends */
     {.sentence = "lesson.terrain-picking.tour.endless", .keys = "pll", .click_count = 1,
      .clicks = {{.aim = LESSON_AIM_WINDOW, .fx = 0.5f, .fy = 0.02f}}, .steps = STEP_CAP},
-    /* the exact method on the spire */
+    /* the exact method on the spire, its ray seen from 60 degrees aside, the
+       spire in the middle of the view (under the HUD's lines) */
     {.sentence = "lesson.terrain-picking.tour.exact", .keys = "mlll", .click_count = 1,
-     .clicks = {{.aim = LESSON_AIM_OBJECT, .object = 0, .along = 0.8f}}, .steps = 0},
+     .clicks = {{.aim = LESSON_AIM_OBJECT, .object = 0, .along = 0.8f}}, .after = "]", .steps = 0,
+     .has_camera = true, .camera = {{2.0f, 9.0f, 6.0f}, 0.0f, 0.45f, 26.0f, 0.7853982f}},
 };
 
 const lesson lesson4_terrain = {
