@@ -284,7 +284,7 @@ static void handle_key(app *a, char k)
         app_camera_reset(&a->cameras[a->current], &l->camera);
     else if (k == '[' || k == ']')     /* orbit in steps: scripts can show a side view */
         app_camera_orbit(&a->cameras[a->current], k == '[' ? -60.0f : 60.0f, 0.0f);
-    else if (k == 'c')                 /* the code panel: hidden if shown, else shown */
+    else if (k == 'c' && l->code)      /* the code panel: hidden if shown, else shown */
         a->panel_pref = panel_visible(a, &cv) ? 0 : 1;
     else if (k == 'o')
         tour_next(a);
