@@ -846,6 +846,8 @@ static void side_camera(const lesson1 *self, const vec3 target, float distance, 
     out->fov = 0.7853982f;
     out->distance = distance;
     glm_vec3_copy((float *)target, out->target);
+    /* the HUD covers the top of the room: what the step shows a little below the middle */
+    out->target[1] += 0.08f * distance;
 }
 
 /* Step mode's camera: the eye and the plane z = 1 for CalculateRay, the
@@ -861,9 +863,19 @@ static bool frame(const void *self_, lesson_camera *out)
     const step_view *v = &self->views[cur];
     vec3 target;
     if (v->kind <= K_VIEW_RAY) {
+        /* from behind the eye and to its side: the plane z = 1 face on
+           enough to see where (px, py) lies on it, the ray through it */
         glm_vec3_copy((float *)self->eye, target);
         glm_vec3_muladds((float *)self->zt, 0.6f, target);
         side_camera(self, target, 4.0f, out);
+        vec3 back = {-self->zt[0], 0.0f, -self->zt[2]};
+        if (glm_vec3_norm(back) > 1e-3f) {
+            glm_vec3_normalize(back);
+            vec3 side = {sinf(out->yaw), 0.0f, cosf(out->yaw)}, from;
+            glm_vec3_scale(side, 0.6f, from);
+            glm_vec3_muladds(back, 0.8f, from);
+            out->yaw = atan2f(from[0], from[2]);
+        }
         return true;
     }
     if (v->object < 0) {

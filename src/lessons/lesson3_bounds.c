@@ -1008,7 +1008,7 @@ static void figure_shot(const lesson3 *self, int cur, const fig_text *f, float t
     render_list *list = f->list;
     float ts = a->text_scale;
     float r = self->rec_a.radius, dist = glm_vec3_distance((float *)self->rec_a.center, (float *)self->rec_shot);
-    float bottom = a->y + a->h - 3.2f * f->line, h = bottom - top, x0 = a->x + 10.0f * ts;
+    float bottom = a->y + a->h - 4.6f * f->line, h = bottom - top - 16.0f * ts, x0 = a->x + 10.0f * ts;
     float s = glm_min((a->w - 20.0f * ts) / (r + glm_max(dist, r) + 0.5f), h / (2.0f * r));
     if (!(s > 0.0f) || !(h > 10.0f))
         return;
