@@ -425,6 +425,24 @@ static void tour_moments_show_what_they_say(void **state)
     L->destroy(self);
 }
 
+/* The insets stack their lines by lesson_fig_lines' estimate: a short
+   line is one, a long one wraps, a line break counts, CJK characters count
+   double. */
+static void inset_text_lines_are_counted(void **state)
+{
+    (void)state;
+    assert_int_equal(lesson_fig_lines(NULL, 100.0f, 1.0f), 0);
+    assert_int_equal(lesson_fig_lines("", 100.0f, 1.0f), 1);
+    assert_int_equal(lesson_fig_lines("0123456789", 100.0f, 1.0f), 1);      /* 60 pixels */
+    assert_int_equal(lesson_fig_lines("01234567890123456789", 100.0f, 1.0f), 2);
+    assert_int_equal(lesson_fig_lines("01234567890123456789", 100.0f, 0.5f), 1);
+    assert_int_equal(lesson_fig_lines("ab\ncd", 100.0f, 1.0f), 2);
+    assert_int_equal(lesson_fig_lines("\xe5\x8c\x85\xe5\x9b\xb4\xe7\x90\x83\xe5\x8c\x85\xe5\x9b\xb4\xe7\x90\x83"
+                                      "\xe5\x8c\x85\xe5\x9b\xb4\xe7\x90\x83",
+                                      100.0f, 1.0f), 2);                    /* 9 CJK: 108 pixels */
+    assert_int_equal(lesson_fig_lines("\xc3\xa4\xc3\xb6\xc3\xbc", 100.0f, 1.0f), 1);  /* umlauts: one each */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +453,7 @@ int main(void)
         cmocka_unit_test(each_step_is_framed_from_the_side),
         cmocka_unit_test(tour_moments_are_valid),
         cmocka_unit_test(tour_moments_show_what_they_say),
+        cmocka_unit_test(inset_text_lines_are_counted),
     };
     return cmocka_run_group_tests_name("lesson1_listing", tests, NULL, NULL);
 }

@@ -942,36 +942,10 @@ typedef struct fig_text {
     float line;                 /* one line's height */
 } fig_text;
 
-/* About how many lines text takes wrapped to max_w pixels at scale ts (a
-   lesson cannot measure the font: an ASCII character about 6 pixels at
-   scale 1, a CJK one 12). */
-static int fig_lines(const char *text, float max_w, float ts)
-{
-    float w = 0.0f;
-    int lines = 1;
-    for (const unsigned char *p = (const unsigned char *)text; *p; ++p) {
-        if (*p == '\n') {
-            ++lines;
-            w = 0.0f;
-            continue;
-        }
-        if ((*p & 0xC0) == 0x80)
-            continue;   /* a UTF-8 continuation byte */
-        w += (*p >= 0xE0 ? 12.0f : 6.0f) * ts;
-        if (w > max_w) {
-            ++lines;
-            w = (*p >= 0xE0 ? 12.0f : 6.0f) * ts;
-        }
-    }
-    return lines;
-}
-
 /* text from y, wrapped to the inset's width; returns the y after it */
 static float fig_line(const fig_text *f, float y, const vec4 color, const char *text)
 {
-    float ts = f->a->text_scale, max_w = f->a->w - 12.0f * ts;
-    render_list_fig_text(f->list, f->a->x + 6.0f * ts, y, ts, RENDER_ALIGN_LEFT, max_w, color, text);
-    return y + (float)fig_lines(text, max_w, ts) * f->line;
+    return lesson_fig_text(f->list, f->a, y, color, text);
 }
 
 /* a box of the CalculateRay figure: its frame, its label above it */
@@ -1061,7 +1035,7 @@ static void figure_roots(const lesson1 *self, const step_view *v, const fig_text
     float radius = self->game.m_boundSphere[v->object].radius;
     float x0 = a->x + 14.0f * ts, x1 = a->x + a->w - 14.0f * ts;
     float py0 = top + 2.0f, py1 = a->y + a->h - 4.8f * f->line;
-    if (!(x1 - x0 > 16.0f) || !(py1 - py0 > 16.0f))
+    if (!(x1 - x0 > 16.0f) || !(py1 - py0 > 32.0f * ts))
         return;
     /* t from 0 to the far side of the sphere (the roots lie around
        -b/2, half the chord on either side) */
@@ -1072,9 +1046,10 @@ static void figure_roots(const lesson1 *self, const step_view *v, const fig_text
         t_lo = 0.0f, t_hi = 1.0f;
     float fv = v->has_bc ? v->c - 0.25f * v->b * v->b : -1.0f;      /* f at its vertex: -n/4 */
     float f_lo = glm_min(fv, -0.25f * radius * radius) * 1.25f, f_hi = glm_max(-f_lo * 1.6f, 1.8f * fv);
-    float axis_y = py0 + (py1 - py0) * f_hi / (f_hi - f_lo);
+    float pb = py1 - 16.0f * ts;        /* under the axis: the eye's label */
+    float axis_y = py0 + (pb - py0) * f_hi / (f_hi - f_lo);
 #define TX(t) (x0 + ((t) - t_lo) / (t_hi - t_lo) * (x1 - x0))
-#define FY(fx) (axis_y - (fx) / (f_hi - f_lo) * (py1 - py0))
+#define FY(fx) (axis_y - (fx) / (f_hi - f_lo) * (pb - py0))
     render_list_fig_arrow(list, x0, axis_y, x1 + 8.0f * ts, axis_y, 1.5f, FIG_DIM);
     render_list_fig_text(list, x1 + 6.0f * ts, axis_y + 3.0f * ts, ts, RENDER_ALIGN_RIGHT, 0.0f, FIG_DIM, "t");
     /* t = 0: the eye, TransformRay's origin */
@@ -1135,7 +1110,7 @@ static void figure(const void *self_, const lesson_figure_area *area, render_lis
 {
     const lesson1 *self = self_;
     float ts = area->text_scale;
-    fig_text f = {area, list, 13.0f * ts};
+    fig_text f = {area, list, LESSON_FIG_LINE * ts};
     render_list_fig_rect(list, area->x, area->y, area->w, area->h, FIG_BG);
     float top = area->y + 5.0f * ts;
     if (self->many_on || !self->has_ray || self->trace.count == 0) {

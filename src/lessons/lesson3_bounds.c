@@ -868,37 +868,10 @@ typedef struct fig_text {
     float line;
 } fig_text;
 
-/* About how many lines text takes wrapped to max_w pixels at scale ts (a
-   lesson cannot measure the font: an ASCII character about 6 pixels at
-   scale 1, a CJK one 12). */
-static int fig_lines(const char *text, float max_w, float ts)
-{
-    float w = 0.0f;
-    int lines = 1;
-    for (const unsigned char *p = (const unsigned char *)text; *p; ++p) {
-        if (*p == '\n') {
-            ++lines;
-            w = 0.0f;
-            continue;
-        }
-        if ((*p & 0xC0) == 0x80)
-            continue;   /* a UTF-8 continuation byte */
-        float cw = (*p >= 0xE0 ? 12.0f : 6.0f) * ts;
-        w += cw;
-        if (w > max_w) {
-            ++lines;
-            w = cw;
-        }
-    }
-    return lines;
-}
-
 /* text from y, wrapped to the inset's width; returns the y after it */
 static float fig_line(const fig_text *f, float y, const vec4 color, const char *text)
 {
-    float ts = f->a->text_scale, max_w = f->a->w - 12.0f * ts;
-    render_list_fig_text(f->list, f->a->x + 6.0f * ts, y, ts, RENDER_ALIGN_LEFT, max_w, color, text);
-    return y + (float)fig_lines(text, max_w, ts) * f->line;
+    return lesson_fig_text(f->list, f->a, y, color, text);
 }
 
 /* a mark on the distance axis: a tick, its label above or below */
@@ -1030,7 +1003,7 @@ static void figure(const void *self_, const lesson_figure_area *area, render_lis
 {
     const lesson3 *self = self_;
     float ts = area->text_scale;
-    fig_text f = {area, list, 13.0f * ts};
+    fig_text f = {area, list, LESSON_FIG_LINE * ts};
     render_list_fig_rect(list, area->x, area->y, area->w, area->h, FIG_BG);
     float top = area->y + 5.0f * ts;
     int cur = current_step(self);
