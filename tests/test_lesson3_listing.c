@@ -155,6 +155,76 @@ static void every_step_names_its_line(void **state)
 
 /* ------------------------------------------------------------ framed steps */
 
+/* does the segment from e to p pass through sphere s? (not when p lies
+   inside s: ships in contact, no view is clear) */
+static bool sight_blocked(const vec3 e, const vec3 p, const rp_sphere *s)
+{
+    if (glm_vec3_distance((float *)p, (float *)s->center) <= s->radius)
+        return false;
+    vec3 seg, to, closest;
+    glm_vec3_sub((float *)p, (float *)e, seg);
+    glm_vec3_sub((float *)s->center, (float *)e, to);
+    float t = glm_clamp(glm_vec3_dot(to, seg) / glm_vec3_dot(seg, seg), 0.0f, 1.0f);
+    glm_vec3_copy((float *)e, closest);
+    glm_vec3_muladds(seg, t, closest);
+    return glm_vec3_distance(closest, (float *)s->center) < s->radius;
+}
+
+/* The projectile's steps look at the clicked ship from a side where no
+   other ship's model stands in front of its centre, wherever the ships
+   swing and whichever is clicked (the screenshots' click on the
+   freighter, D once: from the start camera's side the scout hid the
+   ship and its projectile); returns how many such views were checked. */
+static int projectile_views_clear(float time, int ship, int dcase)
+{
+    void *self = create_ok(L, 1);
+    L->update(self, time);
+    assert_true(L->key(self, 'p'));
+    lesson_object o[8];
+    int n = start_objects(L, self, o, 8);
+    lesson_pick p;
+    assert_true(click_world_point(L, self, object_by_id(o, n, ship)->shape.sphere.center, &p));
+    assert_true(p.hit);
+    ship = p.id;    /* the one in front when another hides its centre */
+    for (int d = 0; d < dcase; ++d)
+        assert_true(L->key(self, 'd'));
+    start_objects(L, self, o, 8);   /* D moves the neighbour */
+    const float *centre = object_by_id(o, n, ship)->shape.sphere.center;
+    lesson_code_view cv;
+    int views = 0;
+    assert_true(L->code(self, &cv));
+    for (int i = 0; i < cv.count; ++i, L->key(self, '.')) {
+        assert_true(L->code(self, &cv) && cv.step);
+        if (strncmp(cv.step->msg_id, STEP("hit"), strlen(STEP("hit"))) != 0 &&
+            strncmp(cv.step->msg_id, STEP("point"), strlen(STEP("point"))) != 0)
+            continue;
+        lesson_camera cam;
+        assert_true(L->frame(self, &cam));
+        app_camera ac;
+        app_camera_reset(&ac, &cam);
+        vec3 eye;
+        app_camera_eye(&ac, eye);
+        for (int k = 0; k < n; ++k)
+            if (o[k].id != ship && sight_blocked(eye, centre, &o[k].shape.sphere))
+                fail_msg("time %g, D %d, step %d: %s stands in front of %s", (double)time, dcase, i + 1, o[k].name,
+                         object_by_id(o, n, ship)->name);
+        ++views;
+    }
+    L->destroy(self);
+    return views;
+}
+
+static void the_projectile_steps_see_the_ship(void **state)
+{
+    (void)state;
+    int views = 0;
+    for (int t = 0; t < 12; ++t)
+        for (int ship = 0; ship < 4; ++ship)
+            for (int dcase = 0; dcase < 2; ++dcase)
+                views += projectile_views_clear(0.5f * (float)t, ship, dcase);
+    assert_true(views > 12 * 4 * 2);
+}
+
 static bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
 {
     app_camera ac;
@@ -358,6 +428,7 @@ int main(void)
         cmocka_unit_test(the_articles_mistakes_are_kept),
         cmocka_unit_test(every_step_names_its_line),
         cmocka_unit_test(each_step_frames_the_pair_under_test),
+        cmocka_unit_test(the_projectile_steps_see_the_ship),
         cmocka_unit_test(a_hit_glows_the_legends_cyan),
         cmocka_unit_test(tour_moments_are_valid),
         cmocka_unit_test(tour_moments_show_what_they_say),

@@ -694,42 +694,90 @@ static bool step_is(const listing_step *s, const char *name)
     return strcmp(s->msg_id, name) == 0;
 }
 
-/* Step mode: what the step compares, between the recorded centres: the
-   pair's distance d (white) with ra from a's centre (blue) and rb from b's
-   (orange) laid along it, or the ship's centre and the projectile. */
+/* a mark across the line at p: a short upright tick, seen through the
+   models (the centres lie inside them) */
+static void tick(render_list *list, const vec3 p, float h, const vec4 color)
+{
+    vec3 lo, hi;
+    glm_vec3_add((float *)p, (vec3){0.0f, -0.5f * h, 0.0f}, lo);
+    glm_vec3_add((float *)p, (vec3){0.0f, 0.5f * h, 0.0f}, hi);
+    render_list_line_xray(list, lo, hi, color);
+}
+
+/* a length laid on the ground from p along dir, beside the selection's
+   white d line (lane: how far towards the camera's side) */
+static void ground_bar(render_list *list, const vec3 p, const vec3 dir, float length, const vec3 side, float lane,
+                       const vec4 color)
+{
+    vec3 s, e;
+    on_ground(p, s);
+    glm_vec3_muladds((float *)side, lane, s);
+    s[1] = 0.04f;
+    glm_vec3_copy(s, e);
+    glm_vec3_muladds((float *)dir, length, e);
+    render_list_beam(list, s, e, 0.09f, color);
+}
+
+/* Step mode: what the step compares. The centres lie inside the opaque
+   models, so the pair's lengths lie on the ground beside the white line
+   under the centres, which is d long (a pair swings at one height): from
+   a's foot overlapSpheres' ra (blue) and from b's rb (orange), overlapping
+   when ra + rb > d; Sphere_Sphere_Collision's sqrt(ra^2 + rb^2) (magenta),
+   shorter than ra + rb; the sqrt(2) test's, from the scaled radii (amber),
+   longer; each reaching past b's foot means contact. Through the models,
+   faint: d and the same lengths between the centres. The projectile's
+   steps: the ship's centre, the point and r along the line to it. */
 static void draw_step(const lesson3 *self, int cur, render_list *list)
 {
     int call = self->call_of[cur];
     const rp_sphere *a = &self->rec_a, *b = &self->rec_b;
+    vec3 dir, end;
     if (call >= CALL_HIT) {
-        render_list_line(list, a->center, self->rec_shot, WHITE);
+        float dist = glm_vec3_distance((float *)a->center, (float *)self->rec_shot);
+        glm_vec3_sub((float *)self->rec_shot, (float *)a->center, dir);
+        if (dist > 1e-6f)
+            glm_vec3_scale(dir, 1.0f / dist, dir);
+        glm_vec3_copy((float *)a->center, end);
+        glm_vec3_muladds(dir, a->radius, end);
+        render_list_line_xray(list, a->center, self->rec_shot, WHITE);
+        render_list_line_xray(list, a->center, end, RA_COLOR);
+        tick(list, end, 0.25f, RA_COLOR);
+        tick(list, a->center, 0.25f, WHITE);
+        tick(list, self->rec_shot, 0.4f, CYAN);
         render_list_point(list, self->rec_shot, 16.0f, CYAN);
-        render_list_point(list, a->center, 9.0f, WHITE);
         return;
     }
-    vec3 dir, ea, eb;
     glm_vec3_sub((float *)b->center, (float *)a->center, dir);
+    dir[1] = 0.0f;
+    if (!(glm_vec3_norm(dir) > 1e-6f))
+        return;
     glm_vec3_normalize(dir);
+    vec3 side;
+    glm_vec3_cross(dir, (vec3){0.0f, 1.0f, 0.0f}, side);
+    if (side[2] < 0.0f)     /* towards the camera (frame: from +z) */
+        glm_vec3_negate(side);
     float ra = a->radius, rb = b->radius;
     if (call == CALL_SCALED) {
         ra = scaled_radius(ra);
         rb = scaled_radius(rb);
     }
-    glm_vec3_copy((float *)a->center, ea);
-    glm_vec3_muladds(dir, ra, ea);
-    glm_vec3_copy((float *)b->center, eb);
-    glm_vec3_muladds(dir, -rb, eb);
-    /* the distance a little above the radii, so both show */
-    vec3 up = {0.0f, 0.08f, 0.0f}, a2, b2;
-    glm_vec3_add((float *)a->center, up, a2);
-    glm_vec3_add((float *)b->center, up, b2);
-    render_list_line(list, a2, b2, WHITE);
-    render_list_line(list, a->center, ea, RA_COLOR);
-    render_list_line(list, b->center, eb, RB_COLOR);
-    render_list_point(list, ea, 10.0f, RA_COLOR);
-    render_list_point(list, eb, 10.0f, RB_COLOR);
-    render_list_point(list, a->center, 9.0f, WHITE);
-    render_list_point(list, b->center, 9.0f, WHITE);
+    render_list_line_xray(list, a->center, b->center, WHITE);
+    if (call == CALL_EXACT) {
+        vec3 eb;
+        glm_vec3_copy((float *)b->center, eb);
+        glm_vec3_muladds(dir, -rb, eb);
+        ground_bar(list, a->center, dir, ra, side, 0.25f, RA_COLOR);
+        ground_bar(list, eb, dir, rb, side, 0.45f, RB_COLOR);
+        return;
+    }
+    /* the shortcut's bound: contact while d is below sqrt(ra^2 + rb^2) */
+    const float *c = call == CALL_SCALED ? AMBER : MAGENTA;
+    float bound = sqrtf(ra * ra + rb * rb);
+    ground_bar(list, a->center, dir, bound, side, 0.25f, c);
+    glm_vec3_copy((float *)a->center, end);
+    glm_vec3_muladds(dir, bound, end);
+    render_list_line_xray(list, a->center, end, c);
+    tick(list, end, 0.35f, c);
     if (call == CALL_SCALED) {      /* the generous spheres the shortcut needs */
         render_list_glass_sphere(list, a->center, ra, (vec4){1.0f, 0.7f, 0.1f, 0.05f});
         render_list_glass_sphere(list, b->center, rb, (vec4){1.0f, 0.7f, 0.1f, 0.05f});
@@ -795,6 +843,44 @@ static void draw(const void *self_, render_list *list)
 
 /* ------------------------------------------------------------ the step's camera */
 
+/* does the segment from e to p pass through the sphere? (not when p lies
+   inside it: no view would be clear) */
+static bool segment_meets_sphere(const vec3 e, const vec3 p, const rp_sphere *s)
+{
+    if (glm_vec3_distance2((float *)p, (float *)s->center) <= s->radius * s->radius)
+        return false;
+    vec3 seg, to;
+    glm_vec3_sub((float *)p, (float *)e, seg);
+    glm_vec3_sub((float *)s->center, (float *)e, to);
+    float len2 = glm_vec3_dot(seg, seg);
+    float t = len2 > 0.0f ? glm_clamp(glm_vec3_dot(to, seg) / len2, 0.0f, 1.0f) : 0.0f;
+    vec3 closest;
+    glm_vec3_copy((float *)e, closest);
+    glm_vec3_muladds(seg, t, closest);
+    return glm_vec3_distance2(closest, (float *)s->center) < s->radius * s->radius;
+}
+
+/* How many sight lines from cam's eye to p and to q pass through a ship's
+   model other than pair_a's and skip's (its bound, the model's own radius). */
+static int ships_in_front(const lesson3 *self, const lesson_camera *cam, const vec3 p, const vec3 q, int skip)
+{
+    float sy, cy, sp, cp;
+    steady_sincosf(cam->yaw, &sy, &cy);
+    steady_sincosf(cam->pitch, &sp, &cp);
+    vec3 eye = {cam->target[0] + cam->distance * cp * sy, cam->target[1] + cam->distance * sp,
+                cam->target[2] + cam->distance * cp * cy};
+    int n = 0;
+    for (int i = 0; i < SHIP_COUNT; ++i) {
+        if (i == self->pair_a || i == skip)
+            continue;
+        rp_sphere s;
+        glm_vec3_copy((float *)self->ships[i].position, s.center);
+        s.radius = self->ships[i].model_radius * ship_scale(i);
+        n += segment_meets_sphere(eye, p, &s) + segment_meets_sphere(eye, q, &s);
+    }
+    return n;
+}
+
 /* Step mode's camera: square to the pair's line of centres, nearly level,
    both spheres in view (the projectile's steps: the ship and the
    projectile). The app centres it in the room the panels leave. */
@@ -824,7 +910,6 @@ static bool frame(const void *self_, lesson_camera *out)
     glm_vec3_normalize(side);
     if (side[2] < 0.0f)     /* from the side the start camera is on (+z) */
         glm_vec3_negate(side);
-    out->yaw = atan2f(side[0], side[2]);
     out->pitch = 0.15f;
     out->fov = 0.7853982f;
     float extent = 0.5f * (glm_vec3_norm(line) + rp + rq);
@@ -836,6 +921,21 @@ static bool frame(const void *self_, lesson_camera *out)
     glm_vec3_muladds(dir, 0.5f * (glm_vec3_norm(line) + rq - rp), out->target);
     /* the HUD covers the top of the room: the pair a little below the middle */
     out->target[1] += 0.1f * out->distance;
+    /* the other side, then higher up, while a third ship stands in front
+       of the subject (the projectile's steps: often the neighbour) */
+    static const float pitches[] = {0.15f, 0.7f, 1.2f};
+    int skip_b = self->call_of[cur] >= CALL_HIT ? -1 : self->pair_b, best = -1;
+    lesson_camera view = *out;
+    for (int i = 0; i < 6 && best != 0; ++i) {
+        float sign = i % 2 ? -1.0f : 1.0f;
+        view.yaw = atan2f(sign * side[0], sign * side[2]);
+        view.pitch = pitches[i / 2];
+        int blocked = ships_in_front(self, &view, p, q, skip_b);
+        if (best < 0 || blocked < best) {
+            best = blocked;
+            *out = view;
+        }
+    }
     return true;
 }
 

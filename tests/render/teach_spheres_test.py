@@ -237,6 +237,21 @@ class Lesson3(unittest.TestCase):
                      if sum(abs(a - b) for a, b in zip(pair.pixel(x, y), projectile.pixel(x, y))) > 60)
         self.assertGreater(differ, 0.1 * (H // 4) * (room_w // 4))
 
+    def test_each_test_lays_its_bound_on_the_ground(self):
+        """the pair's steps differ by test: overlapSpheres lays ra (blue)
+        and rb (orange) beside d on the ground, the German shortcut its
+        shorter sqrt(ra^2 + rb^2) (magenta); both framed alike (D: the pair
+        in the shortcut's blind band)"""
+        lines, exact = shot(3, "ground-exact", stepped(self.freighter, 1, ["--key", "d@2"]))
+        _, shortcut = shot(3, "ground-shortcut", stepped(self.freighter, 3, ["--key", "d@2"]))
+        room = (0, 0, int(only(lines, "panel")[-1]["room_w"]), H)
+        orange = lambda p: p[0] > 200 and 110 < p[1] < 190 and p[2] < 110
+        magenta = lambda p: p[0] > 180 and p[1] < 110 and p[2] > 160
+        self.assertGreater(count(exact, room, orange), 40, "rb on the ground")
+        self.assertLess(count(shortcut, room, orange), 10)
+        self.assertGreater(count(shortcut, room, magenta), count(exact, room, magenta) + 40,
+                           "sqrt(ra^2 + rb^2) on the ground")
+
     def test_each_tour_moment(self):
         want = {1: "overlap-yes", 2: "ssc-apart", 3: "ssc-collision", 4: "ssc-collision", 5: "overlap-yes"}
         for n in range(1, 6):
