@@ -1054,7 +1054,9 @@ static void figure_roots(const lesson1 *self, const step_view *v, const fig_text
     render_list_fig_text(list, x1 + 6.0f * ts, axis_y + 3.0f * ts, ts, RENDER_ALIGN_RIGHT, 0.0f, FIG_DIM, "t");
     /* t = 0: the eye, TransformRay's origin */
     render_list_fig_line(list, TX(0.0f), axis_y - 5.0f * ts, TX(0.0f), axis_y + 5.0f * ts, 2.0f, WHITE);
-    render_list_fig_text(list, TX(0.0f), axis_y + 6.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f, WHITE, TEXT("figure.eye"));
+    /* its label from the tick rightwards: centred it ran out of the inset */
+    render_list_fig_text(list, glm_max(TX(0.0f) - 6.0f * ts, a->x + 4.0f * ts), axis_y + 6.0f * ts, ts,
+                         RENDER_ALIGN_LEFT, 0.0f, WHITE, TEXT("figure.eye"));
     if (v->has_bc) {
         enum { N = 96 };
         float xy[2 * (N + 1)];
