@@ -527,6 +527,18 @@ static void hud_pick_text(const app *a, hud_texts *t)
     }
 }
 
+/* does a line of the key help start with key k? */
+static bool keys_name_key(const char *keys, char k)
+{
+    for (const char *line = keys; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        while (*line == ' ')
+            ++line;
+        if (line[0] == k && (line[1] == ' ' || line[1] == '\0'))
+            return true;
+    }
+    return false;
+}
+
 static void hud_build(const app *a, hud_texts *t)
 {
     const lesson *l = a->lessons[a->current];
@@ -544,7 +556,10 @@ static void hud_build(const app *a, hud_texts *t)
         if (k > 0 && (size_t)k < sizeof t->help)
             k += snprintf(t->help + k, sizeof t->help - (size_t)k, keys, lessons_count());
         if (k > 0 && (size_t)k < sizeof t->help)
-            snprintf(t->help + k, sizeof t->help - (size_t)k, "\n%s", msg("teach.keys"));
+            k += snprintf(t->help + k, sizeof t->help - (size_t)k, "\n%s", msg("teach.keys"));
+        /* X once: a lesson whose keys say what its details hold (1, 3) */
+        if (k > 0 && (size_t)k < sizeof t->help && !keys_name_key(lessons_keys(e), 'X'))
+            snprintf(t->help + k, sizeof t->help - (size_t)k, "   %s", msg("teach.keys.details"));
     } else {
         snprintf(t->help, sizeof t->help, "%s", msg("hud.help.short"));
     }
