@@ -250,3 +250,26 @@ bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_bvh_box *out)
     node_box(&nodes[0], out->min, out->max);
     return true;
 }
+
+void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
+                           const uint32_t *leaf_masks, rp_bvh4_masks *out)
+{
+    /* children come after their parents: backwards, a child node's masks
+       are ready before its parent's slot reads them */
+    for (uint32_t q = count; q-- > 0;) {
+        const rp_bvh4_node *n = &nodes[q];
+        for (int i = 0; i < 4; i++) {
+            uint32_t m = 0;
+            if (n->child[i] == RP_BVH4_EMPTY) {
+                m = 0;
+            } else if (n->count[i] > 0) {
+                for (uint32_t j = n->child[i]; j < n->child[i] + n->count[i]; j++)
+                    m |= leaf_masks[j];
+            } else {
+                const rp_bvh4_masks *c = &out[n->child[i]];
+                m = c->slot[0] | c->slot[1] | c->slot[2] | c->slot[3];
+            }
+            out[q].slot[i] = m;
+        }
+    }
+}
