@@ -273,3 +273,28 @@ void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
         }
     }
 }
+
+void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, rp_bvh4_range *out)
+{
+    for (uint32_t q = count; q-- > 0;) {
+        const rp_bvh4_node *n = &nodes[q];
+        uint32_t first = UINT32_MAX, end = 0;
+        uint64_t entries = 0;
+        bool whole = true;
+        for (int i = 0; i < 4; i++) {
+            if (n->child[i] == RP_BVH4_EMPTY)
+                continue;
+            rp_bvh4_range r = {n->child[i], n->child[i] + n->count[i]};
+            if (n->count[i] == 0)
+                r = out[n->child[i]];
+            whole = whole && r.end > r.first;
+            first = r.first < first ? r.first : first;
+            end = r.end > end ? r.end : end;
+            entries += r.end - r.first;
+        }
+        /* contiguous: the children's entries fill [first, end) exactly */
+        const bool ok = whole && end > first && entries == (uint64_t)(end - first);
+        out[q].first = ok ? first : 0;
+        out[q].end = ok ? end : 0;
+    }
+}

@@ -110,6 +110,17 @@ typedef struct rp_bvh4_masks {
 void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
                            const uint32_t *leaf_masks, rp_bvh4_masks *out);
 
+/* The leaf entries under a node: [first, end) of the builder's prims
+   order, which partitions in place, so every subtree's entries are
+   contiguous (end == first marks a node whose were not: never made by
+   the builder, but a walk must not trust such a range). */
+typedef struct rp_bvh4_range {
+    uint32_t first, end;
+} rp_bvh4_range;
+
+/* Fills out[0 .. count) in one backwards pass. */
+void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, rp_bvh4_range *out);
+
 /* Bit i set when child slot i's mask shares a bit with layers. */
 static inline int rp_bvh4_layer_slots(const rp_bvh4_masks *m, uint32_t layers)
 {

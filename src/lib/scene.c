@@ -123,6 +123,9 @@ struct rp_scene {
        leaf entry, and per node its four children's ORs (bvh4.h) */
     uint32_t      *leaf_mask;
     rp_bvh4_masks *node_masks;
+    /* per node, its leaf entries (a frustum query lists a box wholly
+       inside without walking it); the same after a refit */
+    rp_bvh4_range *ranges;
 };
 
 /* Rebuild instead of refit when the refitted tree's SAH cost exceeds the
@@ -141,6 +144,8 @@ static void free_tree(rp_scene *s)
     rp_free_large(s->kind_slot);
     rp_free_large(s->leaf_mask);
     rp_free_large(s->node_masks);
+    rp_free_large(s->ranges);
+    s->ranges = NULL;
     s->nodes = NULL;
     s->prims = s->kind_slot = s->leaf_mask = NULL;
     s->node_masks = NULL;
@@ -772,19 +777,23 @@ static bool rebuild(rp_scene *s)
         return false;
     uint32_t *leaf_mask = NULL;
     rp_bvh4_masks *node_masks = NULL;
+    rp_bvh4_range *ranges = rp_alloc_large((size_t)bin.node_count * sizeof *ranges);
     if (s->masks_used) {
         leaf_mask = rp_alloc_large((size_t)bin.prim_count * sizeof *leaf_mask);
         node_masks = rp_alloc_large((size_t)bin.node_count * sizeof *node_masks);
-        if (leaf_mask == NULL || node_masks == NULL) {
-            rp_free_large(leaf_mask);
-            rp_free_large(node_masks);
-            rp_bvh_free(&bin);
-            return false;
-        }
     }
+    if (ranges == NULL || (s->masks_used && (leaf_mask == NULL || node_masks == NULL))) {
+        rp_free_large(ranges);
+        rp_free_large(leaf_mask);
+        rp_free_large(node_masks);
+        rp_bvh_free(&bin);
+        return false;
+    }
+    rp_bvh4_ranges(bin.nodes, bin.node_count, ranges);
     free_tree(s);
     s->leaf_mask = leaf_mask;
     s->node_masks = node_masks;
+    s->ranges = ranges;
     s->nodes = bin.nodes;
     s->node_count = bin.node_count;
     s->prims = bin.prims;
@@ -1413,8 +1422,13 @@ static void walk_frustum(frustum_query *fq, uint32_t root, bool inside)
                     continue;
                 whole = side == RP_SIDE_INSIDE;
             }
-            if (n->count[i] > 0)
+            if (n->count[i] > 0) {
                 select_leaf(fq, n->child[i], n->count[i], whole);
+                continue;
+            }
+            const rp_bvh4_range r = whole ? s->ranges[n->child[i]] : (rp_bvh4_range){0, 0};
+            if (r.end > r.first)
+                select_leaf(fq, r.first, r.end - r.first, true);   /* no node loaded */
             else if (whole && !inside)
                 walk_frustum(fq, n->child[i], true);   /* one level of recursion */
             else
