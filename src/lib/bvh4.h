@@ -118,8 +118,11 @@ typedef struct rp_bvh4_range {
     uint32_t first, end;
 } rp_bvh4_range;
 
-/* Fills out[0 .. count) in one backwards pass. */
-void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, rp_bvh4_range *out);
+/* Fills out[0 .. count) in one backwards pass; nodes [top, half) and
+   [half, count) on two threads when `threaded`, then the top's, as
+   rp_bvh4_refit_split (bounds out of that order: one pass). */
+void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
+                    bool threaded, rp_bvh4_range *out);
 
 /* Bit i set when child slot i's mask shares a bit with layers. */
 static inline int rp_bvh4_layer_slots(const rp_bvh4_masks *m, uint32_t layers)

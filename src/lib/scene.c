@@ -91,7 +91,8 @@ struct rp_scene {
     /* per object, by index */
     uint32_t      *where;   /* kind << RP_SLOT_BITS | slot in its kind's array */
     rp_bvh_box    *box;     /* world box, pending                          */
-    uint32_t      *mask;    /* layer mask, pending                         */
+    uint32_t      *mask;    /* layer mask, pending; NULL (all ones) until
+                               the first rp_scene_set_mask              */
     size_t         count, cap;
 
     kind_array pending[KIND_COUNT];
@@ -440,16 +441,17 @@ static int add_object(rp_scene *s, enum kind k, const void *data, const rp_bvh_b
     size_t c1 = cap, c2 = cap, c3 = cap;
     if (!grow((void **)&s->where, &c1, need, sizeof *s->where) ||
         !grow((void **)&s->box, &c2, need, sizeof *s->box) ||
-        !grow((void **)&s->mask, &c3, need, sizeof *s->mask))
+        (s->mask != NULL && !grow((void **)&s->mask, &c3, need, sizeof *s->mask)))
         return -1;
     s->cap = c1 < c2 ? c1 : c2;
-    s->cap = c3 < s->cap ? c3 : s->cap;
+    s->cap = s->mask != NULL && c3 < s->cap ? c3 : s->cap;
     if (!grow((void **)&a->data, &a->cap, a->count + 1, kind_size[k]))
         return -1;
     memcpy(a->data + a->count * kind_size[k], data, kind_size[k]);
     s->where[s->count] = (uint32_t)k << RP_SLOT_BITS | (uint32_t)a->count;
     s->box[s->count] = *box;
-    s->mask[s->count] = UINT32_MAX;     /* every layer */
+    if (s->mask != NULL)
+        s->mask[s->count] = UINT32_MAX;     /* every layer */
     a->count++;
     return (int)s->count++;
 }
@@ -577,6 +579,14 @@ bool rp_scene_set_mask(rp_scene *s, int index, uint32_t mask)
 {
     if (s == NULL || index < 0 || (size_t)index >= s->count)
         return false;
+    if (s->mask == NULL) {
+        /* the first mask: every object so far in every layer */
+        s->mask = malloc(s->cap * sizeof *s->mask);
+        if (s->mask == NULL)
+            return false;
+        for (size_t i = 0; i < s->count; i++)
+            s->mask[i] = UINT32_MAX;
+    }
     s->mask[index] = mask;
     s->masks_used = true;
     s->masks_changed = true;
@@ -789,7 +799,9 @@ static bool rebuild(rp_scene *s)
         rp_bvh_free(&bin);
         return false;
     }
-    rp_bvh4_ranges(bin.nodes, bin.node_count, ranges);
+    /* two threads pay from some thousands of nodes on (as the refit) */
+    rp_bvh4_ranges(bin.nodes, bin.node_count, bin.top_count, bin.half,
+                   bin.node_count > 4096 && rp_cpu_count() > 1, ranges);
     free_tree(s);
     s->leaf_mask = leaf_mask;
     s->node_masks = node_masks;
