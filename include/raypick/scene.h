@@ -212,7 +212,11 @@ RP_API bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model);
  * @param[in] tol its own tolerance: finite, both fields >= 0; {0, 0}
  *                leaves the tolerance to each query. Unlike thin.h, NULL
  *                is refused (there it means "any distance", which would
- *                make the point catch every ray).
+ *                make the point catch every ray). An object's own per_t
+ *                suits rays of one scale (unit dirs from one camera); a
+ *                pixel tolerance for the ray at hand belongs in the query
+ *                (rp_scene_query.thin). A per_t > 0 makes every query on
+ *                the scene walk the boxes widened along the ray.
  * @returns the object's index, or -1 with nothing added for NULL s, p or
  *          tol, a NaN or infinity, a negative tolerance, bounds (the point
  *          widened by tol->world) that overflow float, or out of memory
