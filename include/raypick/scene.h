@@ -16,8 +16,9 @@
  *     int picked = rp_intersect_ray_scene(scene, &ray, &hit, NULL);
  *
  * The answer is always the one a loop over every object's own function
- * (rp_intersect_ray_sphere, _ellipsoid, _aabb, _obb, _mesh_instance) would
- * give: the nearest hit at t >= 0, the lowest index on equal t, and the hit
+ * (rp_intersect_ray_sphere, _ellipsoid, _aabb, _obb, _mesh_instance; for
+ * thin objects rp_intersect_ray_point, _segment, _polyline) would give:
+ * the nearest hit at t >= 0, the lowest index on equal t, and the hit
  * record exactly as that function writes it. The BVH only decides which
  * objects need testing; its boxes are rounded outwards, so it never hides
  * a hit.
