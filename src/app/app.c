@@ -699,6 +699,7 @@ static void *create_lesson(app *a, int i, char *err, size_t err_size, void (*pro
                       .heightmap_spacing = a->opt.heightmap_spacing,
                       .heightmap_scale = a->opt.heightmap_scale,
                       .many_objects = a->opt.many_objects,
+                      .load_limit = a->opt.load_limit,
                       .progress = progress, .progress_user = progress_user};
     err[0] = '\0';
     return a->lessons[i]->create(&env);

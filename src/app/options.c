@@ -15,7 +15,7 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --lesson N          start in lesson N (1-5)\n"
             "  --size WxH          window size (default 1280x720)\n"
             "  --heightmap FILE    lesson 4: load the terrain from an image (PNG, PGM, PPM, BMP;\n"
-            "                      at most 16384 a side, and 1 GiB to load)\n"
+            "                      at most 16384 a side, and --load-limit to load)\n"
             "  --heightmap-spacing S  world units between samples (default: the map fits\n"
             "                      48x48 units, its longer side 48 whatever its pixels)\n"
             "  --heightmap-scale H world height of white (default 7; black is 0)\n"
@@ -24,6 +24,8 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --many-objects N    lesson 1's many-objects mode (A): N objects (1-1000000,\n"
             "                      default 100000)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
+            "  --load-limit MIB    memory loading --heightmap or --mesh may take (default 1024;\n"
+            "                      16-1048576): larger files are refused before they are decoded\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
             "  --key K@FRAME       press key K (repeatable)\n"
@@ -146,6 +148,10 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             ok = parse_int(v, 1, 1000000, &o->bench_frames);
         } else if (!strcmp(a, "--many-objects")) {
             ok = parse_int(v, 1, 1000000, &o->many_objects);
+        } else if (!strcmp(a, "--load-limit")) {
+            int mib = 0;
+            ok = parse_int(v, 16, 1048576, &mib);
+            o->load_limit = (long long)mib << 20;
         } else if (!strcmp(a, "--seed")) {
             ok = parse_int(v, 0, INT_MAX, &seed);
             o->seed = (uint32_t)seed;

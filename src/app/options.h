@@ -29,6 +29,7 @@ typedef struct app_options {
     float heightmap_scale;    /* world height of white; 0 = 7 */
     const char *mesh;       /* lesson 5: load this model (assimp) */
     int  many_objects;      /* lesson 1's many-objects mode (A): how many; 0 = 100,000 */
+    long long load_limit;   /* bytes loading --heightmap or --mesh may take; 0 = 1 GiB */
     bool report;            /* JSON line per pick on stdout */
     bool print_layout;      /* print the lesson's objects and camera, exit */
     uint32_t seed;
