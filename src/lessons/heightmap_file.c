@@ -90,10 +90,12 @@ static void parse_pnm(const unsigned char *h, size_t n, heightmap_file_info *inf
 
 static void parse_bmp(const unsigned char *h, size_t n, heightmap_file_info *info)
 {
-    if (n < 30 || h[0] != 'B' || h[1] != 'M')
+    if (n < 26 || h[0] != 'B' || h[1] != 'M')
         return;
     /* OS/2 1.x: a 12-byte header of 16-bit sizes (the library reads it) */
     bool os2 = h[14] == 12 && h[15] == 0 && h[16] == 0 && h[17] == 0;
+    if (!os2 && n < 30)
+        return;
     long w = os2 ? (long)(h[18] | (h[19] << 8)) : le32(h + 18);
     long ht = os2 ? (long)(h[20] | (h[21] << 8)) : le32(h + 22);
     int bpp = os2 ? h[24] | (h[25] << 8) : h[28] | (h[29] << 8);
