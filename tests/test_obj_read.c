@@ -239,6 +239,24 @@ static void messages_fit_the_buffer(void **state)
     assert_non_null(strstr(full, "(OBJ data):4: vertex 4 does not exist"));
 }
 
+/* Issue 34 item 7: a UTF-8 byte-order mark is skipped, so the first `v`
+   counts and the face names the vertices the file means; UTF-16 text is
+   refused with a message saying so. */
+static void byte_order_marks(void **state)
+{
+    (void)state;
+    mesh_data m;
+    char err[256] = "";
+    assert_true(read_text("\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 50\nf 1 2 3\n", &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, 1);
+    assert_position(&m, m.indices[0], 0.0f, 0.0f, 0.0f);
+    assert_position(&m, m.indices[1], 1.0f, 0.0f, 0.0f);
+    assert_position(&m, m.indices[2], 0.0f, 1.0f, 0.0f);
+    mesh_data_free(&m);
+    assert_rejected("\xFF\xFEv\0 \0", 6, "t.obj: ", "UTF-16 text (it starts with a byte-order mark FF FE)");
+    assert_rejected("\xFE\xFF\0v\0 ", 6, "t.obj: ", "byte-order mark FE FF");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +267,7 @@ int main(void)
         cmocka_unit_test(files_without_triangles_say_so),
         cmocka_unit_test(too_many_triangles_are_refused_before_reading),
         cmocka_unit_test(messages_fit_the_buffer),
+        cmocka_unit_test(byte_order_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

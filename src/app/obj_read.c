@@ -390,6 +390,14 @@ bool obj_read(const void *bytes, size_t size, const char *name, mesh_data *out, 
     if (!out || (!bytes && size > 0))
         return fail(&r, "no OBJ data given");
     const char *text = size ? bytes : "", *end = text + size;
+    /* a UTF-8 byte-order mark is no part of the first statement (it would
+       hide the first `v` and shift every index after it); UTF-16 is not
+       text this reader can read */
+    if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        text += 3;
+    else if (size >= 2 && (memcmp(text, "\xFF\xFE", 2) == 0 || memcmp(text, "\xFE\xFF", 2) == 0))
+        return fail(&r, "UTF-16 text (it starts with a byte-order mark %s): save it as UTF-8 or ASCII",
+                    text[0] == '\xFF' ? "FF FE" : "FE FF");
     count_statements(text, end, &r.total);
     bool ok = check_counts(&r) && allocate(&r) && read_statements(&r, text, end);
     if (ok) {

@@ -13,6 +13,9 @@
  * (assimp would regroup faces by material). Normals are left zero (see
  * mesh_data_compute_normals), nothing is moved or scaled.
  *
+ * A UTF-8 byte-order mark at the start is skipped; UTF-16 (its mark) is
+ * refused with a message.
+ *
  * A pure function from bytes: no files, no globals (tests and a libFuzzer
  * target call it directly).
  */
