@@ -1,12 +1,44 @@
 /* main.c: raypick, the demo. Parses the command line and runs the app. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L     /* fcntl, open */
+#endif
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <SDL.h>
-#ifdef _WIN32
 #include <fcntl.h>
+#ifdef _WIN32
 #include <io.h>
+#else
+#include <unistd.h>
 #endif
 
 #include "app.h"
+
+/* A standard stream the parent closed gets /dev/null: otherwise the next
+   descriptor opened (the X connection) would be descriptor 1, and --report
+   would write its JSON into the X socket. Output asked for on a closed
+   stdout is an error. false after saying why. */
+static bool standard_streams_ok(const app_options *opt)
+{
+#ifdef _WIN32
+    (void)opt;
+    return true;
+#else
+    bool closed[3];
+    for (int fd = 0; fd < 3; ++fd)
+        closed[fd] = fcntl(fd, F_GETFD) == -1 && errno == EBADF;
+    for (int fd = 0; fd < 3; ++fd)      /* the lowest free descriptor: fd itself */
+        if (closed[fd] && open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+            return false;
+    if (closed[1] && (opt->report || opt->print_layout || opt->bench_frames > 0)) {
+        fprintf(stderr, "raypick: standard output is closed: %s would have nowhere to go\n",
+                opt->report ? "--report" : opt->print_layout ? "--print-layout" : "--bench-frames");
+        return false;
+    }
+    return true;
+#endif
+}
 
 int main(int argc, char **argv)
 {
@@ -27,5 +59,16 @@ int main(int argc, char **argv)
     default:
         break;
     }
-    return app_run(&opt);
+    if (!standard_streams_ok(&opt))
+        return 1;
+    int status = app_run(&opt);
+    /* --report, --print-layout and --bench-frames write to stdout: a write
+       that failed (a full disk, a closed pipe) is an error, not success */
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "raypick: cannot write to standard output: %s\n",
+                errno ? strerror(errno) : "write error");
+        return 1;
+    }
+    return status;
 }
