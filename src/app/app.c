@@ -23,6 +23,7 @@
 #include "report.h"
 #include "sanitizer_keep.h"
 #include "screenshot.h"
+#include "stop.h"
 #include "window_pixels.h"
 
 #define LESSON_COUNT 5
@@ -505,6 +506,8 @@ static void collect_async_pick(app *a)
 
 bool app_frame(app *a)
 {
+    if (app_stop_requested())
+        a->quit = true;
     if (!wants_frame(a))
         return false;
     Uint64 start = SDL_GetPerformanceCounter();
@@ -792,6 +795,10 @@ static bool finish_loading(app *a, bool show)
         while (show && SDL_PollEvent(&e))
             if (e.type == SDL_QUIT || (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_ESCAPE))
                 a->quit = true;
+        /* nothing is on screen yet to keep: a quit ends the program now,
+           whatever the loader is in the middle of (stop.h) */
+        if (show && (a->quit || app_stop_requested()))
+            app_stop_now("stopped while loading");
         char what[256];
         SDL_LockMutex(l->lock);
         snprintf(what, sizeof what, "%s", l->what[0] ? l->what : "starting the lessons");
@@ -861,6 +868,7 @@ app *app_create(const app_options *opt)
     a->lessons[3] = &lesson4_terrain;
     a->lessons[4] = &lesson5_triangles;
     a->show_help = true;
+    app_stop_install();     /* before SDL_Init, which then keeps these */
 
     /* a model that cannot be read stops the program before any window */
     char load_err[512] = "";
