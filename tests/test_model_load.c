@@ -3,7 +3,7 @@
  * through assimp), flattens them with their node transforms, fits them,
  * and names the file and the reason when it cannot. Without assimp a .x
  * must be refused as not built in, and .obj files must still load. */
-#define _POSIX_C_SOURCE 200809L     /* mkdtemp (tests/tmpdir.h) */
+#define _POSIX_C_SOURCE 200809L     /* mkdtemp (tests/tmpdir.h), mkfifo */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 
 #include "tmpdir.h"
 
@@ -32,7 +33,9 @@ static const char *write_file(const char *name, const char *text)
 }
 
 static const char *const FILES[] = {"square.obj", "frames.x", "garbage.x", "points.obj", "dot.obj",
-                                    "groups.OBJ", "bad.obj"};
+                                    "groups.OBJ", "bad.obj", "deep.x", "deep_ok.x", "lie.x", "lie_vertices.x",
+                                    "lie_normals.x", "lie.ply", "lie_binary.ply", "lie.gltf", "lie.glb",
+                                    "model.dae", "fifo.x", "fifo.obj"};
 
 static int teardown(void **state)
 {
@@ -214,6 +217,107 @@ static void unreadable_x_files_name_the_file_and_the_reason(void **state)
     assert_memory_equal(&m, &before, sizeof m);
 }
 
+/* A file of `n` bytes made by repeating pieces: head, `count` x middle, tail. */
+static const char *write_repeated(const char *name, const char *head, const char *middle, size_t count,
+                                  const char *mid2, size_t count2, const char *tail)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(head, f);
+    for (size_t i = 0; i < count; ++i)
+        fputs(middle, f);
+    fputs(mid2, f);
+    for (size_t i = 0; i < count2; ++i)
+        fputs("}\n", f);
+    fputs(tail, f);
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+static void assert_refused(const char *path, long long budget, const char *why)
+{
+    mesh_data m;
+    char err[512] = "";
+    bool ok = model_load_within(path, 1.0f, budget, &m, err, sizeof err);
+    if (ok || !strstr(err, why))
+        fail_msg("%s: wanted a refusal with \"%s\", got %s \"%s\"", path, why, ok ? "a model" : "", err);
+    assert_non_null(strstr(err, path));
+}
+
+/* Issue 34 item 1: 60,000 nested frames crashed assimp (stack overflow);
+   refused at MODEL_GUARD_MAX_DEPTH before assimp sees the file. 256 levels
+   still load. */
+static void deeply_nested_x_is_refused(void **state)
+{
+    (void)state;
+    const char *mesh = "Mesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n1;\n3;0,1,2;;\n}\n";
+    assert_refused(write_repeated("deep.x", "xof 0302txt 0064\n", "Frame f {\n", 60000, mesh, 60000, ""), 0,
+                   "nest more than 256 deep");
+    const char *ok = write_repeated("deep_ok.x", "xof 0302txt 0064\n", "Frame f {\n", 255, mesh, 255, "");
+    mesh_data m;
+    char err[512] = "";
+    assert_true(model_load(ok, 1.0f, &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, 1);
+    mesh_data_free(&m);
+}
+
+/* Issue 34 item 2: tiny files that declare huge counts are refused before
+   assimp allocates for them. */
+static void files_lying_about_their_counts_are_refused(void **state)
+{
+    (void)state;
+    assert_refused(write_file("lie.x", "xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n500000000;\n"
+                                       "3;0,1,2;;\n}\n"), 0, "Mesh declares 500000000 elements");
+    assert_refused(write_file("lie_vertices.x", "xof 0302txt 0064\nMesh m {\n400000000;\n0;0;0;,\n}\n"), 0,
+                   "Mesh declares 400000000 elements");
+    assert_refused(write_file("lie_normals.x", "xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n1;\n"
+                                               "3;0,1,2;;\nMeshNormals {\n300000000;\n0;0;1;;\n}\n}\n"), 0,
+                   "MeshNormals declares 300000000");
+    assert_refused(write_file("lie.ply", "ply\nformat ascii 1.0\nelement vertex 1000000000\nproperty float x\n"
+                                         "property float y\nproperty float z\nend_header\n0 0 0\n"), 0,
+                   "PLY header declares 1000000000 elements");
+    assert_refused(write_file("lie_binary.ply", "ply\nformat binary_little_endian 1.0\nelement vertex 5\n"
+                                                "property float x\nproperty float y\nproperty float z\nend_header\n"
+                                                "0123456789"), 0, "need at least 60 bytes");
+    assert_refused(write_file("lie.gltf", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4294967295,"
+                                          "\"uri\":\"none.bin\"}]}"), 0, "a buffer of 4294967295");
+    /* a .glb: 12-byte header, a JSON chunk, no BIN chunk */
+    char glb[128];
+    const char json[] = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4294967295}]} ";
+    size_t jn = sizeof json - 1, total = 20 + jn;
+    memcpy(glb, "glTF\x02\0\0\0", 8);
+    uint32_t words[2] = {(uint32_t)total, (uint32_t)jn};
+    memcpy(glb + 8, &words[0], 4);
+    memcpy(glb + 12, &words[1], 4);
+    memcpy(glb + 16, "JSON", 4);
+    memcpy(glb + 20, json, jn);
+    char path[512];
+    snprintf(path, sizeof path, "%s/lie.glb", g_dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(glb, 1, total, f), total);
+    fclose(f);
+    assert_refused(path, 0, "a buffer of 4294967295");
+}
+
+/* The budget: a file larger than --load-limit is refused before it is
+   read; formats whose reader is not checked are refused; a FIFO too. */
+static void budget_formats_and_special_files(void **state)
+{
+    (void)state;
+    assert_refused(write_file("frames.x", TWO_FRAMES_X), 100, "a model may take to load (--load-limit)");
+    assert_refused(write_file("model.dae", "<COLLADA/>"), 0, "this format is not read");
+    char fifo[512];
+    snprintf(fifo, sizeof fifo, "%s/fifo.x", g_dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_refused(fifo, 0, "not a regular file (a FIFO)");
+    snprintf(fifo, sizeof fifo, "%s/fifo.obj", g_dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_refused(fifo, 0, "not a regular file (a FIFO)");
+}
+
 #else
 
 static void without_assimp_other_formats_are_not_built_in(void **state)
@@ -240,6 +344,9 @@ int main(void)
 #ifdef RAYPICK_HAVE_ASSIMP
         cmocka_unit_test(x_file_frames_place_and_mirror_their_meshes),
         cmocka_unit_test(unreadable_x_files_name_the_file_and_the_reason),
+        cmocka_unit_test(deeply_nested_x_is_refused),
+        cmocka_unit_test(files_lying_about_their_counts_are_refused),
+        cmocka_unit_test(budget_formats_and_special_files),
 #else
         cmocka_unit_test(without_assimp_other_formats_are_not_built_in),
 #endif

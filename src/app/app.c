@@ -872,7 +872,7 @@ app *app_create(const app_options *opt)
 
     /* a model that cannot be read stops the program before any window */
     char load_err[512] = "";
-    if (opt->mesh && !model_load(opt->mesh, 1.5f, &a->user_mesh, load_err, sizeof load_err)) {
+    if (opt->mesh && !model_load_within(opt->mesh, 1.5f, opt->load_limit, &a->user_mesh, load_err, sizeof load_err)) {
         fprintf(stderr, "raypick: %s\n", load_err);
         free(a);
         return NULL;

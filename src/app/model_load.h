@@ -21,6 +21,10 @@
 /* Most triangles a model may have (a bound on memory, 2^26). */
 #define MODEL_LOAD_MAX_TRIANGLES ((size_t)1 << 26)
 
+/* Bytes a model may take to load by default (--load-limit changes it):
+   the file, what assimp builds from it, and the flattened mesh. */
+#define MODEL_LOAD_DEFAULT_BUDGET ((long long)1 << 30)
+
 /* true when this build reads assimp's formats (.obj is read in every build). */
 bool model_load_available(void);
 
@@ -29,5 +33,13 @@ bool model_load_available(void);
    reason (the .obj file's line and problem, assimp's aiGetErrorString,
    "no triangles", "too many triangles", "not built in", ...). */
 bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size);
+
+/* model_load within `budget` bytes (<= 0: the default): a file larger
+   than the budget, or one whose declared sizes (model_guard.h) or
+   flattened instances exceed it, is refused with a message naming the
+   limit. Only regular files are read, the files a .gltf names included;
+   formats other than .obj, .x, .gltf, .glb, .ply and .stl are refused. */
+bool model_load_within(const char *path, float fit_radius, long long budget, mesh_data *out, char *err,
+                       size_t err_size);
 
 #endif /* RAYPICK_MODEL_LOAD_H */
