@@ -196,6 +196,34 @@ def images(tmp):
     case("heightmap FIFO", hm + [fifo], "refuse", [fifo, "not a regular file (a FIFO)"])
 
 
+def models(tmp):
+    mesh = ["--lesson", "5", "--size", "160x120", "--frames", "3", "--mesh"]
+    # item 7: a UTF-8 byte-order mark before the first vertex
+    bom = write(tmp, "bom.obj", b"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 50\nf 1 2 3\n")
+    case("obj with a UTF-8 BOM", mesh + [bom], "carry-on")
+    fifo = os.path.join(tmp, "fifo.obj")
+    os.mkfifo(fifo)
+    case("mesh FIFO", mesh + [fifo], "refuse", [fifo, "not a regular file (a FIFO)"])
+    if not HAVE_ASSIMP:
+        return
+    d = 60000
+    deep = write(tmp, "deep.x", "xof 0302txt 0064\n" + "Frame f {\n" * d +
+                 "Mesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n1;\n3;0,1,2;;\n}\n" + "}\n" * d)
+    case("x nested 60,000 deep", mesh + [deep], "refuse", [deep, "nest more than 256 deep"], cpu_s=10)
+    lie = write(tmp, "lie.x", "xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n500000000;\n"
+                "3;0,1,2;;\n}\n")
+    case("x claiming 500M faces", mesh + [lie], "refuse", [lie, "500000000"], cpu_s=5, peak_mib=600)
+    js = b'{"asset":{"version":"2.0"},"buffers":[{"byteLength":4294967295}]}'
+    js += b" " * (-len(js) % 4)
+    glb = write(tmp, "lie.glb", b"glTF" + struct.pack("<III", 2, 20 + len(js), len(js)) + b"JSON" + js)
+    case("glb claiming 4 GiB", mesh + [glb], "refuse", [glb, "4294967295"], cpu_s=5, peak_mib=600)
+    ply = write(tmp, "lie.ply", "ply\nformat ascii 1.0\nelement vertex 1000000000\nproperty float x\n"
+                "property float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+                "end_header\n0 0 0\n")
+    case("ply claiming 1e9 vertices", mesh + [ply], "refuse", [ply, "1000000000"], cpu_s=5, peak_mib=600)
+    case("unchecked format", mesh + [write(tmp, "m.dae", "<COLLADA/>")], "refuse", ["this format is not read"])
+
+
 def outputs(tmp):
     short = ["--size", "160x120", "--frames", "3"]
     full = open("/dev/full", "wb")
@@ -273,6 +301,7 @@ def signals(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         images(tmp)
+        models(tmp)
         outputs(tmp)
         signals(tmp)
     print("%d passed, %d failed" % (passed, failed))
