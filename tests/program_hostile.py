@@ -201,6 +201,19 @@ def models(tmp):
     # item 7: a UTF-8 byte-order mark before the first vertex
     bom = write(tmp, "bom.obj", b"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 50\nf 1 2 3\n")
     case("obj with a UTF-8 BOM", mesh + [bom], "carry-on")
+    # item 9: 2^20 copies of one triangle (minutes a frame under llvmpipe
+    # before the draw budget): drawn once, picked exactly (face 0: the
+    # lowest index of equal hits)
+    ov = write(tmp, "overdraw.obj", "v -1 -1 0\nv 1 -1 0\nv 0 1 0\n" + "f 1 2 3\n" * (1 << 20))
+    status, _ = case("obj of 2^20 coincident triangles", ["--lesson", "5", "--size", "160x120", "--frames", "2",
+                                                          "--mesh", ov], "carry-on", cpu_s=60)
+    out = tempfile.TemporaryFile()
+    run(["--lesson", "5", "--size", "160x120", "--frames", "2", "--click", "80,60@1", "--report", "--mesh", ov],
+        stdout=out)
+    out.seek(0)
+    line = out.read().decode()
+    report('"hit":true' in line and '"face":0' in line, "coincident triangles picked exactly", line[:0] or
+           ("face 0 hit" if '"face":0' in line else line[:120]))
     fifo = os.path.join(tmp, "fifo.obj")
     os.mkfifo(fifo)
     case("mesh FIFO", mesh + [fifo], "refuse", [fifo, "not a regular file (a FIFO)"])
