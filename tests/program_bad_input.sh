@@ -123,8 +123,8 @@ for f in bad_truncated.png bad_zlib.png bad_huge_dims.png bad_max_dims.png bad_z
          bad_overflow.pgm bad_maxval0.pgm bad_short.pgm noise.bin text.txt empty.bin; do
     hm refuse "$f" "$corpus/$f"
 done
-# stb_image does not check CRCs: decoding it anyway is fine.
-hm either bad_crc.png "$corpus/bad_crc.png"
+# the loader checks every chunk's CRC before stb_image decodes (issue 34)
+hm refuse bad_crc.png "$corpus/bad_crc.png"
 # too large for the demo: refused from the header, before decoding, with a
 # message naming the file and the limit (the header is all these files have)
 png_header() {   # png_header FILE WIDTH_HEX4 HEIGHT_HEX4 BITS COLOUR_TYPE (hex bytes)

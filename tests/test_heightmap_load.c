@@ -590,6 +590,14 @@ static void png_crc_and_adler_errors_are_refused(void **state)
     uint8_t c[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
     memcpy(b.data + at + len, c, 4);
     assert_fails_with(write_file("adler.png", b.data, b.n), "Adler-32");
+    /* a stream stb_image's inflate fails without giving a reason (it
+       crashed the check once: strcmp on NULL) */
+    static const uint8_t broken[6] = {0x78, 0x9c, 0xff, 0xff, 0xff, 0x00};
+    b.n = 0;
+    png_header(&b, 4, 4, 8, 0);
+    chunk(&b, "IDAT", broken, sizeof broken);
+    chunk(&b, "IEND", NULL, 0);
+    assert_fails_with(write_file("broken_zlib.png", b.data, b.n), "not a valid zlib stream");
 }
 
 /* Issue 34 item 5: indices past a one-entry palette are refused, never

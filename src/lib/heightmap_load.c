@@ -282,10 +282,11 @@ static rp_heightmap *decode_stb(const unsigned char *data, size_t size, const ch
                                 const vec3 origin, char *err, size_t err_size)
 {
     int w2, h2, comp;
+    stbi__g_failure_reason = NULL;      /* none stale (see png_inflate_check) */
     stbi_us *px = stbi_load_16_from_memory(data, (int)size, &w2, &h2, &comp, 0);
     if (px == NULL) {
         set_error(err, err_size, "%s: cannot decode the image, truncated or corrupt (%s)",
-                  path, stbi_failure_reason());
+                  path, stbi_failure_reason() ? stbi_failure_reason() : "no reason given");
         return NULL;
     }
     if (w2 != w || h2 != h || comp < 1 || comp > 4) {
@@ -520,15 +521,19 @@ static bool png_inflate_check(const unsigned char *z, size_t zlen, unsigned long
         set_error(err, err_size, "%s: out of memory for %llu bytes of pixels", path, raw);
         return false;
     }
+    /* stb's inflate fails some inputs without a reason: no stale one
+       (the variable is this file's: stb_image is compiled in here) */
+    stbi__g_failure_reason = NULL;
     int got = stbi_zlib_decode_buffer((char *)out, (int)raw, (const char *)z, (int)zlen);
+    const char *why = stbi_failure_reason() ? stbi_failure_reason() : "corrupt data";
     bool ok = false;
-    if (got < 0 && strcmp(stbi_failure_reason(), "output buffer limit") == 0)
+    if (got < 0 && strcmp(why, "output buffer limit") == 0)
         set_error(err, err_size, "%s: corrupt: the compressed pixels inflate to more than the %llu "
                   "bytes a %lux%lu image holds (refused at that limit)", path, raw,
                   (unsigned long)f->w, (unsigned long)f->h);
     else if (got < 0)
         set_error(err, err_size, "%s: corrupt: the compressed pixels are not a valid zlib stream "
-                  "(%s)", path, stbi_failure_reason());
+                  "(%s)", path, why);
     else if ((unsigned long long)got < raw)
         set_error(err, err_size, "%s: truncated or corrupt: the compressed pixels give %d of the "
                   "%llu bytes the image needs", path, got, raw);
