@@ -21,14 +21,14 @@
  *       clipped    the points, all outside the view: the vertex work
  *                  alone, the clipper throws every one away
  */
-#include <SDL.h>
-#include <glad/gl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "gl_program.h"
+#include "gl_test_window.h"
 #include "stats.h"
 
 #define WIDTH 1280
@@ -77,45 +77,6 @@ static bool parse_int(const char *s, int lo, int hi, int *out)
         return false;
     *out = (int)v;
     return true;
-}
-
-static GLuint compile(GLenum kind, const char *source)
-{
-    GLuint s = glCreateShader(kind);
-    glShaderSource(s, 1, &source, NULL);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[512];
-        glGetShaderInfoLog(s, sizeof log, NULL, log);
-        fprintf(stderr, "bench_draw_floor: shader: %s\n", log);
-        glDeleteShader(s);
-        return 0;
-    }
-    return s;
-}
-
-static GLuint build_program(void)
-{
-    GLuint vs = compile(GL_VERTEX_SHADER, VERTEX_SHADER);
-    GLuint fs = compile(GL_FRAGMENT_SHADER, FRAGMENT_SHADER);
-    if (!vs || !fs)
-        return 0;
-    GLuint p = glCreateProgram();
-    glAttachShader(p, vs);
-    glAttachShader(p, fs);
-    glLinkProgram(p);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        fprintf(stderr, "bench_draw_floor: the program did not link\n");
-        glDeleteProgram(p);
-        return 0;
-    }
-    return p;
 }
 
 /* Fixed places (a small LCG, the same every run): x across the middle
@@ -199,21 +160,10 @@ int main(int argc, char **argv)
                 MAX_FRAMES);
         return 2;
     }
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "bench_draw_floor: SDL_Init: %s\n", SDL_GetError());
-        return 1;
-    }
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    SDL_Window *window = SDL_CreateWindow("bench_draw_floor", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
-                                          WIDTH, HEIGHT, SDL_WINDOW_OPENGL);
-    SDL_GLContext context = window ? SDL_GL_CreateContext(window) : NULL;
-    if (!context) {
-        fprintf(stderr, "bench_draw_floor: no OpenGL 3.3 core window: %s\n", SDL_GetError());
-        SDL_Quit();
+    gl_test_window win;
+    char err[1100] = "";
+    if (!gl_test_window_open(&win, "bench_draw_floor", WIDTH, HEIGHT, 0, err, sizeof err)) {
+        fprintf(stderr, "bench_draw_floor: %s\n", err);
         return 1;
     }
     int status = 1;
@@ -221,12 +171,17 @@ int main(int argc, char **argv)
     double *wall = malloc((size_t)frames * sizeof *wall);
     double *cpu = malloc((size_t)frames * sizeof *cpu);
     GLuint program = 0;
+    const char *const vs[1] = {VERTEX_SHADER}, *const fs[1] = {FRAGMENT_SHADER};
     if (!xyz || !wall || !cpu) {
         fprintf(stderr, "bench_draw_floor: out of memory for %d objects\n", n);
         goto done;
     }
-    if (gladLoadGL((GLADloadfunc)SDL_GL_GetProcAddress) == 0 || !(program = build_program())) {
-        fprintf(stderr, "bench_draw_floor: could not set up OpenGL 3.3 core\n");
+    if (gladLoadGL((GLADloadfunc)SDL_GL_GetProcAddress) == 0) {
+        fprintf(stderr, "bench_draw_floor: could not load OpenGL 3.3 core\n");
+        goto done;
+    }
+    if (!(program = gl_program_link(vs, fs, 1, "floor", err, sizeof err))) {
+        fprintf(stderr, "bench_draw_floor: %s\n", err);
         goto done;
     }
     SDL_GL_SetSwapInterval(0);
@@ -245,7 +200,7 @@ int main(int argc, char **argv)
     glEnableVertexAttribArray(0);
     if (mode == MODE_TRIANGLES)
         glVertexAttribDivisor(0, 1);    /* one position per instance */
-    run_frames(window, (GLsizei)n, xyz, mode, frames, wall, cpu);
+    run_frames(win.window, (GLsizei)n, xyz, mode, frames, wall, cpu);
     long pixels = drawn_pixels((GLsizei)n, mode);
     if (glGetError() != GL_NO_ERROR || pixels < 0) {
         fprintf(stderr, "bench_draw_floor: OpenGL reported an error\n");
@@ -265,8 +220,6 @@ done:
     free(xyz);
     free(wall);
     free(cpu);
-    SDL_GL_DeleteContext(context);
-    SDL_DestroyWindow(window);
-    SDL_Quit();
+    gl_test_window_close(&win);
     return status;
 }

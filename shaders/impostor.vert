@@ -1,5 +1,5 @@
 #version 330 core
-// Sphere, ellipsoid and box copies as impostors (render.c, draw_impostors):
+// Sphere, ellipsoid and box copies as impostors (impostor.c, render_draw_impostors):
 // one point sprite per copy covering its bounding sphere on screen (u_quads
 // 0: a plain draw, one vertex per copy), or a camera-facing quad from
 // gl_VertexID when too large for a point (u_quads 1: instanced).

@@ -12,9 +12,10 @@ A backticked path under tests/ starts a list; the backticked names that
 follow, separated only by commas, "and", semicolons, white space or a
 parenthesised comment, are its tests. A C test must be registered with
 cmocka_unit_test(NAME) in that file (so it runs, not merely exists); a
-Python test must be a `def NAME(` in that file. Fails on a missing file or
-test, and when fewer than MIN_CITATIONS tests are found at all (the lists
-must not silently stop being recognised).
+Python test must be a `def NAME(` in that file (a function, or a method of
+a unittest class). Fails on a missing file or test, and when fewer than
+MIN_CITATIONS tests are found at all (the lists must not silently stop
+being recognised).
 """
 import os
 import re
@@ -94,7 +95,7 @@ def registered_tests(path):
     with open(path, encoding='utf-8') as f:
         src = f.read()
     if path.endswith('.py'):
-        return set(re.findall(r'^def\s+(\w+)\s*\(', src, re.MULTILINE))
+        return set(re.findall(r'^[ \t]*def\s+(\w+)\s*\(', src, re.MULTILINE))
     return set(re.findall(r'cmocka_unit_test\w*\(\s*(\w+)', src))
 
 

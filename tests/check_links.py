@@ -8,8 +8,10 @@ Checks Markdown links [text](target), images ![alt](target), reference
 definitions [name]: target, and HTML <img src="..."> / <a href="...">.
 Skips absolute URLs (http:, https:, mailto:, ...) and text inside fenced or
 inline code. A target with a #fragment is checked without the fragment;
-a bare #fragment must name a heading of the same file.
-Exits 1 and lists every broken link when one is found.
+a bare #fragment must name a heading of the same file. Every page under
+docs/ must be reachable from README.md by following links (a directory
+link reaches the pages in it).
+Exits 1 and lists every broken link and unreachable page when one is found.
 """
 import os
 import re
@@ -72,6 +74,23 @@ def scan(path):
     return links, anchors
 
 
+def reachable(root, edges):
+    """Pages reached from README.md by following links; a link to a folder
+    reaches the pages directly in it."""
+    start = os.path.join(root, 'README.md')
+    seen, todo = {start}, [start]
+    while todo:
+        for target in edges.get(todo.pop(), ()):
+            pages = [target]
+            if os.path.isdir(target):
+                pages = [os.path.join(target, n) for n in os.listdir(target) if n.endswith('.md')]
+            for page in pages:
+                if page not in seen:
+                    seen.add(page)
+                    todo.append(page)
+    return seen
+
+
 def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                            os.path.join(os.path.dirname(__file__), '..'))
@@ -81,6 +100,7 @@ def main():
         return 1
     anchors_of = {}
     broken = []
+    edges = {}       # page -> the files and folders it links to
     checked = 0
     scans = {path: scan(path) for path in files}
     for path, (_, anchors) in scans.items():
@@ -101,15 +121,21 @@ def main():
             else:
                 resolved = os.path.join(os.path.dirname(path), file_part)
             resolved = os.path.normpath(resolved)
+            edges.setdefault(os.path.normpath(path), set()).add(resolved)
             if not os.path.exists(resolved):
                 broken.append('%s:%d: %s does not exist' % (rel, number, target))
             elif fragment and resolved in anchors_of and fragment not in anchors_of[resolved]:
                 broken.append('%s:%d: %s has no heading for #%s' % (rel, number, file_part, fragment))
+    reached = reachable(root, edges)
+    unreachable = [os.path.relpath(p, root) for p in files
+                   if os.path.normpath(p) not in reached]
     for line in broken:
         print(line)
-    print('check_links: %d files, %d relative links, %d broken'
-          % (len(files), checked, len(broken)))
-    return 1 if broken else 0
+    for page in unreachable:
+        print('%s: not reachable from README.md by its links' % page)
+    print('check_links: %d files, %d relative links, %d broken, %d pages unreachable'
+          % (len(files), checked, len(broken), len(unreachable)))
+    return 1 if broken or unreachable else 0
 
 
 if __name__ == '__main__':

@@ -56,6 +56,20 @@ run() {   # run EXPECT NAME ARGS...: EXPECT is refuse, carry-on or either
 
 short=(--frames 3)
 
+# ---- the lessons, from the registry (--list-lessons prints one a line)
+# shellcheck disable=SC2086
+lessons=$( (ulimit -t 60; exec timeout 900 ${RAYPICK_EXE_WRAPPER:-} "$exe" --list-lessons) |
+          sed -n 's/^{"number":\([0-9][0-9]*\),.*/\1/p' | tr '\n' ' ')
+count=$(echo "$lessons" | wc -w)
+if [ "$count" -ge 1 ] && [ "$lessons" = "$(seq -s ' ' 1 "$count") " ]; then
+    passed=$((passed + 1))
+    printf 'ok    %-28s %s\n' "--list-lessons" "lessons $lessons"
+else
+    failed=$((failed + 1))
+    printf 'FAIL  %-28s no lessons 1..N in its output: "%s"\n' "--list-lessons" "$lessons"
+    count=1; lessons=1
+fi
+
 # ---- window sizes
 for size in 0x0 100000x100000 -5x3 abc 64x x64 640 640x480x2 1e3x1e3 '' ' 640x480' 0x480 \
             2147483648x2; do
@@ -68,7 +82,7 @@ run carry-on "size 64x64" --size 64x64 "${short[@]}" --click 32,32@1
 run refuse "unknown option" --frobnicate "${short[@]}"
 run refuse "option without value" "${short[@]}" --lesson
 run refuse "lesson 0" --lesson 0 "${short[@]}"
-run refuse "lesson 6" --lesson 6 "${short[@]}"
+run refuse "lesson $((count + 1)), past the last" --lesson $((count + 1)) "${short[@]}"
 run refuse "lesson abc" --lesson abc "${short[@]}"
 run refuse "frames -1" --frames -1
 run refuse "frames 1e99" --frames 99999999999999999999
@@ -93,7 +107,7 @@ run refuse "spacing without map" "${short[@]}" --heightmap-spacing 1
 run refuse "scale without map" "${short[@]}" --heightmap-scale 1
 
 # ---- input the program must survive and carry on from
-for lesson in 1 2 3 4 5; do
+for lesson in $lessons; do
     run carry-on "lesson $lesson unknown keys" --lesson "$lesson" --size 160x120 --frames 6 \
         --key '#@1' --key 'z@1' --key '~@2' --key 'q@2' --key '0@3' --key '9@3' --key '5@4' \
         --click 80,60@5

@@ -13,10 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <SDL.h>
 
 #include "render.h"
-#include "sanitizer_keep.h"
+#include "render/render_test_window.h"
 
 #define W 320
 #define H 240
@@ -94,6 +93,7 @@ static int reverse_rank(render_cmd_kind k)
     case RENDER_CMD_TERRAIN: case RENDER_CMD_SHAPE: return 7;
     case RENDER_CMD_MESH: case RENDER_CMD_MESH_HIGHLIGHT: return 7;
     case RENDER_CMD_INSTANCES: return 7;
+    case RENDER_CMD_COUNT: break;   /* not a command */
     }
     return 8;
 }
@@ -151,21 +151,10 @@ int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "FAIL: no video: %s\n", SDL_GetError());
-        return 1;
-    }
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-    SDL_Window *win = SDL_CreateWindow("render order", 0, 0, W, H, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-    SDL_GLContext gl = win ? SDL_GL_CreateContext(win) : NULL;
-    app_keep_gl_driver_loaded();    /* as the demo does: LeakSanitizer can then name the driver */
-    char err[256] = "";
-    renderer *r = gl ? render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err) : NULL;
+    gl_test_window win;
+    renderer *r = render_test_open(&win, "render order", W, H, true);
     if (!r) {
-        fprintf(stderr, "FAIL: no OpenGL 3.3 renderer: %s %s\n", SDL_GetError(), err);
+        fprintf(stderr, "FAIL: no window with the renderer\n");
         return 1;
     }
 
@@ -257,9 +246,6 @@ int main(int argc, char **argv)
     render_list_free(&empty);
     render_list_free(&batched);
     render_list_free(&one_by_one);
-    render_destroy(r);
-    SDL_GL_DeleteContext(gl);
-    SDL_DestroyWindow(win);
-    SDL_Quit();
+    render_test_close(&win, r);
     return failures ? 1 : 0;
 }

@@ -28,8 +28,8 @@ typedef struct rp_ellipsoid {
 } rp_ellipsoid;
 
 /*!
- * @brief first intersection of a ray with an ellipsoid. Replaces seed 000's
- *        ellipsoid shield test (Sphere_Ray_Intersections' ellipsoid sibling,
+ * @brief first intersection of a ray with an ellipsoid. Replaces the German
+ *        phaser/shield tutorial's ellipsoid shield test (Sphere_Ray_Intersections' ellipsoid sibling,
  *        with pEllipsoidScaleSq), generalised to any orientation.
  *
  * The tutorial divides each term by the squared radius and keeps the float

@@ -6,8 +6,10 @@
  *     rp_pick_ray_unproject(mx, my, &vp, proj, view, RP_GL, &ray);
  *
  * Two ways to get it, as the tutorials do:
- *   rp_pick_ray_perspective  the D3D9 CalculateRay + TransformRay (seed 001)
- *   rp_pick_ray_unproject    XNA's GetPointerRay with Viewport.Unproject (seed 004)
+ *   rp_pick_ray_perspective  the D3D9 CalculateRay + TransformRay (the Chinese
+ *                            bounding-sphere picking tutorial)
+ *   rp_pick_ray_unproject    XNA's GetPointerRay with Viewport.Unproject (the
+ *                            XNA terrain-picking recipe)
  *
  * D3D9 / D3DX / XNA calls replaced:
  *   IDirect3DDevice9::GetViewport       -> the rp_viewport you pass

@@ -1,7 +1,8 @@
 /*
  * raypick/scene.h: many objects (spheres, ellipsoids, boxes, mesh
- * instances) under one BVH, refitted or rebuilt when they move: seed 001's
- * loop over every object's bounding sphere, without the loop.
+ * instances) under one BVH, refitted or rebuilt when they move: the Chinese
+ * bounding-sphere picking tutorial's loop over every object's bounding
+ * sphere, without the loop.
  *
  *     rp_scene *scene = rp_scene_create();
  *     for (int i = 0; i < n; i++)

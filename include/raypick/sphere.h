@@ -22,8 +22,9 @@ typedef struct rp_sphere {
 } rp_sphere;
 
 /*!
- * @brief first intersection of a ray with a sphere. Replaces seed 000's
- *        Sphere_Ray_Intersections and seed 001's CheckIntersection.
+ * @brief first intersection of a ray with a sphere. Replaces the German
+ *        phaser/shield tutorial's Sphere_Ray_Intersections and the Chinese
+ *        bounding-sphere picking tutorial's CheckIntersection.
  *
  * The tutorials take min(s1, s2) of the textbook roots
  * (-b +- sqrt(b^2 - 4ac)) / 2a in float. That answer is negative when the
@@ -51,7 +52,8 @@ RP_API bool rp_intersect_ray_sphere(const rp_ray *ray, const rp_sphere *s, rp_hi
 
 /*!
  * @brief yes/no version of rp_intersect_ray_sphere: always the same answer.
- *        The "is the object under the mouse" question of seed 001.
+ *        The "is the object under the mouse" question of the Chinese
+ *        bounding-sphere picking tutorial.
  *
  * @param[in] ray the ray
  * @param[in] s   the sphere
@@ -61,7 +63,8 @@ RP_API bool rp_test_ray_sphere(const rp_ray *ray, const rp_sphere *s);
 
 /*!
  * @brief nearest sphere of an array that the ray hits: picking among many
- *        objects (seed 001's loop over every object's CheckIntersection).
+ *        objects (the Chinese bounding-sphere picking tutorial's loop over
+ *        every object's CheckIntersection).
  *
  * A float pre-pass rejects the spheres far from the ray's line or behind
  * its origin, eight spheres per step with AVX (picked at run time), four
@@ -84,9 +87,11 @@ RP_API int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
                              size_t count, rp_hit *out);
 
 /*!
- * @brief point strictly inside the sphere: |p - c|^2 < r^2. Replaces seed
- *        002's Check_SphereHit and seed 003's pointInSphere (the same test;
- *        a point on the surface is outside, as in both seeds).
+ * @brief point strictly inside the sphere: |p - c|^2 < r^2. Replaces the
+ *        German bounding-sphere test tutorial's Check_SphereHit and
+ *        pointInSphere of the Android games book (Beginning Android 4
+ *        Games Development, its bounding-sphere overlap test): the same
+ *        test; a point on the surface is outside, as in both tutorials.
  *
  * @param[in] s the sphere
  * @param[in] p the point
@@ -102,8 +107,9 @@ RP_API bool rp_sphere_contains_point(const rp_sphere *s, const vec3 p);
 
 /*!
  * @brief exact overlap test: |ca - cb|^2 <= (ra + rb)^2, touching counts.
- *        Replaces seed 003's overlapSpheres (and the full form of seed
- *        002's condition, with the mixed term 2 ra rb).
+ *        Replaces the Android games book's overlapSpheres (and the full
+ *        form of the German bounding-sphere test tutorial's condition,
+ *        with the mixed term 2 ra rb).
  *
  * @param[in] a first sphere
  * @param[in] b second sphere
@@ -113,8 +119,9 @@ RP_API bool rp_sphere_contains_point(const rp_sphere *s, const vec3 p);
 RP_API bool rp_test_sphere_sphere(const rp_sphere *a, const rp_sphere *b);
 
 /*!
- * @brief seed 002's shortcut, Sphere_Sphere_Collision without the mixed
- *        term: |ca - cb|^2 < ra^2 + rb^2.
+ * @brief the German bounding-sphere test tutorial's shortcut,
+ *        Sphere_Sphere_Collision without the mixed term:
+ *        |ca - cb|^2 < ra^2 + rb^2.
  *
  * Since ra^2 + rb^2 < (ra + rb)^2 this is STRICTER than the exact test, not
  * looser: it misses real collisions. Two unit spheres 1.5 apart overlap

@@ -16,6 +16,7 @@
 #include "display_choice.h"
 #include "hud_layout.h"
 #include "lesson.h"
+#include "lessons.h"
 #include "mesh_data.h"
 #include "model_load.h"
 #include "render.h"
@@ -26,7 +27,6 @@
 #include "stop.h"
 #include "window_pixels.h"
 
-#define LESSON_COUNT 5
 #define SCRIPT_DT (1.0f / 60.0f)
 #define LAYOUT_OBJECTS 64
 
@@ -35,10 +35,10 @@ struct app {
     SDL_Window *window;
     SDL_GLContext gl;
     renderer *r;
-    const lesson *lessons[LESSON_COUNT];
-    void *states[LESSON_COUNT];     /* each lesson's self; NULL until created */
-    app_camera cameras[LESSON_COUNT];
-    int current;                    /* index into lessons */
+    const lesson *lessons[LESSONS_MAX];   /* the registry's (lessons.h), in order */
+    void *states[LESSONS_MAX];      /* each lesson's self; NULL until created */
+    app_camera cameras[LESSONS_MAX];
+    int current;                    /* index into lessons: lesson number - 1 */
     bool show_help;
     bool orbiting;
     bool quit;
@@ -204,7 +204,7 @@ static void *create_lesson(app *a, int i, char *err, size_t err_size, void (*pro
 
 static void switch_lesson(app *a, int index)
 {
-    if (index < 0 || index >= LESSON_COUNT || index == a->current)
+    if (index < 0 || index >= lessons_count() || index == a->current)
         return;
     if (!a->states[index]) {    /* first shown now: made here (small, without files) */
         char err[512];
@@ -231,7 +231,7 @@ static void toggle_gpu_picking(app *a)
 
 static void handle_key(app *a, char k)
 {
-    if (k >= '1' && k <= '0' + LESSON_COUNT)
+    if (k >= '1' && k < '1' + lessons_count())
         switch_lesson(a, k - '1');
     else if (k == 'h')
         a->show_help = !a->show_help;
@@ -305,24 +305,32 @@ typedef struct hud_texts {
 } hud_texts;
 
 /* The HUD line when G is on but the lesson, as it is now, lists nothing
-   with a pick id: where GPU picking can be seen instead, never naming the
-   lesson shown (lesson 1 without ids would be in a mode that has none). */
+   with a pick id: where GPU picking can be seen instead (the registry's
+   lessons with pick ids), never naming the lesson shown (lesson 1 without
+   ids would be in a mode that has none). */
 static void gpu_nothing_text(int lesson_number, char *buf, size_t size)
 {
-    static const int with_ids[] = {1, 5};   /* the lessons whose draw lists pick ids */
     char others[48] = "";
-    int n = 0;
+    int n = 0, total = 0;
     bool listed = false;
-    for (size_t i = 0; i < sizeof with_ids / sizeof with_ids[0]; ++i) {
-        if (with_ids[i] == lesson_number) {
+    for (int i = 1; i <= lessons_count(); ++i)
+        total += lessons_get(i)->pick_ids && i != lesson_number;
+    for (int i = 1; i <= lessons_count(); ++i) {
+        if (!lessons_get(i)->pick_ids)
+            continue;
+        if (i == lesson_number) {
             listed = true;
             continue;
         }
+        ++n;
         size_t used = strlen(others);
-        snprintf(others + used, sizeof others - used, "%s%d", n++ ? " and " : "", with_ids[i]);
+        snprintf(others + used, sizeof others - used, "%s%d", n == 1 ? "" : n == total ? " and " : ", ", i);
     }
-    snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids (lesson%s %s do%s)",
-             listed ? "mode" : "lesson", n > 1 ? "s" : "", others, n > 1 ? "" : "es");
+    if (total == 0)
+        snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids", listed ? "mode" : "lesson");
+    else
+        snprintf(buf, size, "\nGPU picking (G): this %s draws nothing with pick ids (lesson%s %s do%s)",
+                 listed ? "mode" : "lesson", total > 1 ? "s" : "", others, total > 1 ? "" : "es");
 }
 
 static void hud_pick_text(const app *a, hud_texts *t)
@@ -378,8 +386,8 @@ static void hud_build(const app *a, hud_texts *t)
     l->status(a->states[a->current], t->status, sizeof t->status);
     hud_pick_text(a, t);
     if (a->show_help)
-        snprintf(t->help, sizeof t->help, "%s\n1-5 lesson   G GPU picking   H hide help   R reset camera\n"
-                 "right drag or [ ] orbit   wheel zoom   Esc quit", l->keys);
+        snprintf(t->help, sizeof t->help, "%s\n1-%d lesson   G GPU picking   H hide help   R reset camera\n"
+                 "right drag or [ ] orbit   wheel zoom   Esc quit", l->keys, lessons_count());
     else
         snprintf(t->help, sizeof t->help, "H help");
     t->help_short = "H help";
@@ -643,7 +651,7 @@ void app_destroy(app *a)
     if (a->loading)
         finish_loading(a, false);   /* the thread must end before its lessons go */
     app_keep_gl_driver_loaded();    /* what SDL loaded since start-up, before it unloads it */
-    for (int i = 0; i < LESSON_COUNT; ++i)
+    for (int i = 0; i < lessons_count(); ++i)
         if (a->states[i])
             a->lessons[i]->destroy(a->states[i]);
     render_list_free(&a->scene);
@@ -708,13 +716,20 @@ static void *create_lesson(app *a, int i, char *err, size_t err_size, void (*pro
     return a->lessons[i]->create(&env);
 }
 
-/* Made at start: the first lesson shown, and those given a file (so a bad
-   --heightmap or --mesh is reported before anything runs). The others are
-   made when first shown (switch_lesson): lesson 5's model alone is 5 MB,
-   which a start with a 4097x4097 map need not hold (issue 16). */
+/* Made at start: the first lesson shown, and those given a file (the
+   registry's file options: a bad --heightmap or --mesh is reported before
+   anything runs). The others are made when first shown (switch_lesson):
+   lesson 5's model alone is 5 MB, which a start with a 4097x4097 map need
+   not hold (issue 16). */
 static bool made_at_start(const app *a, int i)
 {
-    return i == a->opt.lesson - 1 || (i == 3 && a->opt.heightmap) || (i == 4 && a->opt.mesh);
+    if (i == a->opt.lesson - 1)
+        return true;
+    const lessons_entry *e = lessons_get(i + 1);
+    for (int f = 0; f < LESSONS_MAX_FILES && e->files[f]; ++f)
+        if (app_option_file(&a->opt, e->files[f]))
+            return true;
+    return false;
 }
 
 /* The lessons made at start; false with the message in l->err. */
@@ -724,7 +739,7 @@ static int create_lessons(void *user)
     app *a = l->a;
     char err[512] = "";
     l->ok = true;
-    for (int i = 0; i < LESSON_COUNT && l->ok; ++i) {
+    for (int i = 0; i < lessons_count() && l->ok; ++i) {
         if (!made_at_start(a, i))
             continue;
         a->states[i] = create_lesson(a, i, err, sizeof err, loading_progress, l);
@@ -826,7 +841,7 @@ static bool finish_loading(app *a, bool show)
     free(l);
     if (!ok)
         return false;
-    for (int i = 0; i < LESSON_COUNT; ++i)
+    for (int i = 0; i < lessons_count(); ++i)
         app_camera_reset(&a->cameras[i], &a->lessons[i]->camera);
     return true;
 }
@@ -862,11 +877,8 @@ app *app_create(const app_options *opt)
         return NULL;
     }
     a->opt = *opt;
-    a->lessons[0] = &lesson1_spheres;
-    a->lessons[1] = &lesson2_shields;
-    a->lessons[2] = &lesson3_bounds;
-    a->lessons[3] = &lesson4_terrain;
-    a->lessons[4] = &lesson5_triangles;
+    for (int i = 0; i < lessons_count(); ++i)
+        a->lessons[i] = lessons_get(i + 1)->lesson;
     a->show_help = true;
     app_stop_install();     /* before SDL_Init, which then keeps these */
 

@@ -14,6 +14,7 @@
 #endif
 
 #include "app.h"
+#include "report.h"
 
 /* A standard stream the parent closed gets /dev/null: otherwise the next
    descriptor opened (the X connection) would be descriptor 1, and --report
@@ -31,9 +32,11 @@ static bool standard_streams_ok(const app_options *opt)
     for (int fd = 0; fd < 3; ++fd)      /* the lowest free descriptor: fd itself */
         if (closed[fd] && open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
             return false;
-    if (closed[1] && (opt->report || opt->print_layout || opt->bench_frames > 0)) {
+    if (closed[1] && (opt->report || opt->print_layout || opt->bench_frames > 0 ||
+                      opt->list_lessons)) {
         fprintf(stderr, "raypick: standard output is closed: %s would have nowhere to go\n",
-                opt->report ? "--report" : opt->print_layout ? "--print-layout" : "--bench-frames");
+                opt->report ? "--report" : opt->print_layout ? "--print-layout"
+                : opt->bench_frames > 0 ? "--bench-frames" : "--list-lessons");
         return false;
     }
     return true;
@@ -61,9 +64,14 @@ int main(int argc, char **argv)
     }
     if (!standard_streams_ok(&opt))
         return 1;
-    int status = app_run(&opt);
-    /* --report, --print-layout and --bench-frames write to stdout: a write
-       that failed (a full disk, a closed pipe) is an error, not success */
+    int status = 0;
+    if (opt.list_lessons)       /* no window: tools and tests read the registry */
+        report_lessons(stdout);
+    else
+        status = app_run(&opt);
+    /* --report, --print-layout, --bench-frames and --list-lessons write to
+       stdout: a write that failed (a full disk, a closed pipe) is an error,
+       not success */
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "raypick: cannot write to standard output: %s\n",

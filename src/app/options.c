@@ -8,18 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lessons.h"
+
+/* "lesson N: " for the lesson that loads --option's file (the registry's),
+   "" when none does */
+static const char *file_lesson(const char *option, char *buf, size_t size)
+{
+    const lessons_entry *e = lessons_for_file(option);
+    if (e)
+        snprintf(buf, size, "lesson %d: ", e->number);
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
 void app_print_usage(const char *argv0, FILE *out)
 {
+    int count = lessons_count();
+    char heightmap[16], mesh[16];
     fprintf(out,
             "usage: %s [options]\n"
-            "  --lesson N          start in lesson N (1-5)\n"
+            "  --lesson N          start in lesson N (1-%d)\n"
             "  --size WxH          window size (default 1280x720)\n"
-            "  --heightmap FILE    lesson 4: load the terrain from an image (PNG, PGM, PPM, BMP;\n"
+            "  --heightmap FILE    %sload the terrain from an image (PNG, PGM, PPM, BMP;\n"
             "                      at most 16384 a side, and --load-limit to load)\n"
             "  --heightmap-spacing S  world units between samples (default: the map fits\n"
             "                      48x48 units, its longer side 48 whatever its pixels)\n"
             "  --heightmap-scale H world height of white (default 7; black is 0)\n"
-            "  --mesh FILE         lesson 5: pick this model (.obj; .x .gltf .glb .ply .stl ...\n"
+            "  --mesh FILE         %spick this model (.obj; .x .gltf .glb .ply .stl ...\n"
             "                      with a build with assimp)\n"
             "  --many-objects N    lesson 1's many-objects mode (A): N objects (1-1000000,\n"
             "                      default 100000)\n"
@@ -34,11 +50,16 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --report            one JSON line per pick on stdout\n"
             "  --print-layout      print the lesson's objects and camera as JSON, exit\n"
             "  --bench-frames N    run N frames, print the median frame time\n"
+            "  --list-lessons      print the lessons as JSON (number, name, title, ...), exit\n"
             "  --help              this text\n"
-            "keys: 1-5 lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
+            "keys: 1-%d lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
             "      left click pick, M/N/B/T/S/L/Z lesson toggles (see the HUD), P step mode\n"
-            "      (. next step, , previous), Esc quit\n",
-            argv0);
+            "      (. next step, , previous), Esc quit\n"
+            "lessons:\n",
+            argv0, count, file_lesson("heightmap", heightmap, sizeof heightmap),
+            file_lesson("mesh", mesh, sizeof mesh), count);
+    for (int n = 1; n <= count; ++n)
+        fprintf(out, "  %d  %s\n", n, lessons_get(n)->lesson->title);
 }
 
 static bool parse_int(const char *s, long min, long max, int *out)
@@ -135,11 +156,14 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
         } else if (!strcmp(a, "--print-layout")) {
             o->print_layout = true;
             takes_value = false;
+        } else if (!strcmp(a, "--list-lessons")) {
+            o->list_lessons = true;
+            takes_value = false;
         } else if (!v) {
             snprintf(err, n, "%s needs a value", a);
             return APP_PARSE_ERROR;
         } else if (!strcmp(a, "--lesson")) {
-            ok = parse_int(v, 1, 5, &o->lesson);
+            ok = parse_int(v, 1, lessons_count(), &o->lesson);
         } else if (!strcmp(a, "--size")) {
             ok = parse_size(v, &o->width, &o->height);
         } else if (!strcmp(a, "--frames")) {
@@ -208,4 +232,15 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
 bool app_script_mode(const app_options *o)
 {
     return o->frames > 0 || o->bench_frames > 0;
+}
+
+const char *app_option_file(const app_options *o, const char *option)
+{
+    if (!o || !option)
+        return NULL;
+    if (!strcmp(option, "heightmap"))
+        return o->heightmap;
+    if (!strcmp(option, "mesh"))
+        return o->mesh;
+    return NULL;
 }

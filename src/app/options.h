@@ -17,7 +17,7 @@ typedef struct app_script_event {
 } app_script_event;
 
 typedef struct app_options {
-    int  lesson;            /* 1..5 */
+    int  lesson;            /* 1..lessons_count() (lessons.h) */
     int  width, height;     /* window size */
     app_script_event events[APP_MAX_EVENTS];
     int  event_count;
@@ -32,6 +32,7 @@ typedef struct app_options {
     long long load_limit;   /* bytes loading --heightmap or --mesh may take; 0 = 1 GiB */
     bool report;            /* JSON line per pick on stdout */
     bool print_layout;      /* print the lesson's objects and camera, exit */
+    bool list_lessons;      /* print the lesson registry as JSON, exit */
     uint32_t seed;
 } app_options;
 
@@ -44,5 +45,9 @@ typedef enum app_parse_result {
 app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size);
 void app_print_usage(const char *argv0, FILE *out);
 bool app_script_mode(const app_options *o);
+/* The file given to --option (option without the dashes, as the lesson
+   registry names it: "heightmap", "mesh"); NULL when it was not given or
+   is no option naming a file. */
+const char *app_option_file(const app_options *o, const char *option);
 
 #endif

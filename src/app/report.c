@@ -1,7 +1,9 @@
-/* report.c: --report and --print-layout JSON for every lesson. */
+/* report.c: --report, --print-layout and --list-lessons JSON for every lesson. */
 #include "report.h"
 
 #include <math.h>
+
+#include "lessons.h"
 
 void report_vec3(FILE *out, const vec3 v)
 {
@@ -211,8 +213,11 @@ static void write_hud(FILE *out, const hud_layout *h)
 void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
                    const lesson_object *objects, int count)
 {
-    fprintf(out, "{\"lesson\":%d,\"width\":%d,\"height\":%d,\"window_width\":%d,\"window_height\":%d,\"eye\":",
-            lesson, v->width, v->height, window_w, window_h);
+    const lessons_entry *e = lessons_get(lesson);
+    fprintf(out, "{\"lesson\":%d,\"name\":", lesson);
+    report_string(out, e ? e->name : NULL);
+    fprintf(out, ",\"width\":%d,\"height\":%d,\"window_width\":%d,\"window_height\":%d,\"eye\":",
+            v->width, v->height, window_w, window_h);
     report_vec3(out, v->eye);
     fprintf(out, ",\"view\":[");
     for (int i = 0; i < 16; ++i)
@@ -232,4 +237,58 @@ void report_layout(FILE *out, int lesson, const render_view *v, int window_w, in
     if (hud)
         write_hud(out, hud);
     fprintf(out, "}\n");
+}
+
+void report_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (const unsigned char *c = (const unsigned char *)s; *c; ++c) {
+        if (*c == '"' || *c == '\\')
+            fprintf(out, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(out, "\\u%04x", *c);
+        else
+            fputc(*c, out);     /* UTF-8 passes through */
+    }
+    fputc('"', out);
+}
+
+/* one lesson of --list-lessons */
+static void write_lesson(FILE *out, const lessons_entry *e)
+{
+    char notes[256];
+    fprintf(out, "{\"number\":%d,\"name\":", e->number);
+    report_string(out, e->name);
+    fputs(",\"title\":", out);
+    report_string(out, e->lesson->title);
+    fputs(",\"title_key\":", out);
+    report_string(out, e->title_key);
+    fprintf(out, ",\"pick_ids\":%s,\"files\":[", e->pick_ids ? "true" : "false");
+    for (int i = 0; i < LESSONS_MAX_FILES && e->files[i]; ++i) {
+        if (i)
+            fputc(',', out);
+        report_string(out, e->files[i]);
+    }
+    fputs("],\"object\":", out);
+    report_string(out, e->object);
+    fprintf(out, ",\"source\":\"src/lessons/%s.c\",\"unit_test\":\"tests/test_lesson%d.c\",\"notes\":",
+            e->object, e->number);
+    report_string(out, lessons_notes_path(e, notes, sizeof notes) ? notes : NULL);
+    fputc('}', out);
+}
+
+void report_lessons(FILE *out)
+{
+    int count = lessons_count();
+    fprintf(out, "{\"count\":%d,\"lessons\":[\n", count);
+    for (int n = 1; n <= count; ++n) {
+        write_lesson(out, lessons_get(n));
+        fputs(n < count ? ",\n" : "\n", out);
+    }
+    fputs("]}\n", out);
+    fflush(out);
 }

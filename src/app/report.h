@@ -33,12 +33,22 @@ typedef struct report_click_info {
 
 /* [x,y,z] with 6 significant digits */
 void report_vec3(FILE *out, const vec3 v);
+/* s as a JSON string (quotes and backslashes escaped, control characters
+   as \u00XX, UTF-8 as is); null for NULL. */
+void report_string(FILE *out, const char *s);
+/* --list-lessons: the lesson registry (lessons.h) as one JSON object,
+   {"count":N,"lessons":[...]}, one lesson a line: number, name, title,
+   title_key, pick_ids, files (the options naming a file it loads, which
+   make it created at start), object, source, unit_test, notes (paths
+   relative to the source root). */
+void report_lessons(FILE *out);
 /* One JSON line: the click, the pick ray, the lesson's pick and its fields. */
 void report_pick(FILE *out, const report_click_info *info, const lesson_click *c, const lesson_pick *p);
-/* One JSON line: the camera and the objects (count of them), each with
-   where it appears in a window of window_w x window_h (window coordinates,
-   what a click needs; the view's width and height are the drawable's),
-   and the HUD's panels when hud is not NULL. */
+/* One JSON line: the lesson's number and registry name, the camera and
+   the objects (count of them), each with where it appears in a window of
+   window_w x window_h (window coordinates, what a click needs; the view's
+   width and height are the drawable's), and the HUD's panels when hud is
+   not NULL. */
 void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
                    const lesson_object *objects, int count);
 /* Where world point p appears: window coordinates (top-left origin) in a

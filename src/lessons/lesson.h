@@ -24,8 +24,8 @@
 #include "render_list.h"
 
 typedef enum lesson_method {
-    LESSON_PICK_D3D9,       /* rp_pick_ray_perspective (seed 001's CalculateRay) */
-    LESSON_PICK_UNPROJECT   /* rp_pick_ray_unproject (seed 004's GetPointerRay)  */
+    LESSON_PICK_D3D9,       /* rp_pick_ray_perspective (D3D9 CalculateRay)    */
+    LESSON_PICK_UNPROJECT   /* rp_pick_ray_unproject (XNA's GetPointerRay)   */
 } lesson_method;
 
 const char *lesson_method_name(lesson_method m);
@@ -131,7 +131,7 @@ typedef struct lesson_camera {
 } lesson_camera;
 
 typedef struct lesson {
-    int number;
+    int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks) */
     const char *title;
     const char *keys;       /* lesson keys for the help text, one per line */
     lesson_camera camera;
@@ -163,6 +163,8 @@ typedef struct lesson {
     int (*gpu_object)(const void *self, uint32_t id);
 } lesson;
 
+/* The lessons' tables, in the order of the registry (lessons.h): the app
+   and tools reach them through lessons_get(); tests may name them. */
 extern const lesson lesson1_spheres;
 extern const lesson lesson2_shields;
 extern const lesson lesson3_bounds;
@@ -206,5 +208,14 @@ void lesson_pick_ints(lesson_pick *out, const char *name, const int *values, int
 const lesson_field *lesson_pick_field(const lesson_pick *p, const char *name);
 /* model matrix: translate, rotate (quaternion, all zeros = none), scale */
 void lesson_model(const vec3 position, const versor rotation, const vec3 scale, mat4 out);
+/* A box's twelve edges as lines; box->orientation all zeros = axis-aligned
+   (an rp_aabb is the box with center (min + max) / 2, half_extents
+   (max - min) / 2). */
+void lesson_list_box(render_list *list, const rp_obb *box, const vec4 color);
+/* A label beside world point p, px_height pixels tall whatever the
+   distance, in seven-segment strokes facing the camera (list->view): the
+   renderer has no text in the scene. Digits, A, B and L; other characters
+   leave a gap. Nothing for a view without height or a p at the eye. */
+void lesson_list_label(render_list *list, const vec3 p, const char *text, float px_height, const vec4 color);
 
 #endif /* RAYPICK_LESSON_H */

@@ -1,5 +1,5 @@
 /*
- * Lesson 1: picking with bounding spheres (seed 001).
+ * Lesson 1: picking with bounding spheres (the Chinese bounding-sphere picking tutorial).
  *
  * Every object carries a bounding sphere. A left click casts the pick ray
  * and toggles the rotation of what it hits: only the nearest object (what a
@@ -402,39 +402,25 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
 
 /* ------------------------------------------------------------ draw */
 
-/* An AABB or OBB as its 12 edges. */
+/* Object i's AABB or OBB (the volume shown) as its 12 edges. */
 static void list_box(const lesson1 *self, int i, render_list *list)
 {
     const object *o = &self->objects[i];
     shape_placement p = placement(o);
-    vec3 center, half, axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    rp_obb box = {0};
     if (self->volume == 1 + BOUND_AABB) {
         rp_aabb a;
         shape_bounds_aabb(&self->bounds, &p, &a);
-        glm_vec3_add(a.min, a.max, center);
-        glm_vec3_scale(center, 0.5f, center);
-        glm_vec3_sub(a.max, center, half);
+        glm_vec3_add(a.min, a.max, box.center);
+        glm_vec3_scale(box.center, 0.5f, box.center);
+        glm_vec3_sub(a.max, box.center, box.half_extents);
     } else {
-        rp_obb b;
-        shape_bounds_obb(&self->bounds, &p, &b);
-        glm_vec3_copy(b.center, center);
-        glm_vec3_copy(b.half_extents, half);
-        for (int k = 0; k < 3; ++k)
-            glm_quat_rotatev(b.orientation, axes[k], axes[k]);
-    }
-    vec3 corner[8];
-    for (int c = 0; c < 8; ++c) {
-        glm_vec3_copy(center, corner[c]);
-        for (int k = 0; k < 3; ++k)
-            glm_vec3_muladds(axes[k], (c >> k & 1) ? half[k] : -half[k], corner[c]);
+        shape_bounds_obb(&self->bounds, &p, &box);
     }
     vec4 color = {0.45f, 0.75f, 1.0f, 0.8f};
     if (o->rotating)
         glm_vec4_copy((vec4){1.0f, 0.8f, 0.4f, 0.9f}, color);
-    for (int c = 0; c < 8; ++c)
-        for (int k = 0; k < 3; ++k)
-            if (!(c >> k & 1))
-                render_list_line(list, corner[c], corner[c | 1 << k], color);
+    lesson_list_box(list, &box, color);
 }
 
 /* Step mode: the object under test, its volume lit (yellow: the test

@@ -1,5 +1,5 @@
 /*
- * Lesson 2: phaser vs. shields (seed 000).
+ * Lesson 2: phaser vs. shields (the German phaser/shield tutorial).
  *
  * A turret fires a beam toward the point under the cursor. The beam is a ray
  * from the turret; it stops where it first meets a shield: the entry point,
@@ -601,7 +601,7 @@ static void step_text(const lesson2 *self, char *buf, size_t size)
         break;
     case STEP_COEFFICIENTS:
         snprintf(buf, size, "a = d.d = %.4g   b = 2 o.d = %.4g   c = o.o - 1 = %.4g\n"
-                 "(the seed's sums x^2/a^2 + y^2/b^2 + z^2/c^2, axis by axis)",
+                 "(the tutorial's sums x^2/a^2 + y^2/b^2 + z^2/c^2, axis by axis)",
                  (double)m->a, (double)m->b, (double)m->c);
         break;
     case STEP_DISCRIMINANT:

@@ -1,16 +1,16 @@
 /*
- * Lesson 3: bounding-sphere tests (seeds 002 and 003).
+ * Lesson 3: bounding-sphere tests (the German tutorial and the Android games book).
  *
  * Ships move; projectiles fly through them. A projectile inside a ship's
  * bounding sphere is a hit (point in sphere: |p - c|^2 < r^2): ship and
  * projectile light up. Two ships whose bounding spheres overlap are in
  * contact: a link joins them. M cycles the sphere-sphere test:
  *   exact      |ca - cb|^2 <= (ra + rb)^2
- *   shortcut   |ca - cb|^2 <  ra^2 + rb^2       (seed 002: it MISSES contacts)
+ *   shortcut   |ca - cb|^2 <  ra^2 + rb^2       (German tutorial: MISSES contacts)
  *   sqrt(2)    the shortcut with both radii scaled by sqrt(2): never misses,
  *              sometimes reports a contact that is not there
  * Pairs where the chosen test disagrees with the exact one are highlighted.
- * S shrinks the bounding spheres below the models (seed 003's trick: fewer
+ * S shrinks the bounding spheres below the models (the Android book's trick: fewer
  * "hits" that look like near misses); models that then overlap while their
  * spheres are apart are marked red and counted on the HUD. A click selects
  * a ship and pauses it; the HUD shows d^2, (ra+rb)^2 and ra^2+rb^2 for it
@@ -34,7 +34,7 @@ enum { STEP_PAIR, STEP_DISTANCE, STEP_EXACT, STEP_SHORTCUT, STEP_SCALED, STEP_MO
 
 typedef enum test_mode { MODE_EXACT, MODE_SHORTCUT, MODE_SCALED, MODE_COUNT } test_mode;
 static const char *const MODE_NAMES[MODE_COUNT] = {
-    "exact: d^2 <= (ra+rb)^2", "seed 002 shortcut: d^2 < ra^2+rb^2", "shortcut, radii * sqrt(2)"};
+    "exact: d^2 <= (ra+rb)^2", "tutorial's shortcut: d^2 < ra^2+rb^2", "shortcut, radii * sqrt(2)"};
 
 typedef struct ship {
     const char *name;
@@ -577,7 +577,7 @@ static void pair_text(const lesson3 *self, char *buf, size_t size)
                  n.exact ? "yes" : "no", yes_no(n.exact));
         break;
     case STEP_SHORTCUT:
-        snprintf(buf, size, "seed 002: ra^2+rb^2 = %.4f;  d^2 < ra^2+rb^2?  %s: %s%s", (double)n.shortcut_bound,
+        snprintf(buf, size, "shortcut: ra^2+rb^2 = %.4f;  d^2 < ra^2+rb^2?  %s: %s%s", (double)n.shortcut_bound,
                  n.shortcut ? "yes" : "no", yes_no(n.shortcut),
                  n.exact && !n.shortcut ? "  (MISSES the contact)" : "");
         break;
@@ -631,7 +631,7 @@ const lesson lesson3_bounds = {
     .title = "Lesson 3: bounding-sphere tests",
     .keys = "left click  select and pause / resume a ship\n"
             LESSON_STEP_KEYS
-            "M  exact / seed 002 shortcut / sqrt(2)-scaled radii\n"
+            "M  exact / tutorial's shortcut / sqrt(2)-scaled radii\n"
             "S  shrink bounding spheres below the models\n"
             "B  show bounding spheres",
     .camera = {{0.0f, 1.6f, -2.5f}, 0.0f, 0.5f, 12.0f, 0.7853982f},

@@ -1,5 +1,5 @@
 /*
- * Lesson 4: picking a point on a heightmap terrain (seed 004).
+ * Lesson 4: picking a point on a heightmap terrain (the XNA terrain-picking recipe).
  *
  * A click puts a marker where the pick ray meets the terrain. The seed's
  * method (the "search"): clip the ray to the terrain's height band, walk it
@@ -488,54 +488,6 @@ static void draw_marker(render_list *list, const terrain_mesh *mesh, const vec3 
 
 /* ---- step mode's drawing: the recipe's figures, large ---- */
 
-/* A label beside a world point, in seven-segment strokes facing the camera,
-   px_height pixels tall whatever the distance (the renderer has no text in
-   the scene). Digits, A, B and L. */
-static void draw_label(render_list *list, const vec3 p, const char *text, float px_height, const vec4 color)
-{
-    /* segments a..g as bits 0..6 */
-    static const char glyphs[] = "0123456789ABL";
-    static const unsigned char masks[] = {0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d, 0x07, 0x7f, 0x6f, 0x77, 0x7c, 0x38};
-    /* each segment's ends in a 1 x 2 cell, y up */
-    static const float seg[7][4] = {{0, 2, 1, 2}, {1, 2, 1, 1}, {1, 1, 1, 0}, {0, 0, 1, 0},
-                                    {0, 0, 0, 1}, {0, 1, 0, 2}, {0, 1, 1, 1}};
-    const render_view *v = &list->view;
-    float dist = glm_vec3_distance((float *)p, (float *)v->eye);
-    if (v->height <= 0 || v->proj[1][1] == 0.0f || dist <= 0.0f)
-        return;
-    float unit = 2.0f * dist / (v->proj[1][1] * (float)v->height) * px_height * 0.5f;   /* half the height */
-    vec3 right = {v->view[0][0], v->view[1][0], v->view[2][0]};
-    vec3 up = {v->view[0][1], v->view[1][1], v->view[2][1]};
-    vec3 origin;
-    /* above and right of the point, clear of its dot */
-    glm_vec3_copy((float *)p, origin);
-    glm_vec3_muladds(right, unit * 0.8f, origin);
-    glm_vec3_muladds(up, unit * 0.8f, origin);
-    for (const char *c = text; *c; ++c) {
-        const char *g = strchr(glyphs, *c);
-        if (g) {
-            unsigned mask = masks[g - glyphs];
-            for (int k = 0; k < 7; ++k) {
-                if (!(mask >> k & 1))
-                    continue;
-                vec3 a, b;
-                glm_vec3_copy(origin, a);
-                glm_vec3_muladds(right, seg[k][0] * unit, a);
-                glm_vec3_muladds(up, seg[k][1] * unit, a);
-                glm_vec3_copy(origin, b);
-                glm_vec3_muladds(right, seg[k][2] * unit, b);
-                glm_vec3_muladds(up, seg[k][3] * unit, b);
-                render_list_line(list, a, b, color);
-                /* twice, a pixel apart: bolder than one-pixel lines */
-                glm_vec3_muladds(right, unit * 0.12f, a);
-                glm_vec3_muladds(right, unit * 0.12f, b);
-                render_list_line(list, a, b, color);
-            }
-        }
-        glm_vec3_muladds(right, unit * 1.7f, origin);
-    }
-}
-
 /* A sample with its drop to the ground: green above, red below. */
 static void draw_sample(render_list *list, const lesson4 *self, const vec3 p, float size, const vec4 color,
                         const char *label)
@@ -558,7 +510,7 @@ static void draw_sample(render_list *list, const lesson4 *self, const vec3 p, fl
         render_list_line(list, p, g, drop);
     }
     if (label)
-        draw_label(list, label_at, label, 16.0f, color);
+        lesson_list_label(list, label_at, label, 16.0f, color);
 }
 
 /* The ground under the ray along [a, b] widened by half on each side, as a
@@ -701,7 +653,7 @@ static void status(const void *self_, char *buf, size_t size)
 {
     const lesson4 *self = self_;
     int k = snprintf(buf, size, "method: %s (M)   linear steps: %d (L)\n%s\n",
-                     self->mode == MODE_SEARCH ? "seed 004 search (linear + binary steps)" : "exact: first triangle hit",
+                     self->mode == MODE_SEARCH ? "XNA recipe's search (linear + binary steps)" : "exact: first triangle hit",
                      linear_choices[self->linear_choice], self->last);
     if (k < 0 || (size_t)k >= size)
         return;
@@ -808,7 +760,7 @@ const lesson lesson4_terrain = {
     .number = 4,
     .title = "Lesson 4: terrain picking",
     .keys = "left click  put the marker on the terrain\n"
-            "M  seed 004 search / exact method\n"
+            "M  XNA recipe's search / exact method\n"
             "L  linear steps: 1 (binary search alone) / 8 / 30 / 300\n"
             "Z  step mode's camera: frames the step / free\n"
             LESSON_STEP_KEYS,

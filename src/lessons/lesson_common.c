@@ -1,4 +1,5 @@
-/* lesson_common.c: small helpers every lesson uses. */
+/* lesson_common.c: small helpers every lesson uses, and drawing helpers
+   any lesson may (boxes, labels in the scene). */
 #include "lesson.h"
 
 #include <stdio.h>
@@ -96,6 +97,72 @@ void lesson_model(const vec3 position, const versor rotation, const vec3 scale, 
         glm_quat_rotate(out, (float *)rotation, out);
     if (scale)
         glm_scale(out, (float *)scale);
+}
+
+/* ------------------------------------------------------------ drawing */
+
+void lesson_list_box(render_list *list, const rp_obb *box, const vec4 color)
+{
+    vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    const float *q = box->orientation;
+    if (q[0] != 0.0f || q[1] != 0.0f || q[2] != 0.0f || q[3] != 0.0f)
+        for (int k = 0; k < 3; ++k)
+            glm_quat_rotatev((float *)q, axes[k], axes[k]);
+    vec3 corner[8];     /* corner c: bit k set = the +half side of axis k */
+    for (int c = 0; c < 8; ++c) {
+        glm_vec3_copy((float *)box->center, corner[c]);
+        for (int k = 0; k < 3; ++k)
+            glm_vec3_muladds(axes[k], (c >> k & 1) ? box->half_extents[k] : -box->half_extents[k], corner[c]);
+    }
+    for (int c = 0; c < 8; ++c)
+        for (int k = 0; k < 3; ++k)
+            if (!(c >> k & 1))
+                render_list_line(list, corner[c], corner[c | 1 << k], color);
+}
+
+void lesson_list_label(render_list *list, const vec3 p, const char *text, float px_height, const vec4 color)
+{
+    /* segments a..g as bits 0..6 */
+    static const char glyphs[] = "0123456789ABL";
+    static const unsigned char masks[] = {0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d, 0x07, 0x7f, 0x6f, 0x77, 0x7c, 0x38};
+    /* each segment's ends in a 1 x 2 cell, y up */
+    static const float seg[7][4] = {{0, 2, 1, 2}, {1, 2, 1, 1}, {1, 1, 1, 0}, {0, 0, 1, 0},
+                                    {0, 0, 0, 1}, {0, 1, 0, 2}, {0, 1, 1, 1}};
+    const render_view *v = &list->view;
+    float dist = glm_vec3_distance((float *)p, (float *)v->eye);
+    if (v->height <= 0 || v->proj[1][1] == 0.0f || dist <= 0.0f)
+        return;
+    float unit = 2.0f * dist / (v->proj[1][1] * (float)v->height) * px_height * 0.5f;   /* half the height */
+    vec3 right = {v->view[0][0], v->view[1][0], v->view[2][0]};
+    vec3 up = {v->view[0][1], v->view[1][1], v->view[2][1]};
+    vec3 origin;
+    /* above and right of the point, clear of its dot */
+    glm_vec3_copy((float *)p, origin);
+    glm_vec3_muladds(right, unit * 0.8f, origin);
+    glm_vec3_muladds(up, unit * 0.8f, origin);
+    for (const char *c = text; *c; ++c) {
+        const char *g = strchr(glyphs, *c);
+        if (g) {
+            unsigned mask = masks[g - glyphs];
+            for (int k = 0; k < 7; ++k) {
+                if (!(mask >> k & 1))
+                    continue;
+                vec3 a, b;
+                glm_vec3_copy(origin, a);
+                glm_vec3_muladds(right, seg[k][0] * unit, a);
+                glm_vec3_muladds(up, seg[k][1] * unit, a);
+                glm_vec3_copy(origin, b);
+                glm_vec3_muladds(right, seg[k][2] * unit, b);
+                glm_vec3_muladds(up, seg[k][3] * unit, b);
+                render_list_line(list, a, b, color);
+                /* twice, a pixel apart: bolder than one-pixel lines */
+                glm_vec3_muladds(right, unit * 0.12f, a);
+                glm_vec3_muladds(right, unit * 0.12f, b);
+                render_list_line(list, a, b, color);
+            }
+        }
+        glm_vec3_muladds(right, unit * 1.7f, origin);
+    }
 }
 
 /* ------------------------------------------------------------ step mode */

@@ -1,5 +1,5 @@
 /* geometry.h: CPU-side meshes (positions and normals, indexed triangles).
-   No GL here: render.c uploads them. */
+   No GL here: shapes.c uploads them. */
 #ifndef RAYPICK_GEOMETRY_H
 #define RAYPICK_GEOMETRY_H
 

@@ -63,12 +63,9 @@ render_model *render_model_create(renderer *r, const void *vertices, size_t vert
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->ibo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(3 * triangle_count * sizeof(uint32_t)), indices,
                  GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride, (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, (GLsizei)stride, (void *)12);
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, (GLsizei)stride, (void *)24);
+    render_float_attribute(0, 3, stride, 0);     /* position */
+    render_float_attribute(1, 3, stride, 12);    /* normal */
+    render_float_attribute(2, 2, stride, 24);    /* tu tv */
     glBindVertexArray(0);
     if (glGetError() != GL_NO_ERROR) {
         snprintf(err, err_size, "model: the GL driver refused the buffers");
@@ -117,8 +114,7 @@ bool render_model_flat_ids(render_model *m)
     glBindVertexArray(m->flat_vao);
     glBindBuffer(GL_ARRAY_BUFFER, m->flat_vbo);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 3 * sizeof(float)), m->corners, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), (void *)0);
+    render_float_attribute(0, 3, 3 * sizeof(float), 0);
     glBindBuffer(GL_ARRAY_BUFFER, m->flat_ids);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * sizeof(uint32_t)), ids, GL_STATIC_DRAW);
     glEnableVertexAttribArray(3);

@@ -275,12 +275,7 @@ static GLuint mesh_vao(render_pick *p, render_shape_kind kind)
         return p->mesh_vao[kind];
     glGenVertexArrays(1, &p->mesh_vao[kind]);
     glBindVertexArray(p->mesh_vao[kind]);
-    glBindBuffer(GL_ARRAY_BUFFER, shape->vbo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex), (void *)offsetof(geo_vertex, position));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(geo_vertex), (void *)offsetof(geo_vertex, normal));
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, shape->ibo);
+    render_mesh_attributes(shape);
     candidate_attributes(p);
     glBindVertexArray(0);
     return p->mesh_vao[kind];
@@ -345,14 +340,33 @@ void render_pick_list(render_pick *p, const render_list *list)
         const render_cmd *c = &list->cmds[i];
         if (c->pick_id < 0)
             continue;
-        if (c->kind == RENDER_CMD_SHAPE)
+        /* Every kind is named and none is left to a default: a new kind does
+           not compile (-Wswitch, an error with --werror) until it is decided
+           here whether the ID pass draws it. */
+        switch (c->kind) {
+        case RENDER_CMD_SHAPE:
             render_pick_shape(p, c->u.shape.shape, (vec4 *)c->u.shape.model, (uint32_t)c->pick_id);
-        else if (c->kind == RENDER_CMD_MESH)
+            break;
+        case RENDER_CMD_MESH:
             render_pick_model(p, render_cached_model(p->r, c->u.mesh.mesh), (vec4 *)c->u.mesh.model,
                               (uint32_t)c->pick_id);
-        else if (c->kind == RENDER_CMD_INSTANCES)
+            break;
+        case RENDER_CMD_INSTANCES:
             render_pick_instances(p, c->u.instances.shape, c->u.instances.instances, c->u.instances.count,
                                   (uint32_t)c->pick_id);
+            break;
+        case RENDER_CMD_TERRAIN:            /* opaque, but picked by the library's heightmap (lesson 4) */
+        case RENDER_CMD_MESH_HIGHLIGHT:     /* drawn over its mesh, which is the target */
+        case RENDER_CMD_GRID:               /* the rest is translucent or a marker: a ray passes through */
+        case RENDER_CMD_SHADOW:
+        case RENDER_CMD_LINE:
+        case RENDER_CMD_POINT:
+        case RENDER_CMD_BEAM:
+        case RENDER_CMD_SHIELD:
+        case RENDER_CMD_GLASS:
+        case RENDER_CMD_COUNT:
+            break;
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 /*
  * render_list.h: what a frame draws, as plain data. Lessons fill a list;
- * the renderer (render.c) submits it. This header and render_list.c need no
+ * the renderer (submit.c) submits it. This header and render_list.c need no
  * GL: the lesson unit tests link them without a window, and can read back
  * what a lesson asked to draw.
  *
@@ -14,7 +14,7 @@
  *     render_submit(r, list);              // render.h: the GL side
  *
  * The order of the calls does not decide the picture: the renderer draws
- * the list in fixed phases (opaque, background, translucent; render.c
+ * the list in fixed phases (opaque, background, translucent; submit.c
  * says which command goes where) and sorts shields and glass spheres back
  * to front. Lines, points, shadows and beams keep their list order within
  * their kind (overlapping ones blend in that order).
@@ -74,7 +74,8 @@ typedef enum render_cmd_kind {
     RENDER_CMD_GLASS,       /* translucent bounding sphere */
     RENDER_CMD_MESH,        /* opaque lit triangle mesh (lesson 5) */
     RENDER_CMD_MESH_HIGHLIGHT, /* some of a mesh's triangles drawn over it */
-    RENDER_CMD_INSTANCES    /* many copies of one opaque shape, one draw call */
+    RENDER_CMD_INSTANCES,   /* many copies of one opaque shape, one draw call */
+    RENDER_CMD_COUNT        /* how many kinds there are (not a command) */
 } render_cmd_kind;
 
 /* One copy of a shape in an instanced draw: the unit shape scaled per

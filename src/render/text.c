@@ -30,12 +30,8 @@ void render_text_init(renderer *r)
     glGenBuffers(1, &r->text_vbo);
     glBindVertexArray(r->text_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(text_vertex),
-                          (void *)offsetof(text_vertex, position));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(text_vertex),
-                          (void *)offsetof(text_vertex, color));
+    render_float_attribute(0, 2, sizeof(text_vertex), offsetof(text_vertex, position));
+    render_float_attribute(1, 4, sizeof(text_vertex), offsetof(text_vertex, color));
     glBindVertexArray(0);
 }
 
@@ -155,7 +151,7 @@ void render_text_flush(renderer *r)
     glUniform2f(r->text_prog.loc[U_SCREEN], (float)r->view.width, (float)r->view.height);
     glBindVertexArray(r->text_vao);
     glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
-    /* the whole capacity, then the frame's quads: see batch_draw (render.c) */
+    /* the whole capacity, then the frame's quads: see batch_draw (batches.c) */
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->text_cap * sizeof(text_vertex)), NULL, GL_STREAM_DRAW);
     glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)r->text_count * sizeof(text_vertex)), r->text);
     glDrawArrays(GL_TRIANGLES, 0, r->text_count);

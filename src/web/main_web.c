@@ -13,6 +13,7 @@
 #include <emscripten/html5.h>
 
 #include "app.h"
+#include "report.h"
 
 typedef struct web_run {
     app *a;
@@ -109,6 +110,11 @@ int main(int argc, char **argv)
         return 2;
     default:
         break;
+    }
+    if (run->opt.list_lessons) {
+        report_lessons(stdout);
+        free(run);
+        return 0;
     }
     if (run->opt.screenshot) {
         fprintf(stderr, "raypick: screenshot is not available in the browser: "

@@ -17,7 +17,8 @@ write a screenshot of the last frame. Passing means:
     The many-objects mode, measured in three runs: at most 0.086 mean and
     0.0004 off, the HUD's digits and a few single pixels at the belt's
     objects' edges (4 of 230,400 in one run).
-Writes OUTDIR/summary.json {"passed", "failed", "lessons": [...]}, prints one
+The lessons are the registry's (--list-lessons), which both builds must
+list alike. Writes OUTDIR/summary.json {"passed", "failed", "lessons": [...]}, prints one
 line per lesson, and exits 1 when any lesson failed.
 """
 import json
@@ -27,12 +28,14 @@ import sys
 
 from PIL import Image, ImageChops, ImageStat
 
-# (name, lesson, extra arguments): the five lessons, and lesson 1's
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lesson_registry import list_lessons  # noqa: E402  (tests/lesson_registry.py)
+
+# Runs besides one per lesson, (name, lesson, extra arguments): lesson 1's
 # many-objects mode (A at frame 2: 100,000 moving objects in a scene BVH,
 # moved by the script's fixed time step, so both builds pick among the same
 # positions)
-LESSONS = [("1", 1, []), ("2", 2, []), ("3", 3, []), ("4", 4, []), ("5", 5, []),
-           ("1-many", 1, ["--key", "a@2"])]
+MORE_RUNS = [("1-many", 1, ["--key", "a@2"])]
 WIDTH, HEIGHT, FRAMES = 640, 360, 40
 MAX_MEAN_DIFF = 0.5
 MAX_OFF_FRACTION = 0.002
@@ -48,6 +51,17 @@ def clicks():
             out += ["--click", "%d,%d@%d" % (x, y, frame)]
             frame += 2
     return out
+
+
+def runs(native, exe, wrapper):
+    """(name, lesson, extra arguments): every lesson of the registry, then
+    MORE_RUNS. Raises RuntimeError when the two builds list other lessons."""
+    lessons = list_lessons(native, [])
+    windows = list_lessons(exe, wrapper.split())
+    if lessons != windows:
+        raise RuntimeError("the builds list other lessons: native %s, Windows %s" % (
+            [x["name"] for x in lessons], [x["name"] for x in windows]))
+    return [(str(x["number"]), x["number"], []) for x in lessons] + MORE_RUNS
 
 
 def run(cmd, lesson, extra, shot):
@@ -102,7 +116,15 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     passed = failed = 0
     results = []
-    for name, lesson, extra in LESSONS:
+    try:
+        lessons = runs(native, exe, wrapper)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+        print("FAIL the lesson registry: %s" % e)
+        with open(os.path.join(outdir, "summary.json"), "w") as f:
+            json.dump({"passed": 0, "failed": 1, "lessons": [{"lesson": "registry", "ok": False,
+                                                              "problems": [str(e)]}]}, f, indent=1)
+        return 1
+    for name, lesson, extra in lessons:
         problems = []
         shot_n = os.path.join(outdir, "lesson%s-native.png" % name)
         shot_w = os.path.join(outdir, "lesson%s-windows.png" % name)

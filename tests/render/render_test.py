@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from rp_render import (WRAPPER, ctx, Camera, add, brightness, check, clicks_run, dist, dot, layout,
+from rp_render import (WRAPPER, ctx, Camera, add, brightness, check, clicks_run, dist, dot, layout, lessons,
                        mean_brightness, nearest_sphere, norm, on_ellipsoid, ray_ellipsoid,
                        quat_rotate, ray_sphere, run, scale, screenshot, sky_click, sub, unit)
 
@@ -29,7 +29,8 @@ from rp_render import (WRAPPER, ctx, Camera, add, brightness, check, clicks_run,
 # ------------------------------------------------------------------ tests
 
 def test_usage():
-    bad = [["--lesson", "6"], ["--lesson", "0"], ["--lesson"], ["--size", "10x10"],
+    past_last = str(len(lessons()) + 1)      # lesson 0 and one past the registry's last
+    bad = [["--lesson", past_last], ["--lesson", "0"], ["--lesson"], ["--size", "10x10"],
            ["--size", "640"], ["--click", "1,2"], ["--click", "a,b@3"], ["--click", "-1,2@1"],
            ["--key", "mm@1"], ["--key", "m"], ["--frames", "0"], ["--frames", "-3"],
            ["--frames", "ten"], ["--bench-frames", "0"], ["--seed", "x"], ["--bogus"],
@@ -40,6 +41,7 @@ def test_usage():
         check("usage:" in err, "%s: no usage on stderr" % args)
     out = subprocess.run(WRAPPER + [ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
     check(out.returncode == 0 and "usage:" in out.stdout, "--help prints usage and exits 0")
+    check(all(lesson["title"] in out.stdout for lesson in lessons()), "--help lists every lesson of the registry")
     # no OpenGL 3.3 core (Mesa told to offer 3.0 only): a clear message, exit 1
     proc = subprocess.run(WRAPPER + [ctx.raypick, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
@@ -696,15 +698,20 @@ def test_layout():
 
 def test_hud():
     """The HUD's panels (--print-layout "hud") at a small, a medium and a
-    large size in every lesson: inside the window, apart, at most half its
-    height, the text larger with the drawable; at 320x240 the screenshot
-    shows the scene between the panels and dark, near-opaque panels."""
+    large size in every lesson of the registry: inside the window, apart, at
+    most half its height, the text larger with the drawable; at 320x240 the
+    screenshot shows the scene between the panels and dark, near-opaque
+    panels."""
     scales = {}
-    for lesson in (1, 2, 3, 4, 5):
+    for entry in lessons():
+        lesson = entry["number"]
         for w, h in ((320, 240), (640, 360), (1920, 1080)):
-            hud = layout(lesson, w, h)["hud"]
+            lay = layout(lesson, w, h)
+            hud = lay["hud"]
             top, bottom = hud["top"], hud["bottom"]
             where = "hud lesson %d %dx%d" % (lesson, w, h)
+            check(lay["lesson"] == lesson and lay["name"] == entry["name"],
+                  where + ": --print-layout names lesson %s %s" % (lay["lesson"], lay.get("name")))
             check(top[0] >= 0 and top[1] >= 0 and top[0] + top[2] <= w, where + ": top panel %s" % top)
             check(bottom[3] > 0 and bottom[0] + bottom[2] <= w and bottom[1] + bottom[3] <= h,
                   where + ": bottom panel %s" % bottom)

@@ -11,14 +11,19 @@ import math
 import os
 import resource
 import subprocess
+import sys
 
 from PIL import Image as PILImage
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lesson_registry  # noqa: E402  (tests/lesson_registry.py)
 
 
 class _Context:
     raypick = None      # absolute path of the program under test
     tmp = None          # scratch directory of this run
     failures = []       # messages of the checks that failed
+    lessons = None      # the registry (lessons()), read once
 
 
 ctx = _Context()
@@ -66,6 +71,14 @@ def check(cond, message):
         ctx.failures.append(message)
         print("FAIL:", message)
     return cond
+
+
+def lessons():
+    """The lesson registry of the program under test (--list-lessons, read
+    as every script reads it: tests/lesson_registry.py)."""
+    if ctx.lessons is None:
+        ctx.lessons = lesson_registry.list_lessons(ctx.raypick, WRAPPER)
+    return ctx.lessons
 
 
 def layout(lesson, width, height, extra=()):

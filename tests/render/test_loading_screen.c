@@ -13,11 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <SDL.h>
 #include <stb_easy_font.h>
 
 #include "render.h"
-#include "sanitizer_keep.h"
+#include "render_test_window.h"
 
 enum { W = 640, H = 120 };
 
@@ -29,36 +28,20 @@ static const unsigned char BAND_RGB[3] = {4, 4, 7};     /* 0.015, 0.016, 0.028 *
 
 typedef struct quad_vertex { float x, y, z; unsigned char c[4]; } quad_vertex;
 
-static SDL_Window *g_window;
-static SDL_GLContext g_gl;
+static gl_test_window g_win;
 static renderer *g_r;
 
 static int setup(void **state)
 {
     (void)state;
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
-        return -1;
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    g_window = SDL_CreateWindow("loading screen", 0, 0, W, H, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-    g_gl = g_window ? SDL_GL_CreateContext(g_window) : NULL;
-    app_keep_gl_driver_loaded();
-    char err[256] = "";
-    g_r = g_gl ? render_create_for_loading((render_loader)SDL_GL_GetProcAddress, err, sizeof err) : NULL;
+    g_r = render_test_open(&g_win, "loading screen", W, H, false);
     return g_r ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    render_destroy(g_r);
-    if (g_gl)
-        SDL_GL_DeleteContext(g_gl);
-    if (g_window)
-        SDL_DestroyWindow(g_window);
-    SDL_Quit();
+    render_test_close(&g_win, g_r);
     return 0;
 }
 

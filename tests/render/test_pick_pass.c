@@ -2,8 +2,9 @@
  * context (a hidden SDL window; under Xvfb, llvmpipe): object ids, triangle
  * ids by gl_PrimitiveID and by the flat per-vertex path, the depth under
  * the pixel against the projected depth, and the one-frame-later read
- * through pixel buffer objects. The expected answers come from cglm's
- * projection of known geometry, not from the pass. */
+ * through pixel buffer objects, and render_pick_list's choice for every
+ * command kind. The expected answers come from cglm's projection of known
+ * geometry, not from the pass. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,36 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <SDL.h>
 
 #include <raypick/raypick.h>
 #include "render.h"
 #include "render_list.h"
 #include "render_model.h"
 #include "render_pick.h"
-#include "sanitizer_keep.h"
+#include "render_test_window.h"
 
 enum { W = 320, H = 240 };
 
-static SDL_Window *g_window;
-static SDL_GLContext g_gl;
+static gl_test_window g_win;
 static renderer *g_r;
 static render_view g_view;
 
 static int setup(void **state)
 {
     (void)state;
-    if (SDL_Init(SDL_INIT_VIDEO) != 0)
-        return -1;
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
-    g_window = SDL_CreateWindow("pick pass", 0, 0, W, H, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
-    g_gl = g_window ? SDL_GL_CreateContext(g_window) : NULL;
-    app_keep_gl_driver_loaded();
-    char err[256] = "";
-    g_r = g_gl ? render_create((render_loader)SDL_GL_GetProcAddress, err, sizeof err) : NULL;
+    g_r = render_test_open(&g_win, "pick pass", W, H, true);
     if (!g_r)
         return -1;
     /* camera at z = 5 looking down -z at the origin, 60 degrees */
@@ -58,12 +47,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    render_destroy(g_r);
-    if (g_gl)
-        SDL_GL_DeleteContext(g_gl);
-    if (g_window)
-        SDL_DestroyWindow(g_window);
-    SDL_Quit();
+    render_test_close(&g_win, g_r);
     return 0;
 }
 
@@ -505,6 +489,159 @@ static void instanced_meshes_write_their_ids(void **state)
     render_pick_destroy(p);
 }
 
+/* ------------------------------------------------------------ every command kind */
+
+/* A square in the plane z = 0 facing +z, x and y in [-1, 1] (lesson 5's
+   vertex layout: position, normal, tu tv). */
+static const quad_vertex SQUARE_VERTICES[4] = {
+    {{-1, -1, 0}, {0, 0, 1}, {0, 0}}, {{1, -1, 0}, {0, 0, 1}, {1, 0}},
+    {{1, 1, 0}, {0, 0, 1}, {1, 1}},   {{-1, 1, 0}, {0, 0, 1}, {0, 1}},
+};
+static const uint32_t SQUARE_INDICES[6] = {0, 1, 2, 0, 2, 3};
+static const render_mesh_data SQUARE = {SQUARE_VERTICES, 4, sizeof SQUARE_VERTICES[0], SQUARE_INDICES, 2, true};
+static const float FLAT_HEIGHTS[4] = {1, 1, 1, 1};
+static const vec4 SOLID = {0.8f, 0.5f, 0.3f, 1.0f}, GLOW = {0.3f, 0.8f, 1.0f, 0.4f};
+
+/* One command of each kind, drawn over the origin (the view's centre). */
+static void list_shape(render_list *l)
+{
+    mat4 m = GLM_MAT4_IDENTITY_INIT;
+    render_list_shape(l, RENDER_SPHERE, m, SOLID, NULL);
+}
+static void list_terrain(render_list *l)
+{
+    const render_terrain_data t = {2, 2, 4.0f, {-2.0f, -1.0f, -2.0f}, FLAT_HEIGHTS, 0};   /* flat at y = 0 */
+    render_list_terrain(l, &t);
+}
+static void list_grid(render_list *l) { render_list_grid(l, 0.0f); }
+static void list_shadow(render_list *l) { render_list_shadow(l, (vec3){0, 0.5f, 0}, 1.5f, 0.0f, 0.8f); }
+static void list_line(render_list *l) { render_list_line(l, (vec3){-2, 0, 0}, (vec3){2, 0, 0}, GLOW); }
+static void list_point(render_list *l) { render_list_point(l, (vec3){0, 0, 0}, 16.0f, GLOW); }
+static void list_beam(render_list *l) { render_list_beam(l, (vec3){-2, 0, 0}, (vec3){2, 0, 0}, 0.5f, GLOW); }
+static void list_shield(render_list *l)
+{
+    mat4 m = GLM_MAT4_IDENTITY_INIT;
+    render_list_shield(l, m, GLOW, NULL, 0, 0.0f, 1.0f, 1.0f);
+}
+static void list_glass(render_list *l) { render_list_glass_sphere(l, (vec3){0, 0, 0}, 1.0f, GLOW); }
+static void list_mesh(render_list *l)
+{
+    mat4 m = GLM_MAT4_IDENTITY_INIT;
+    render_list_mesh(l, &SQUARE, m, SOLID, 0.0f);
+}
+static void list_mesh_highlight(render_list *l)
+{
+    mat4 m = GLM_MAT4_IDENTITY_INIT;
+    const uint32_t both[2] = {0, 1};
+    render_list_mesh_highlight(l, &SQUARE, m, both, 2, SOLID, GLOW);
+}
+static void list_instances(render_list *l)
+{
+    static render_instance copy[1];     /* referenced by the list until it is drawn */
+    copy[0] = instance((vec3){0, 0, 0}, (vec3){1, 1, 1}, (versor){0, 0, 0, 1});
+    render_list_instances(l, RENDER_SPHERE, copy, 1);
+}
+
+/* What each kind must do in the ID pass: drawn with its id, or left out.
+   Indexed by kind, so a kind added to render_cmd_kind without a line here
+   finds a hole and the test fails: GPU picking must be decided for it
+   (docs/architecture.md, "A new renderer pass or command"). */
+typedef struct kind_case {
+    const char *name;
+    void (*list)(render_list *l);
+    bool picked;
+} kind_case;
+static const kind_case KIND_CASES[RENDER_CMD_COUNT] = {
+    [RENDER_CMD_SHAPE] = {"RENDER_CMD_SHAPE", list_shape, true},
+    [RENDER_CMD_MESH] = {"RENDER_CMD_MESH", list_mesh, true},
+    [RENDER_CMD_INSTANCES] = {"RENDER_CMD_INSTANCES", list_instances, true},
+    /* opaque, but the library's heightmap picks it (lesson 4) */
+    [RENDER_CMD_TERRAIN] = {"RENDER_CMD_TERRAIN", list_terrain, false},
+    /* drawn over its mesh: the mesh is the target */
+    [RENDER_CMD_MESH_HIGHLIGHT] = {"RENDER_CMD_MESH_HIGHLIGHT", list_mesh_highlight, false},
+    /* translucent or markers: a ray passes through */
+    [RENDER_CMD_GRID] = {"RENDER_CMD_GRID", list_grid, false},
+    [RENDER_CMD_SHADOW] = {"RENDER_CMD_SHADOW", list_shadow, false},
+    [RENDER_CMD_LINE] = {"RENDER_CMD_LINE", list_line, false},
+    [RENDER_CMD_POINT] = {"RENDER_CMD_POINT", list_point, false},
+    [RENDER_CMD_BEAM] = {"RENDER_CMD_BEAM", list_beam, false},
+    [RENDER_CMD_SHIELD] = {"RENDER_CMD_SHIELD", list_shield, false},
+    [RENDER_CMD_GLASS] = {"RENDER_CMD_GLASS", list_glass, false},
+};
+
+/* The frame of list, RGB, top row first. */
+static void draw_list(const render_list *list, uint8_t *rgb)
+{
+    render_begin(g_r, &list->view);
+    render_submit(g_r, list);
+    render_end(g_r);
+    assert_true(render_read_pixels(g_r, W, H, rgb));
+}
+
+/* The pixel nearest the centre where a and b differ; false when none does. */
+static bool nearest_change(const uint8_t *a, const uint8_t *b, int *px, int *py)
+{
+    long best = -1;
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            size_t i = 3 * ((size_t)y * W + (size_t)x);
+            long d = (long)(x - W / 2) * (x - W / 2) + (long)(y - H / 2) * (y - H / 2);
+            if (memcmp(a + i, b + i, 3) != 0 && (best < 0 || d < best)) {
+                best = d;
+                *px = x;
+                *py = y;
+            }
+        }
+    return best >= 0;
+}
+
+/* Each kind alone in a list with pick id 7, seen from above and in front:
+   where it changes the picture, render_pick_list writes 7 for the kinds
+   that are picked and nothing for the rest. */
+static void every_command_kind_is_picked_or_left_out_on_purpose(void **state)
+{
+    (void)state;
+    char err[256];
+    render_pick *p = render_pick_create(g_r, NULL, err, sizeof err);
+    assert_non_null(p);
+    render_view v = g_view;
+    glm_vec3_copy((vec3){0, 3, 6}, v.eye);
+    glm_lookat(v.eye, (vec3){0, 0, 0}, (vec3){0, 1, 0}, v.view);
+    glm_mat4_mul(v.proj, v.view, v.view_proj);
+    uint8_t *empty = malloc((size_t)W * H * 3), *drawn = malloc((size_t)W * H * 3);
+    assert_true(empty && drawn);
+    render_list list = {0};
+    render_list_reset(&list, &v);
+    draw_list(&list, empty);
+    for (int k = 0; k < RENDER_CMD_COUNT; ++k) {
+        if (!KIND_CASES[k].list)
+            fail_msg("render_cmd_kind %d has no case here: list one, and say whether GPU picking draws it", k);
+        render_list_reset(&list, &v);
+        render_list_pick_id(&list, 7);
+        KIND_CASES[k].list(&list);
+        assert_int_equal(list.count, 1);
+        assert_int_equal(list.cmds[0].kind, k);
+        draw_list(&list, drawn);
+        int x = 0, y = 0;
+        if (!nearest_change(empty, drawn, &x, &y))
+            fail_msg("%s drew nothing: the case cannot tell", KIND_CASES[k].name);
+        render_pick_result res;
+        assert_true(render_pick_begin(p, &v, (float)x + 0.5f, (float)y + 0.5f));
+        render_pick_list(p, &list);
+        assert_true(render_pick_read(p, &res));
+        render_pick_end(p);
+        if (res.hit != KIND_CASES[k].picked)
+            fail_msg("%s at pixel (%d, %d): %s by the ID pass, expected %s", KIND_CASES[k].name, x, y,
+                     res.hit ? "drawn" : "left out", KIND_CASES[k].picked ? "drawn" : "left out");
+        if (res.hit)
+            assert_int_equal(res.id, 7);
+    }
+    render_list_free(&list);
+    free(empty);
+    free(drawn);
+    render_pick_destroy(p);
+}
+
 int main(int argc, char **argv)   /* SDL_main's signature on Windows */
 {
     (void)argc;
@@ -519,6 +656,7 @@ int main(int argc, char **argv)   /* SDL_main's signature on Windows */
         cmocka_unit_test(instanced_meshes_write_their_ids),
         cmocka_unit_test(eye_inside_a_bound_or_a_shape),
         cmocka_unit_test(eye_inside_a_bound_still_draws_the_box),
+        cmocka_unit_test(every_command_kind_is_picked_or_left_out_on_purpose),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

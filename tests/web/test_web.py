@@ -3,7 +3,8 @@
 
     python3 tests/web/test_web.py --build-web build-web --native build/src/app/raypick
 
-For every lesson:
+For every lesson of the registry (the native program's --list-lessons, read
+as every script reads it: tests/lesson_registry.py):
   * real clicks: the page runs in script mode (fixed time step, so the scene
     depends on the frame number only); the test sends real mouse events
     (Input.dispatchMouseEvent) at the projected centres of the lesson's
@@ -19,13 +20,14 @@ For every lesson:
     belt, and its frame must look like the native one and unlike plain
     lesson 1's.
 Then: picks at devicePixelRatio 2 (drawable twice the CSS size) agree with
-the native ones; GPU picking (key G) in lessons 1 and 5 gives the ray's
+the native ones; GPU picking (key G) in the lessons with pick ids gives the ray's
 object and triangle, as natively (WebGL 2 has no gl_PrimitiveID and reads
 no depth buffer: the ID pass takes its other path there); bad query values are reported on the page with the native
 program's message.
 Files: the page is served from a folder of its own (build-web's three
 files copied) with a grey-scale PNG terrain and a Wavefront .obj model
-beside it. heightmap=NAME (lesson 4) and mesh=NAME (lesson 5): real clicks
+beside it. For each file option of the registry, heightmap=NAME (lesson 4)
+and mesh=NAME (lesson 5) now, and the page's FILE_OPTIONS alike: real clicks
 pick as the native program's with --heightmap NAME / --mesh NAME; the
 page's file pickers, given the same files as a file dialog would
 (DOM.setFileInputFiles), restart the URL's script in their lesson and pick
@@ -45,8 +47,10 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import cdp  # noqa: E402
 import images  # noqa: E402
+import lesson_registry  # noqa: E402  (tests/lesson_registry.py)
 
 WIDTH, HEIGHT = 640, 360
 T_RELATIVE = 1e-4
@@ -299,6 +303,8 @@ def gpu_picks(suite, browser, server, native, lesson, tmp, many=False):
 TERRAIN = "test-terrain.png"
 MODEL = "test-model.obj"
 BROKEN_MODEL = "test-broken.obj"
+# The file the test gives each file option of the registry (--list-lessons "files")
+TEST_FILES = {"heightmap": TERRAIN, "mesh": MODEL}
 
 # A 3 x 2 panel of unit squares facing the camera (+z), the faces in every
 # form the reader takes: corners v//vn, negative v/vt/vn (triangles 0 and
@@ -369,11 +375,27 @@ def make_site(build_web, tmp):
     return site
 
 
-def file_pickers(suite, browser, server, native, tmp):
+def file_options(suite, lessons):
+    """(option, lesson, the test's file) for every option of the registry
+    that names a file; a check fails for an option the test has no file for."""
+    out = []
+    for option in sorted({f for lesson in lessons for f in lesson["files"]}):
+        if suite.check("file option --%s: the test has a file for it" % option, option in TEST_FILES,
+                       "" if option in TEST_FILES else "add one to TEST_FILES"):
+            out.append((option, lesson_registry.for_file(lessons, option), TEST_FILES[option]))
+    return out
+
+
+def file_pickers(suite, browser, server, native, tmp, files):
     """A page running lesson 1's script; a file given to a picker restarts
     the script in the picker's lesson with that file: the same picks as
-    natively."""
-    for option, lesson, name in (("heightmap", 4, TERRAIN), ("mesh", 5, MODEL)):
+    natively. files: file_options(); the page's pickers are those."""
+    browser.navigate(server.url("index.html"))
+    page = browser.wait_for("JSON.stringify(FILE_OPTIONS)", timeout=60)
+    want = {option: lesson for option, lesson, _ in files}
+    suite.check("the page's FILE_OPTIONS are the registry's file options", json.loads(page) == want,
+                "page %s, registry %s" % (page, want))
+    for option, lesson, name in files:
         tag = "the %s picker" % option
         points = click_points(native, lesson, tmp, [(option, name)])[:3]
         clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
@@ -408,13 +430,14 @@ def file_pickers(suite, browser, server, native, tmp):
         suite.check("%s: at least one click hits something" % tag, any(n["hit"] for n in nat))
 
 
-def bad_files(suite, browser, server, native, tmp):
+def bad_files(suite, browser, server, native, tmp, files):
     """A file that is not there or cannot be read: the native message on
-    the page; a name that is not a file beside the page: the page's own."""
-    for query, args in (("lesson=5&mesh=missing.obj", ["--lesson", "5", "--mesh", "missing.obj"]),
-                        ("lesson=5&mesh=" + BROKEN_MODEL, ["--lesson", "5", "--mesh", BROKEN_MODEL]),
-                        ("lesson=4&heightmap=missing.png", ["--lesson", "4", "--heightmap", "missing.png"]),
-                        ("lesson=4&heightmap=" + MODEL, ["--lesson", "4", "--heightmap", MODEL])):
+    the page; a name that is not a file beside the page: the page's own.
+    files: file_options()."""
+    bad = {"mesh": ["missing.obj", BROKEN_MODEL], "heightmap": ["missing.png", MODEL]}
+    cases = [("lesson=%d&%s=%s" % (lesson, option, name), ["--lesson", str(lesson), "--" + option, name])
+             for option, lesson, _ in files for name in bad.get(option, ["missing.dat"])]
+    for query, args in cases:
         browser.navigate(server.url("index.html?" + query))
         text = browser.wait_for("document.getElementById('error').textContent", timeout=60)
         rc, _, err = run_native(native, args + ["--frames", "1"], tmp)
@@ -430,8 +453,9 @@ def bad_files(suite, browser, server, native, tmp):
                     "page: " + text.splitlines()[0])
 
 
-def bad_queries(suite, browser, server, native, tmp):
-    for query, args in (("lesson=9", ["--lesson", "9"]), ("click=12@3", ["--click", "12@3"]),
+def bad_queries(suite, browser, server, native, tmp, lessons):
+    past = len(lessons) + 1     # one past the registry's last lesson
+    for query, args in (("lesson=%d" % past, ["--lesson", str(past)]), ("click=12@3", ["--click", "12@3"]),
                         ("size=10x10", ["--size", "10x10"]), ("frobnicate=1", ["--frobnicate", "1"])):
         browser.navigate(server.url("index.html?" + query))
         text = browser.wait_for("document.getElementById('error').textContent", timeout=60)
@@ -453,15 +477,17 @@ def main():
     native = os.path.abspath(opt.native)
     start = time.monotonic()
     try:
+        lessons = lesson_registry.list_lessons(native, [])
+        files = file_options(suite, lessons)
         site = make_site(opt.build_web, tmp)
         with cdp.StaticServer(os.path.abspath(site)) as server, cdp.Browser() as browser:
             shots = {}
-            for lesson in (1, 2, 3, 4, 5):
+            for lesson in lesson_registry.numbers(lessons):
                 real_clicks(suite, browser, server, native, lesson, tmp)
                 shots[lesson] = scripted(suite, browser, server, native, lesson, tmp)
             shots["1-many"] = scripted(suite, browser, server, native, 1, tmp, many=True)
             real_clicks(suite, browser, server, native, 1, tmp, scale=2.0)
-            for lesson in (1, 5):
+            for lesson in lesson_registry.with_pick_ids(lessons):
                 gpu_picks(suite, browser, server, native, lesson, tmp)
             gpu_picks(suite, browser, server, native, 1, tmp, many=True)
             # the likeness measure tells lessons apart: it can fail
@@ -474,11 +500,11 @@ def main():
                 d = images.mean_abs_difference(shots["1-many"][0], shots[1][1])
                 suite.check("control: lesson 1's many-objects mode on the web vs lesson 1 natively differ "
                             "(%.2f >= %g)" % (d, SIMILAR), d >= SIMILAR)
-            real_clicks(suite, browser, server, native, 4, tmp, files=[("heightmap", TERRAIN)])
-            real_clicks(suite, browser, server, native, 5, tmp, files=[("mesh", MODEL)])
-            file_pickers(suite, browser, server, native, tmp)
-            bad_queries(suite, browser, server, native, tmp)
-            bad_files(suite, browser, server, native, tmp)
+            for option, lesson, name in files:
+                real_clicks(suite, browser, server, native, lesson, tmp, files=[(option, name)])
+            file_pickers(suite, browser, server, native, tmp, files)
+            bad_queries(suite, browser, server, native, tmp, lessons)
+            bad_files(suite, browser, server, native, tmp, files)
             errors = [m for m in browser.console_messages() if m.startswith("exception")]
             suite.check("no uncaught exceptions in the page", not errors, "; ".join(errors))
     except (cdp.CdpError, OSError, RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
