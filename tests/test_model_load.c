@@ -35,7 +35,7 @@ static const char *write_file(const char *name, const char *text)
 static const char *const FILES[] = {"square.obj", "frames.x", "garbage.x", "points.obj", "dot.obj",
                                     "groups.OBJ", "bad.obj", "deep.x", "deep_ok.x", "lie.x", "lie_vertices.x",
                                     "lie_normals.x", "lie.ply", "lie_binary.ply", "lie.gltf", "lie.glb",
-                                    "model.dae", "fifo.x", "fifo.obj"};
+                                    "model.dae", "fifo.x", "fifo.obj", "long_number.gltf", "no_end.ply", "empty_face.ply", "short_floats.x", "polygons.x"};
 
 static int teardown(void **state)
 {
@@ -302,6 +302,71 @@ static void files_lying_about_their_counts_are_refused(void **state)
     assert_refused(path, 0, "a buffer of 4294967295");
 }
 
+/* assimp's triangulation is not used (it aborts on a face with no
+   corners): polygons become fans from their first corner, as in the .obj
+   reader, and assimp still welds the corners it un-indexes. */
+static void polygons_are_fans_and_corners_welded(void **state)
+{
+    (void)state;
+    const char *path = write_file("polygons.x", "xof 0303txt 0032\nMesh q { 5; 0.0;0.0;0.0;, 1.0;0.0;0.0;, "
+                                                "1.0;1.0;0.0;, 0.0;1.0;0.0;, 0.5;2.0;0.0;; 2; 4;0,1,2,3;, "
+                                                "3;3,2,4;; }\n");
+    mesh_data m;
+    char err[512] = "";
+    assert_true(model_load(path, 1.0f, &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, 3);      /* the quad's two, the triangle */
+    assert_int_equal(m.vertex_count, 5);        /* 10 corners welded to the 5 points */
+    /* the quad's fan: both triangles start at its first corner */
+    assert_int_equal(m.indices[0], m.indices[3]);
+    mesh_data_free(&m);
+}
+
+static const char *write_bytes(const char *name, const void *data, size_t size)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    fclose(f);
+    return path;
+}
+
+/* What fuzz_model found: each hung, aborted or took gigabytes before. */
+static void fuzz_findings_are_refused(void **state)
+{
+    (void)state;
+    /* a binary .x whose float list is shorter than its vertices: assimp reads
+       its face count from the next bytes (33,554,432 faces, 800 MB) */
+    static const unsigned char short_floats[] =
+        "xof 0302bin 0032\x01\x00\x04\x00\x00\x00Mesh\x0a\x00\x06\x00\x01\x00\x00\x00\x03\x00\x00\x00"
+        "\x07\x00\x09\x00\x00\x00\x00\x00\x00\x00\x00\x80\x3f\x00\x00\x00\x00\x06\x00\x05\x00\x00\x00"
+        "\x01\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x9c\x27\x3d\x00\xfd\x7f\x00\x00\x01\x00\x00"
+        "\x00\x02\x00\x00\x00\x0b\x00";
+    assert_refused(write_bytes("short_floats.x", short_floats, sizeof short_floats - 1), 0,
+                   "a binary Mesh declares 33554432 elements");
+    /* a 15-digit byteLength: the guard's number reader stopped at 10^12
+       without moving on, and looped forever */
+    assert_refused(write_file("long_number.gltf", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":"
+                                                  "429496724967295,\"uri\":\"a.bin\"}]}"), 0,
+                   "declares a buffer of over 10^12, more than the 84 bytes");
+    /* no end_header line ("~end_header"): assimp reads the last line forever */
+    assert_refused(write_file("no_end.ply", "ply\nformat ascii 1.0\nelement vertex 3\nr int vertex_indices\n"
+                                            "~end_header\n0 0 0\n1 0 0 1 2\n"), 0,
+                   "its header has no end_header line");
+    /* a face with no corners: assimp's triangulation asserted and aborted;
+       now such a face is skipped like a point, the triangle loads */
+    mesh_data m;
+    char err[512] = "";
+    assert_true(model_load(write_file("empty_face.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                                                        "property float y\nproperty float z\nelement face 2\n"
+                                                        "property list uchar int vertex_indices\nend_header\n"
+                                                        "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n0\n"),
+                           1.0f, &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, 1);
+    mesh_data_free(&m);
+}
+
 /* The budget: a file larger than --load-limit is refused before it is
    read; formats whose reader is not checked are refused; a FIFO too. */
 static void budget_formats_and_special_files(void **state)
@@ -316,6 +381,41 @@ static void budget_formats_and_special_files(void **state)
     snprintf(fifo, sizeof fifo, "%s/fifo.obj", g_dir);
     assert_int_equal(mkfifo(fifo, 0600), 0);
     assert_refused(fifo, 0, "not a regular file (a FIFO)");
+}
+
+/* model_load_bytes (the fuzz target's way in): the same bytes give the
+   same model as the file; the budget, the format list and the limits hold
+   for bytes in memory as for a file. */
+static void bytes_load_as_the_file_does(void **state)
+{
+    (void)state;
+    const char *cases[][2] = {{"frames.x", TWO_FRAMES_X}, {"square.obj", SQUARE_OBJ}};
+    for (size_t i = 0; i < 2; ++i) {
+        mesh_data from_file, from_bytes;
+        char err[512] = "";
+        assert_true(model_load(write_file(cases[i][0], cases[i][1]), 1.0f, &from_file, err, sizeof err));
+        assert_true(model_load_bytes(cases[i][0], cases[i][1], strlen(cases[i][1]), 1.0f, 0, &from_bytes, err,
+                                     sizeof err));
+        assert_int_equal(from_file.triangle_count, from_bytes.triangle_count);
+        assert_int_equal(from_file.vertex_count, from_bytes.vertex_count);
+        assert_memory_equal(from_file.indices, from_bytes.indices, 3 * from_file.triangle_count * sizeof(uint32_t));
+        assert_memory_equal(from_file.vertices, from_bytes.vertices, from_file.vertex_count * sizeof(mesh_vertex));
+        mesh_data_free(&from_file);
+        mesh_data_free(&from_bytes);
+    }
+    mesh_data m;
+    char err[512] = "";
+    assert_false(model_load_bytes("frames.x", TWO_FRAMES_X, strlen(TWO_FRAMES_X), 1.0f, 100, &m, err, sizeof err));
+    assert_non_null(strstr(err, "frames.x: the model is 0 MiB, more than the 0 MiB a model may take to load"));
+    assert_false(model_load_bytes("model.dae", "<COLLADA/>", 10, 1.0f, 0, &m, err, sizeof err));
+    assert_non_null(strstr(err, "model.dae: this format is not read"));
+    const char lie[] = "xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n500000000;\n3;0,1,2;;\n}\n";
+    assert_false(model_load_bytes("lie.x", lie, sizeof lie - 1, 1.0f, 0, &m, err, sizeof err));
+    assert_non_null(strstr(err, "Mesh declares 500000000 elements"));
+    assert_false(model_load_bytes("empty.x", "", 0, 1.0f, 0, &m, err, sizeof err));
+    assert_non_null(strstr(err, "empty.x: "));
+    assert_false(model_load_bytes("null.x", NULL, 5, 1.0f, 0, &m, err, sizeof err));
+    assert_false(model_load_bytes(NULL, "x", 1, 1.0f, 0, &m, err, sizeof err));
 }
 
 #else
@@ -347,6 +447,9 @@ int main(void)
         cmocka_unit_test(deeply_nested_x_is_refused),
         cmocka_unit_test(files_lying_about_their_counts_are_refused),
         cmocka_unit_test(budget_formats_and_special_files),
+        cmocka_unit_test(bytes_load_as_the_file_does),
+        cmocka_unit_test(fuzz_findings_are_refused),
+        cmocka_unit_test(polygons_are_fans_and_corners_welded),
 #else
         cmocka_unit_test(without_assimp_other_formats_are_not_built_in),
 #endif

@@ -69,17 +69,12 @@ static bool count_fits(const guard *g, const char *what, unsigned long long coun
                   "cut short", what, count, count == 1 ? "element" : "elements", bytes_left, bytes_left / least);
 }
 
-/* ---- DirectX .x: text and binary tokens as one stream of events ------ */
+/* ---- DirectX .x text: tokens as a stream of events --------------------- */
 
-typedef enum x_event { X_END, X_OPEN, X_CLOSE, X_WORD, X_INT, X_FLOAT, X_OTHER, X_BAD } x_event;
+typedef enum x_event { X_END, X_OPEN, X_CLOSE, X_WORD, X_INT, X_FLOAT, X_OTHER } x_event;
 
 typedef struct x_reader {
     const unsigned char *p, *end;
-    bool binary;
-    unsigned float_bytes;           /* binary floats: 4 or 8 */
-    /* binary lists hand out their numbers one by one */
-    unsigned long long list_left;
-    bool list_floats;
     char word[32];
     unsigned long long value;
 } x_reader;
@@ -92,67 +87,6 @@ static size_t x_left(const x_reader *x)
 static uint32_t rd32(const unsigned char *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static x_event x_next_binary(x_reader *x)
-{
-    if (x->list_left > 0) {
-        size_t step = x->list_floats ? x->float_bytes : 4;
-        if (x_left(x) < step)
-            return X_BAD;
-        x->value = x->list_floats ? 0 : rd32(x->p);
-        x->p += step;
-        --x->list_left;
-        return x->list_floats ? X_FLOAT : X_INT;
-    }
-    if (x_left(x) < 2)
-        return X_END;
-    unsigned token = (unsigned)x->p[0] | ((unsigned)x->p[1] << 8);
-    x->p += 2;
-    switch (token) {
-    case 1: case 2: {       /* name, string: a length and the bytes (a string, a terminator too) */
-        if (x_left(x) < 4)
-            return X_BAD;
-        uint32_t len = rd32(x->p);
-        x->p += 4;
-        size_t need = (size_t)len + (token == 2 ? 2 : 0);
-        if (len > x_left(x) || need > x_left(x))
-            return X_BAD;
-        size_t n = len < sizeof x->word - 1 ? len : sizeof x->word - 1;
-        memcpy(x->word, x->p, n);
-        x->word[n] = '\0';
-        x->p += need;
-        return token == 1 ? X_WORD : X_OTHER;
-    }
-    case 3:
-        if (x_left(x) < 4)
-            return X_BAD;
-        x->value = rd32(x->p);
-        x->p += 4;
-        return X_INT;
-    case 5:
-        if (x_left(x) < 16)
-            return X_BAD;
-        x->p += 16;
-        return X_OTHER;
-    case 6: case 7: {       /* integer or float list: a count, then the numbers */
-        if (x_left(x) < 4)
-            return X_BAD;
-        uint32_t count = rd32(x->p);
-        x->p += 4;
-        x->list_floats = token == 7;
-        if (!count_fits(&(guard){0}, "", count, x_left(x), token == 7 ? x->float_bytes : 4))
-            return X_BAD;
-        x->list_left = count;
-        return X_OTHER;
-    }
-    case 0x0a:
-        return X_OPEN;
-    case 0x0b:
-        return X_CLOSE;
-    default:
-        return X_OTHER;     /* the grammar's keywords and punctuation */
-    }
 }
 
 static x_event x_next_text(x_reader *x)
@@ -204,10 +138,6 @@ static x_event x_next_text(x_reader *x)
     return X_WORD;
 }
 
-static x_event x_next(x_reader *x)
-{
-    return x->binary ? x_next_binary(x) : x_next_text(x);
-}
 
 /* The data objects whose counts assimp allocates for before reading their
    elements: how many counts come first, and for a mesh (positions and
@@ -230,10 +160,10 @@ static bool x_check_counts(const guard *g, x_reader *x, const x_counted *what)
     for (int i = 0; i < what->leading; ++i) {
         x_event e;
         do
-            e = x_next(x);
+            e = x_next_text(x);
         while (e == X_OTHER);      /* a SkinWeights' bone name comes first */
         if (e != X_INT)
-            return e != X_BAD || refuse(g, "a %s's data are cut short or corrupt", what->name);
+            return true;            /* no count: assimp stops there itself */
         if (!count_fits(g, what->name, x->value, x_left(x), 2))
             return false;
     }
@@ -243,16 +173,14 @@ static bool x_check_counts(const guard *g, x_reader *x, const x_counted *what)
     x_event e = X_OTHER;
     for (unsigned long long i = 0; i < skip; ++i) {
         do
-            e = x_next(x);
+            e = x_next_text(x);
         while (e == X_OTHER);
         if (e != X_INT && e != X_FLOAT)
-            return e != X_BAD || refuse(g, "a %s's data are cut short or corrupt", what->name);
+            return true;
     }
     do
-        e = x_next(x);
+        e = x_next_text(x);
     while (e == X_OTHER);
-    if (e == X_BAD)
-        return refuse(g, "a %s's data are cut short or corrupt", what->name);
     return e != X_INT || count_fits(g, what->name, x->value, x_left(x), 2);
 }
 
@@ -261,12 +189,10 @@ static bool x_scan(const guard *g, x_reader *x)
     int depth = 0;
     const x_counted *pending = NULL;    /* a counted object's name was read, its '{' comes */
     for (;;) {
-        x_event e = x_next(x);
+        x_event e = x_next_text(x);
         switch (e) {
         case X_END:
             return true;
-        case X_BAD:
-            return refuse(g, "corrupt or cut short: a binary .x token runs past the end of the file");
         case X_OPEN:
             if (++depth > MODEL_GUARD_MAX_DEPTH)
                 return refuse(g, "objects nest more than %d deep (a hostile file: assimp would recurse "
@@ -288,6 +214,476 @@ static bool x_scan(const guard *g, x_reader *x)
             break;      /* a name or GUID between the word and its brace keeps it pending */
         }
     }
+}
+
+/* ---- DirectX .x binary: assimp's reading, replayed --------------------
+
+   A binary .x is read by assimp 5.2 (XFileParser) number by number, and
+   the numbers it reads are not where the tokens say: reading an integer
+   takes a 2-byte word whatever it is (0x06: a count of numbers follows,
+   else one number), then 4 bytes; a float, 4 or 8; the count left in a
+   list is shared between integers and floats; and past the end of the data
+   every read gives 0 for free. So a count read from the wrong bytes can be
+   anything, and a loop over it runs on at the end of the file without
+   limit (fuzz_model found a 91-byte file that made assimp allocate 800 MB).
+   The replay below reads the file exactly as assimp does, object by
+   object, and refuses a count the bytes left cannot hold; where assimp
+   would throw, it stops and accepts (assimp refuses the file itself). */
+
+typedef struct xb_reader {
+    const guard *g;
+    const unsigned char *data;
+    long long pos, end;             /* pos may pass end, as assimp's pointer does */
+    unsigned float_bytes;
+    uint32_t list_left;             /* assimp's mBinaryNumCount */
+    int depth;                      /* frames inside frames */
+    bool done;                      /* refused, or assimp would throw here: stop */
+    bool ok;                        /* false: refused (err written) */
+} xb_reader;
+
+static uint32_t xb_rd(const xb_reader *x, long long at, int bytes)
+{
+    uint32_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i)
+        v = (v << 8) | x->data[at + i];
+    return v;
+}
+
+static void xb_refuse(xb_reader *x, const char *what, unsigned long long count, size_t least)
+{
+    long long left = x->end - x->pos > 0 ? x->end - x->pos : 0;
+    refuse(x->g, "a binary %s declares %llu elements, and the %lld bytes after it hold at most %lld: the file "
+           "lies or is cut short", what, count, left, left / (long long)least);
+    x->done = true;
+    x->ok = false;
+}
+
+/* assimp would throw here and refuse the file itself */
+static void xb_stop(xb_reader *x)
+{
+    x->done = true;
+}
+
+/* GetNextToken: a name or string's text, a keyword's, "" at the end or
+   for an unknown token. Names longer than out holds (or with a 0 byte in
+   them) come back as "\x01": equal to no keyword, not empty. */
+static void xb_token(xb_reader *x, char *out, size_t out_size)
+{
+    out[0] = '\0';
+    if (x->done || x->end - x->pos < 2)
+        return;
+    unsigned tok = xb_rd(x, x->pos, 2);
+    x->pos += 2;
+    static const struct { unsigned tok; const char *text; } keywords[] = {
+        {3, "<integer>"}, {5, "<guid>"}, {6, "<int_list>"}, {7, "<flt_list>"}, {0x0a, "{"}, {0x0b, "}"},
+        {0x0c, "("}, {0x0d, ")"}, {0x0e, "["}, {0x0f, "]"}, {0x10, "<"}, {0x11, ">"}, {0x12, "."}, {0x13, ","},
+        {0x14, ";"}, {0x1f, "template"}, {0x28, "WORD"}, {0x29, "DWORD"}, {0x2a, "FLOAT"}, {0x2b, "DOUBLE"},
+        {0x2c, "CHAR"}, {0x2d, "UCHAR"}, {0x2e, "SWORD"}, {0x2f, "SDWORD"}, {0x30, "void"}, {0x31, "string"},
+        {0x32, "unicode"}, {0x33, "cstring"}, {0x34, "array"},
+    };
+    if (tok == 1 || tok == 2) {         /* name, string: a length, the bytes (a string: 2 more) */
+        if (x->end - x->pos < 4)
+            return;
+        uint32_t len = xb_rd(x, x->pos, 4);
+        x->pos += 4;
+        if (len > INT32_MAX) {
+            if (tok == 2) {     /* assimp's int(len) check passes a negative length: gigabytes */
+                refuse(x->g, "corrupt binary .x: a string of %lu bytes", (unsigned long)len);
+                x->done = true;
+                x->ok = false;
+            }
+            return;
+        }
+        if (x->end - x->pos < (long long)len)
+            return;
+        if (len == 0) {         /* "": assimp still steps over a string's 2 bytes */
+            x->pos += tok == 2 ? 2 : 0;
+            return;
+        }
+        if (len < out_size && !memchr(x->data + x->pos, '\0', len)) {
+            memcpy(out, x->data + x->pos, len);
+            out[len] = '\0';
+        } else {
+            snprintf(out, out_size, "\x01");
+        }
+        x->pos += (long long)len + (tok == 2 ? 2 : 0);
+        return;
+    }
+    if (tok == 3)
+        x->pos += 4;
+    else if (tok == 5)
+        x->pos += 16;
+    if (tok == 6 || tok == 7) {         /* assimp skips count * size bytes, in 32-bit arithmetic */
+        if (x->end - x->pos < 4)
+            return;
+        uint32_t len = xb_rd(x, x->pos, 4);
+        x->pos += 4;
+        x->pos += (uint32_t)(len * (tok == 6 ? 4u : x->float_bytes));
+    }
+    for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; ++i)
+        if (keywords[i].tok == tok)
+            snprintf(out, out_size, "%s", keywords[i].text);
+}
+
+/* ReadInt (bytes 4) and ReadFloat (bytes float_bytes). */
+static uint32_t xb_number(xb_reader *x, unsigned bytes, unsigned list_token)
+{
+    if (x->done)
+        return 0;
+    if (x->pos > x->end) {      /* assimp's length check wraps here and asserts: never let it */
+        refuse(x->g, "corrupt binary .x: a number is read past the end of the file");
+        x->done = true;
+        x->ok = false;
+        return 0;
+    }
+    if (x->list_left == 0 && x->end - x->pos >= 2) {
+        unsigned tok = xb_rd(x, x->pos, 2);
+        x->pos += 2;
+        if (tok == list_token && x->end - x->pos >= 4) {
+            x->list_left = xb_rd(x, x->pos, 4);
+            x->pos += 4;
+        } else {
+            x->list_left = 1;
+        }
+    }
+    --x->list_left;
+    if (x->end - x->pos >= (long long)bytes) {
+        uint32_t v = xb_rd(x, x->pos, 4);
+        x->pos += bytes;
+        return v;
+    }
+    x->pos = x->end;
+    return 0;
+}
+
+static uint32_t xb_int(xb_reader *x)
+{
+    return xb_number(x, 4, 0x06);
+}
+
+static void xb_floats(xb_reader *x, int n)
+{
+    for (int i = 0; i < n && !x->done; ++i)
+        xb_number(x, x->float_bytes, 0x07);
+}
+
+/* A count assimp allocates for or loops over: each element takes at least
+   `least` bytes of what is left. false (refused) when they cannot be there. */
+static bool xb_count_fits(xb_reader *x, const char *what, uint32_t count, size_t least)
+{
+    long long left = x->end - x->pos > 0 ? x->end - x->pos : 0;
+    if (x->done)
+        return false;
+    if ((unsigned long long)count <= (unsigned long long)left / least)
+        return true;
+    xb_refuse(x, what, count, least);
+    return false;
+}
+
+static bool xb_is(const char *token, const char *word)
+{
+    return !strcmp(token, word);
+}
+
+/* readHeadOfDataObject: a name, then '{'; or '{' alone */
+static void xb_head(xb_reader *x)
+{
+    char t[64];
+    xb_token(x, t, sizeof t);
+    if (!xb_is(t, "{")) {
+        xb_token(x, t, sizeof t);
+        if (!xb_is(t, "{"))
+            xb_stop(x);
+    }
+}
+
+static void xb_closing_brace(xb_reader *x)
+{
+    char t[64];
+    xb_token(x, t, sizeof t);
+    if (!xb_is(t, "}"))
+        xb_stop(x);
+}
+
+static void xb_unknown(xb_reader *x)
+{
+    char t[64];
+    for (;;) {
+        xb_token(x, t, sizeof t);
+        if (x->done || !t[0]) {
+            xb_stop(x);
+            return;
+        }
+        if (xb_is(t, "{"))
+            break;
+    }
+    for (unsigned depth = 1; depth > 0;) {
+        xb_token(x, t, sizeof t);
+        if (x->done || !t[0]) {
+            xb_stop(x);
+            return;
+        }
+        if (xb_is(t, "{"))
+            ++depth;
+        else if (xb_is(t, "}"))
+            --depth;
+    }
+}
+
+/* `faces` faces (the count just read): each an index count and indices */
+static void xb_faces(xb_reader *x, const char *what, uint32_t faces)
+{
+    if (!xb_count_fits(x, what, faces, 4))
+        return;
+    for (uint32_t f = 0; f < faces && !x->done; ++f) {
+        uint32_t indices = xb_int(x);
+        if (!xb_count_fits(x, what, indices, 4))
+            return;
+        for (uint32_t i = 0; i < indices && !x->done; ++i)
+            xb_int(x);
+    }
+}
+
+static void xb_material(xb_reader *x)
+{
+    char t[64];
+    xb_head(x);
+    xb_floats(x, 4 + 1 + 3 + 3);        /* diffuse RGBA, power, specular RGB, emissive RGB */
+    while (!x->done) {
+        xb_token(x, t, sizeof t);
+        if (!t[0])
+            xb_stop(x);
+        else if (xb_is(t, "}"))
+            return;
+        else if (xb_is(t, "TextureFilename") || xb_is(t, "TextureFileName") || xb_is(t, "NormalmapFilename") ||
+                 xb_is(t, "NormalmapFileName")) {
+            xb_head(x);
+            xb_token(x, t, sizeof t);
+            xb_closing_brace(x);
+        } else {
+            xb_unknown(x);
+        }
+    }
+}
+
+static void xb_mesh(xb_reader *x)
+{
+    char t[64];
+    xb_head(x);
+    uint32_t vertices = xb_int(x);
+    if (!xb_count_fits(x, "Mesh", vertices, 3 * (size_t)x->float_bytes))
+        return;
+    for (uint32_t v = 0; v < vertices && !x->done; ++v)
+        xb_floats(x, 3);
+    uint32_t faces = xb_int(x);
+    xb_faces(x, "Mesh", faces);
+    while (!x->done) {
+        xb_token(x, t, sizeof t);
+        if (!t[0]) {
+            xb_stop(x);
+        } else if (xb_is(t, "}")) {
+            return;
+        } else if (xb_is(t, "MeshNormals")) {
+            xb_head(x);
+            uint32_t normals = xb_int(x);
+            if (!xb_count_fits(x, "MeshNormals", normals, 3 * (size_t)x->float_bytes))
+                return;
+            for (uint32_t n = 0; n < normals && !x->done; ++n)
+                xb_floats(x, 3);
+            uint32_t normal_faces = xb_int(x);
+            if (normal_faces != faces) {
+                xb_stop(x);                     /* assimp: "Normal face count does not match" */
+                return;
+            }
+            xb_faces(x, "MeshNormals", normal_faces);
+            xb_closing_brace(x);
+        } else if (xb_is(t, "MeshTextureCoords")) {
+            xb_head(x);
+            if (xb_int(x) != vertices) {
+                xb_stop(x);
+                return;
+            }
+            for (uint32_t v = 0; v < vertices && !x->done; ++v)
+                xb_floats(x, 2);
+            xb_closing_brace(x);
+        } else if (xb_is(t, "MeshVertexColors")) {
+            xb_head(x);
+            if (xb_int(x) != vertices) {
+                xb_stop(x);
+                return;
+            }
+            for (uint32_t v = 0; v < vertices && !x->done; ++v) {
+                if (xb_int(x) >= vertices) {
+                    xb_stop(x);
+                    return;
+                }
+                xb_floats(x, 4);
+            }
+            xb_closing_brace(x);
+        } else if (xb_is(t, "MeshMaterialList")) {
+            xb_head(x);
+            xb_int(x);
+            uint32_t indices = xb_int(x);
+            if (indices != faces && indices != 1) {
+                xb_stop(x);
+                return;
+            }
+            for (uint32_t i = 0; i < indices && !x->done; ++i)
+                xb_int(x);
+            while (!x->done) {
+                xb_token(x, t, sizeof t);
+                if (!t[0]) {
+                    xb_stop(x);
+                } else if (xb_is(t, "}")) {
+                    break;
+                } else if (xb_is(t, "{")) {
+                    xb_token(x, t, sizeof t);
+                    xb_closing_brace(x);
+                } else if (xb_is(t, "Material")) {
+                    xb_material(x);
+                } else if (!xb_is(t, ";")) {
+                    xb_unknown(x);
+                }
+            }
+        } else if (xb_is(t, "VertexDuplicationIndices")) {
+            xb_unknown(x);
+        } else if (xb_is(t, "XSkinMeshHeader")) {
+            xb_head(x);
+            for (int i = 0; i < 3; ++i)
+                xb_int(x);
+            xb_closing_brace(x);
+        } else if (xb_is(t, "SkinWeights")) {
+            xb_head(x);
+            xb_token(x, t, sizeof t);       /* the bone's name */
+            uint32_t weights = xb_int(x);
+            if (!xb_count_fits(x, "SkinWeights", weights, 4 + (size_t)x->float_bytes))
+                return;
+            for (uint32_t w = 0; w < weights && !x->done; ++w)
+                xb_int(x);
+            for (uint32_t w = 0; w < weights && !x->done; ++w)
+                xb_floats(x, 1);
+            xb_floats(x, 16);
+            xb_closing_brace(x);
+        } else {
+            xb_unknown(x);
+        }
+    }
+}
+
+static void xb_frame(xb_reader *x)
+{
+    char t[64];
+    if (++x->depth > MODEL_GUARD_MAX_DEPTH) {
+        refuse(x->g, "objects nest more than %d deep (a hostile file: assimp would recurse until the stack "
+               "runs out)", MODEL_GUARD_MAX_DEPTH);
+        x->done = true;
+        x->ok = false;
+        return;
+    }
+    xb_head(x);
+    while (!x->done) {
+        xb_token(x, t, sizeof t);
+        if (!t[0])
+            xb_stop(x);
+        else if (xb_is(t, "}"))
+            break;
+        else if (xb_is(t, "Frame"))
+            xb_frame(x);
+        else if (xb_is(t, "FrameTransformMatrix")) {
+            xb_head(x);
+            xb_floats(x, 16);
+            xb_closing_brace(x);
+        } else if (xb_is(t, "Mesh"))
+            xb_mesh(x);
+        else
+            xb_unknown(x);
+    }
+    --x->depth;
+}
+
+static void xb_animation_key(xb_reader *x)
+{
+    xb_head(x);
+    uint32_t type = xb_int(x), keys = xb_int(x);
+    static const uint32_t values[] = {4, 3, 3, 16, 16};     /* by key type */
+    for (uint32_t k = 0; k < keys && !x->done; ++k) {
+        xb_int(x);                      /* time */
+        if (type > 4 || xb_int(x) != values[type]) {
+            xb_stop(x);                 /* unknown type, wrong count: assimp throws */
+            return;
+        }
+        xb_floats(x, (int)values[type]);
+    }
+    xb_closing_brace(x);
+}
+
+static void xb_animation_set(xb_reader *x)
+{
+    char t[64];
+    xb_head(x);
+    while (!x->done) {
+        xb_token(x, t, sizeof t);
+        if (!t[0]) {
+            xb_stop(x);
+        } else if (xb_is(t, "}")) {
+            return;
+        } else if (xb_is(t, "Animation")) {
+            xb_head(x);
+            while (!x->done) {
+                xb_token(x, t, sizeof t);
+                if (!t[0]) {
+                    xb_stop(x);
+                } else if (xb_is(t, "}")) {
+                    break;
+                } else if (xb_is(t, "AnimationKey")) {
+                    xb_animation_key(x);
+                } else if (xb_is(t, "{")) {
+                    xb_token(x, t, sizeof t);
+                    xb_closing_brace(x);
+                } else {
+                    xb_unknown(x);      /* AnimationOptions and the rest */
+                }
+            }
+        } else {
+            xb_unknown(x);
+        }
+    }
+}
+
+/* ParseFile over a binary .x's data (after its 16-byte header). */
+static bool xb_check(const guard *g, const unsigned char *data, size_t size, unsigned float_bytes)
+{
+    xb_reader x = {g, data, 0, (long long)size, float_bytes, 0, 0, false, true};
+    char t[64];
+    while (!x.done) {
+        xb_token(&x, t, sizeof t);
+        if (!t[0])
+            break;
+        if (xb_is(t, "template")) {
+            xb_head(&x);
+            xb_token(&x, t, sizeof t);      /* its GUID */
+            for (;;) {
+                xb_token(&x, t, sizeof t);
+                if (x.done || !t[0] || xb_is(t, "}"))
+                    break;
+            }
+        } else if (xb_is(t, "Frame")) {
+            xb_frame(&x);
+        } else if (xb_is(t, "Mesh")) {
+            xb_mesh(&x);
+        } else if (xb_is(t, "AnimTicksPerSecond")) {
+            xb_head(&x);
+            xb_int(&x);
+            xb_closing_brace(&x);
+        } else if (xb_is(t, "AnimationSet")) {
+            xb_animation_set(&x);
+        } else if (xb_is(t, "Material")) {
+            xb_material(&x);
+        } else if (!xb_is(t, "}")) {
+            xb_unknown(&x);
+        }
+    }
+    return x.ok;
 }
 
 /* MSZIP-compressed .x: blocks of raw deflate, one stream across them
@@ -329,8 +725,8 @@ static bool x_compressed(const guard *g, const unsigned char *data, size_t size,
         pos += ofs;
     }
     inflateEnd(&z);
-    bool result = ok ? (x_scan(g, &(x_reader){.p = out, .end = out + done, .binary = binary,
-                                               .float_bytes = float_bytes}))
+    bool result = ok ? (binary ? xb_check(g, out, done, float_bytes)
+                               : x_scan(g, &(x_reader){.p = out, .end = out + done}))
                      : refuse(g, "corrupt compressed .x: the deflate data are invalid");
     free(out);
     return result;
@@ -350,7 +746,9 @@ static bool x_check(const guard *g, const unsigned char *data, size_t size)
     bool binary = memcmp(kind, "bin ", 4) == 0 || memcmp(kind, "bzip", 4) == 0;
     if (memcmp(kind, "tzip", 4) == 0 || memcmp(kind, "bzip", 4) == 0)
         return x_compressed(g, data, size, binary, float_bytes);
-    return x_scan(g, &(x_reader){.p = data + 16, .end = data + size, .binary = binary, .float_bytes = float_bytes});
+    if (binary)
+        return xb_check(g, data + 16, size - 16, float_bytes);
+    return x_scan(g, &(x_reader){.p = data + 16, .end = data + size});
 }
 
 /* ---- glTF 2 (.gltf JSON, .glb binary) --------------------------------- */
@@ -371,6 +769,7 @@ static bool gltf_json(const guard *g, const unsigned char *j, size_t n, size_t a
             size_t k = i + 1;
             while (k < n && j[k] != '"')
                 k += j[k] == '\\' ? 2 : 1;
+            k = k < n ? k : n;      /* a backslash last: not past the end */
             size_t len = k - i - 1;
             bool sized = (len == 10 && !memcmp(j + i + 1, "byteLength", 10)) ||
                          (len == 5 && !memcmp(j + i + 1, "count", 5));
@@ -381,8 +780,15 @@ static bool gltf_json(const guard *g, const unsigned char *j, size_t n, size_t a
             while (v < n && (isspace(j[v]) || j[v] == ':'))
                 ++v;
             unsigned long long value = 0;
-            while (v < n && isdigit(j[v]))
-                value = value < 1000000000000ULL ? value * 10 + (unsigned)(j[v++] - '0') : value;
+            /* every digit read, the value held at 10^12 and above (more than
+               any file: refused); fuzz_model found the loop that stopped
+               reading digits there and never ended */
+            for (; v < n && isdigit(j[v]); ++v)
+                if (value < 1000000000000ULL)
+                    value = value * 10 + (unsigned)(j[v] - '0');
+            if (value >= 1000000000000ULL)
+                return refuse(g, "declares %s over 10^12, more than the %zu bytes the file and its buffers hold",
+                              len == 5 ? "a count of" : "a buffer of", available);
             if (value > available)
                 return refuse(g, "declares %s %llu, more than the %zu bytes the file and its buffers hold",
                               len == 5 ? "a count of" : "a buffer of", value, available);
@@ -417,17 +823,36 @@ static size_t ply_type_bytes(const char *t)
     return 1;
 }
 
+/* Just past the "end_header" that ends the header as assimp reads it: a
+   line of its own (after spaces), the word followed by a space, a line end
+   or the end of the file; NULL when there is none. assimp 5.2 reads header
+   lines until it meets that line and, at the end of the file without it,
+   reads the last line again forever (fuzz_model found an 87-byte .ply whose
+   "~end_header" hung the loader). */
+static const unsigned char *ply_end_header(const unsigned char *d, size_t size)
+{
+    for (size_t i = 0; i < size;) {
+        while (i < size && (d[i] == ' ' || d[i] == '\t'))
+            ++i;
+        if (size - i >= 10 && !memcmp(d + i, "end_header", 10) &&
+            (size - i == 10 || d[i + 10] == ' ' || d[i + 10] == '\t' || d[i + 10] == '\r' ||
+             d[i + 10] == '\n' || d[i + 10] == '\0'))
+            return d + i + 10;
+        while (i < size && d[i] != '\n' && d[i] != '\r')
+            ++i;
+        ++i;
+    }
+    return NULL;
+}
+
 /* The header's element counts against the bytes after the header: an
    ASCII element takes two bytes a property at least ("0 "), a binary one
    its properties' sizes (a list: its count). */
 static bool ply_check(const guard *g, const unsigned char *d, size_t size)
 {
-    const unsigned char *end_header = NULL;
-    for (size_t i = 0; i + 10 <= size && !end_header; ++i)
-        if (!memcmp(d + i, "end_header", 10))
-            end_header = d + i + 10;
+    const unsigned char *end_header = ply_end_header(d, size);
     if (size < 4 || memcmp(d, "ply", 3) != 0 || !end_header)
-        return refuse(g, "not a PLY file, or its header has no end_header");
+        return refuse(g, "not a PLY file, or its header has no end_header line");
     size_t body = size - (size_t)(end_header - d);
     bool ascii = false;
     unsigned long long least = 0;       /* bytes all elements take at least */

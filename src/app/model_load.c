@@ -83,14 +83,16 @@ static FILE *open_regular(const char *path, long long *bytes, char *err, size_t 
 
 /* The whole of a regular file in a malloc'd buffer (one byte more, a 0),
    at most `limit` bytes. */
-static bool read_whole_file(const char *path, size_t limit, char **data, size_t *size, char *err,
-                            size_t err_size)
+static bool read_whole_file(const char *path, size_t limit, char **data, size_t *size, bool *over_limit,
+                            char *err, size_t err_size)
 {
     long long bytes = 0;
     FILE *f = open_regular(path, &bytes, err, err_size);
     if (!f)
         return false;
     if ((unsigned long long)bytes > limit) {
+        if (over_limit)
+            *over_limit = true;
         snprintf(err, err_size, "%s: the model is %lld MiB, more than the %zu MiB a model may take to load "
                  "(--load-limit)", path, bytes >> 20, limit >> 20);
         fclose(f);
@@ -134,19 +136,31 @@ static bool fit_model(const char *path, float fit_radius, mesh_data *m, char *er
     return true;
 }
 
+static size_t obj_limit(long long budget)
+{
+    return (unsigned long long)budget < MODEL_LOAD_MAX_OBJ_BYTES ? (size_t)budget : MODEL_LOAD_MAX_OBJ_BYTES;
+}
+
+static bool load_obj_bytes(const char *path, const char *text, size_t size, float fit_radius, long long budget,
+                           mesh_data *out, char *err, size_t err_size)
+{
+    mesh_data m;
+    bool ok = obj_read_within(text, size, path, budget, &m, err, err_size) &&
+              fit_model(path, fit_radius, &m, err, err_size);
+    if (ok)
+        *out = m;
+    return ok;
+}
+
 static bool load_obj(const char *path, float fit_radius, long long budget, mesh_data *out, char *err,
                      size_t err_size)
 {
     char *text = NULL;
     size_t size = 0;
-    size_t limit = (unsigned long long)budget < MODEL_LOAD_MAX_OBJ_BYTES ? (size_t)budget : MODEL_LOAD_MAX_OBJ_BYTES;
-    if (!read_whole_file(path, limit, &text, &size, err, err_size))
+    if (!read_whole_file(path, obj_limit(budget), &text, &size, NULL, err, err_size))
         return false;
-    mesh_data m;
-    bool ok = obj_read(text, size, path, &m, err, err_size) && fit_model(path, fit_radius, &m, err, err_size);
+    bool ok = load_obj_bytes(path, text, size, fit_radius, budget, out, err, err_size);
     free(text);
-    if (ok)
-        *out = m;
     return ok;
 }
 
@@ -170,6 +184,8 @@ typedef struct guarded_io {
     const char *main_data;
     size_t main_size;
     size_t budget_left;             /* bytes other files may still bring */
+    bool over_budget;               /* a file was refused for the budget */
+    long long budget;               /* the whole load's, for the message */
 } guarded_io;
 
 typedef struct guarded_file {
@@ -239,7 +255,7 @@ static struct aiFile *gio_open(struct aiFileIO *io, const char *path, const char
     } else {
         char err[16];   /* assimp says which file it missed */
         size_t size = 0;
-        if (!read_whole_file(path, g->budget_left, &file->owned, &size, err, sizeof err)) {
+        if (!read_whole_file(path, g->budget_left, &file->owned, &size, &g->over_budget, err, sizeof err)) {
             free(file);
             free(f);
             return NULL;
@@ -322,8 +338,8 @@ static void count_nodes(const struct aiScene *s, size_t budget, flat_count *c)
                 }
                 const struct aiMesh *m = s->mMeshes[node->mMeshes[i]];
                 c->vertices += m->mNumVertices;
-                for (unsigned f = 0; f < m->mNumFaces; ++f)
-                    c->triangles += m->mFaces[f].mNumIndices == 3;
+                for (unsigned f = 0; f < m->mNumFaces; ++f)     /* fans: n corners, n - 2 triangles */
+                    c->triangles += m->mFaces[f].mNumIndices >= 3 ? m->mFaces[f].mNumIndices - 2 : 0;
             }
             if (c->triangles > MODEL_LOAD_MAX_TRIANGLES || c->vertices >= UINT32_MAX ||
                 c->vertices * sizeof(mesh_vertex) + c->triangles * 3 * sizeof(uint32_t) > budget) {
@@ -380,14 +396,18 @@ static void append_mesh(const struct aiMesh *am, const struct aiMatrix4x4 *world
     bool mirrored = det3(world) < 0.0f;
     for (unsigned f = 0; f < am->mNumFaces; ++f) {
         const struct aiFace *face = &am->mFaces[f];
-        if (face->mNumIndices != 3)
-            continue;       /* points and lines: nothing to pick */
-        uint32_t *idx = &out->indices[3 * out->triangle_count++];
-        for (int k = 0; k < 3; ++k) {
-            unsigned i = face->mIndices[mirrored ? 2 - k : k];
-            /* an index out of range points at vertex 0 of this mesh (or of
-               the model) rather than outside the array */
-            idx[k] = base + (i < am->mNumVertices ? i : 0);
+        /* polygons as fans from their first corner, as the .obj reader
+           does; points and lines: nothing to pick */
+        for (unsigned t = 0; t + 2 < face->mNumIndices; ++t) {
+            unsigned corner[3] = {face->mIndices[0], face->mIndices[t + 1], face->mIndices[t + 2]};
+            uint32_t *idx = &out->indices[3 * out->triangle_count++];
+            for (int k = 0; k < 3; ++k) {
+                unsigned i = corner[mirrored ? 2 - k : k];
+                /* an index out of range points at vertex 0 of this mesh
+                   rather than outside the array (raw_scene_problem refuses
+                   them first) */
+                idx[k] = base + (i < am->mNumVertices ? i : 0);
+            }
         }
     }
 }
@@ -405,51 +425,79 @@ static void flatten_node(const struct aiScene *s, const struct aiNode *node,
         flatten_node(s, node->mChildren[i], &world, out);
 }
 
-/* assimp's reading, told to keep no more than picking needs. */
-static const struct aiScene *import_guarded(const char *path, guarded_io *g)
+/* What the flattening would trip over in assimp's scene (its validation
+   has looked at it already): NULL when every mesh is whole, else what is
+   wrong. */
+static const char *scene_problem(const struct aiScene *s)
+{
+    if (s->mNumMeshes && !s->mMeshes)
+        return "its meshes are missing";
+    for (unsigned m = 0; m < s->mNumMeshes; ++m) {
+        const struct aiMesh *mesh = s->mMeshes[m];
+        if (!mesh || (mesh->mNumFaces && !mesh->mFaces) || (mesh->mNumVertices && !mesh->mVertices))
+            return "a mesh is missing its faces or vertices";
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+            const struct aiFace *face = &mesh->mFaces[f];
+            if (face->mNumIndices > 0 && !face->mIndices)
+                return "a face is missing its corners";
+            for (unsigned k = 0; k < face->mNumIndices; ++k)
+                if (face->mIndices[k] >= mesh->mNumVertices)
+                    return "a face names a vertex that does not exist";
+        }
+    }
+    return NULL;
+}
+
+/* assimp's reading, told to keep no more than picking needs and to weld
+   equal vertices; nothing else of its post-processing: Debian's assimp
+   keeps its assertions on, and its triangulation aborts the program on a
+   face with no corners (a PLY face list of length 0; fuzz_model found it
+   in a 181-byte .ply), so polygons are made fans here (append_mesh). One
+   call, not a read and then aiApplyPostProcessing: that function frees the
+   scene twice when a step fails (fuzz_model again). NULL with the reason
+   in err. */
+static const struct aiScene *import_guarded(const char *path, guarded_io *g, char *err, size_t err_size)
 {
     struct aiFileIO io = {gio_open, gio_close, (aiUserData)g};
     struct aiPropertyStore *props = aiCreatePropertyStore();
-    if (props) {
-        /* points and lines dropped as they are sorted out; normals, colours,
-           bones, animations, textures, lights and cameras not kept */
-        aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    if (props)      /* normals, colours, bones, animations, textures, lights and cameras not kept */
         aiSetImportPropertyInteger(props, AI_CONFIG_PP_RVC_FLAGS,
                                    aiComponent_NORMALS | aiComponent_TANGENTS_AND_BITANGENTS | aiComponent_COLORS |
                                    aiComponent_BONEWEIGHTS | aiComponent_ANIMATIONS | aiComponent_TEXTURES |
                                    aiComponent_LIGHTS | aiComponent_CAMERAS);
-    }
     const struct aiScene *s = aiImportFileExWithProperties(
-        path, aiProcess_RemoveComponent | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                  aiProcess_SortByPType | aiProcess_ValidateDataStructure, &io, props);
+        path, aiProcess_ValidateDataStructure | aiProcess_RemoveComponent | aiProcess_JoinIdenticalVertices, &io,
+        props);
     if (props)
         aiReleasePropertyStore(props);
+    if (!s) {
+        if (g->over_budget)
+            snprintf(err, err_size, "%s: the files it names take more than the %lld MiB a model may take to load "
+                     "(--load-limit)", path, g->budget >> 20);
+        else
+            snprintf(err, err_size, "%s: cannot read the model: %s", path, aiGetErrorString());
+        return NULL;
+    }
+    const char *problem = scene_problem(s);
+    if (problem) {
+        snprintf(err, err_size, "%s: cannot read the model: %s", path, problem);
+        aiReleaseImport(s);
+        return NULL;
+    }
     return s;
 }
 
-static bool load_other(const char *path, float fit_radius, long long budget, mesh_data *out, char *err,
-                       size_t err_size)
+/* data: size bytes and a 0 after them (the .gltf scan reads strings). */
+static bool load_other_bytes(const char *path, const char *data, size_t size, float fit_radius, long long budget,
+                             mesh_data *out, char *err, size_t err_size)
 {
-    if (!model_guard_known_format(path)) {
-        model_guard_check(path, NULL, 0, 0, budget, err, err_size);     /* says which formats */
-        return false;
-    }
-    char *data = NULL;
-    size_t size = 0;
-    if (!read_whole_file(path, (size_t)budget, &data, &size, err, err_size))
-        return false;
     size_t extra = gltf_buffer_bytes(path, data, size);
-    if (!model_guard_check(path, (const unsigned char *)data, size, extra, budget, err, err_size)) {
-        free(data);
+    if (!model_guard_check(path, (const unsigned char *)data, size, extra, budget, err, err_size))
         return false;
-    }
-    guarded_io g = {path, data, size, (size_t)budget - size};
-    const struct aiScene *s = import_guarded(path, &g);
-    free(data);
-    if (!s) {
-        snprintf(err, err_size, "%s: cannot read the model: %s", path, aiGetErrorString());
+    guarded_io g = {path, data, size, (size_t)budget - size, false, budget};
+    const struct aiScene *s = import_guarded(path, &g, err, err_size);
+    if (!s)
         return false;
-    }
     bool ok = false;
     flat_count c = {0, 0, false, false, false, false};
     if (s->mRootNode)
@@ -489,6 +537,22 @@ static bool load_other(const char *path, float fit_radius, long long budget, mes
     return true;
 }
 
+static bool load_other(const char *path, float fit_radius, long long budget, mesh_data *out, char *err,
+                       size_t err_size)
+{
+    if (!model_guard_known_format(path)) {
+        model_guard_check(path, NULL, 0, 0, budget, err, err_size);     /* says which formats */
+        return false;
+    }
+    char *data = NULL;
+    size_t size = 0;
+    if (!read_whole_file(path, (size_t)budget, &data, &size, NULL, err, err_size))
+        return false;
+    bool ok = load_other_bytes(path, data, size, fit_radius, budget, out, err, err_size);
+    free(data);
+    return ok;
+}
+
 #else /* no assimp */
 
 bool model_load_available(void)
@@ -496,16 +560,20 @@ bool model_load_available(void)
     return false;
 }
 
-static bool load_other(const char *path, float fit_radius, long long budget, mesh_data *out, char *err,
-                       size_t err_size)
+static bool load_other_bytes(const char *path, const char *data, size_t size, float fit_radius, long long budget,
+                             mesh_data *out, char *err, size_t err_size)
 {
-    (void)fit_radius;
-    (void)budget;
-    (void)out;
+    (void)data, (void)size, (void)fit_radius, (void)budget, (void)out;
     snprintf(err, err_size, "%s: this model format is not built in (this raypick reads .obj files "
              "only: it was built without assimp; install libassimp-dev and reconfigure with "
              "-Dassimp=enabled for .x, .gltf, .ply, ...)", path);
     return false;
+}
+
+static bool load_other(const char *path, float fit_radius, long long budget, mesh_data *out, char *err,
+                       size_t err_size)
+{
+    return load_other_bytes(path, NULL, 0, fit_radius, budget, out, err, err_size);
 }
 
 #endif
@@ -520,6 +588,40 @@ bool model_load_within(const char *path, float fit_radius, long long budget, mes
     budget = budget > 0 ? budget : MODEL_LOAD_DEFAULT_BUDGET;
     return is_obj_path(path) ? load_obj(path, fit_radius, budget, out, err, err_size)
                              : load_other(path, fit_radius, budget, out, err, err_size);
+}
+
+bool model_load_bytes(const char *path, const void *data, size_t size, float fit_radius, long long budget,
+                      mesh_data *out, char *err, size_t err_size)
+{
+    if (!path || !out || (!data && size > 0)) {
+        snprintf(err, err_size, "no model given");
+        return false;
+    }
+    budget = budget > 0 ? budget : MODEL_LOAD_DEFAULT_BUDGET;
+    bool obj = is_obj_path(path);
+    size_t limit = obj ? obj_limit(budget) : (size_t)budget;
+    if (size > limit) {
+        snprintf(err, err_size, "%s: the model is %zu MiB, more than the %zu MiB a model may take to load "
+                 "(--load-limit)", path, size >> 20, limit >> 20);
+        return false;
+    }
+    if (!obj && !model_guard_known_format(path)) {
+        model_guard_check(path, NULL, 0, 0, budget, err, err_size);     /* says which formats */
+        return false;
+    }
+    /* a copy with a 0 after it, as read_whole_file gives */
+    char *copy = malloc(size + 1);
+    if (!copy) {
+        snprintf(err, err_size, "%s: out of memory reading the model (%zu bytes)", path, size);
+        return false;
+    }
+    if (size > 0)
+        memcpy(copy, data, size);
+    copy[size] = '\0';
+    bool ok = obj ? load_obj_bytes(path, copy, size, fit_radius, budget, out, err, err_size)
+                  : load_other_bytes(path, copy, size, fit_radius, budget, out, err, err_size);
+    free(copy);
+    return ok;
 }
 
 bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, size_t err_size)

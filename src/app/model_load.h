@@ -42,4 +42,11 @@ bool model_load(const char *path, float fit_radius, mesh_data *out, char *err, s
 bool model_load_within(const char *path, float fit_radius, long long budget, mesh_data *out, char *err,
                        size_t err_size);
 
+/* model_load_within on `size` bytes already in memory, as if they were the
+   file `path` (its extension picks the format; a .gltf's other files are
+   still read from beside `path`). For tests and the fuzz target
+   (tests/fuzz/fuzz_model.c); data is not kept. */
+bool model_load_bytes(const char *path, const void *data, size_t size, float fit_radius, long long budget,
+                      mesh_data *out, char *err, size_t err_size);
+
 #endif /* RAYPICK_MODEL_LOAD_H */

@@ -45,4 +45,12 @@
 bool obj_read(const void *bytes, size_t size, const char *name, mesh_data *out, char *err,
               size_t err_size);
 
+/* obj_read within `budget` bytes (<= 0: the limits above only): the
+   text's size and the arrays the counts of the first pass call for, added
+   up before any is allocated; more is refused with "NAME: reading it takes
+   N MiB ..., more than the M MiB ..." (the reader's memory, from any file:
+   a face corner is two bytes of text and about a hundred of arrays). */
+bool obj_read_within(const void *bytes, size_t size, const char *name, long long budget, mesh_data *out,
+                     char *err, size_t err_size);
+
 #endif /* RAYPICK_OBJ_READ_H */
