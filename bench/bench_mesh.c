@@ -14,8 +14,9 @@
  * count (rays aimed at vertices and edge midpoints of the closed tube,
  * entering it: any miss or hit behind the aimed point is a crack) for
  * raypick, Moller-Trumbore with epsilon, and Embree; and the targets on
- * the 1M mesh as MET / NOT MET lines. Also the load average beside the
- * figures: the machine may be shared.
+ * the 1M mesh as MET / NOT MET lines. Also the CPU model and the SIMD
+ * paths first, and the load average beside the figures: the machine may
+ * be shared.
  *
  *   bench_mesh              # both meshes
  *   bench_mesh 1000000      # only that size (triangles, rounded)
@@ -28,6 +29,7 @@
 #include <string.h>
 
 #include <raypick/raypick.h>
+#include "machine.h"
 #include "stats.h"
 #include "timer.h"
 #include "../src/lib/mesh_internal.h"
@@ -361,13 +363,14 @@ static void run(int segs, int sides, bool check_targets)
         fprintf(stderr, "bench_mesh: rp_mesh_create failed\n");
         exit(1);
     }
-    double bytes = (double)rm->node_count * sizeof(rp_bvh4_node) +
-                   (double)rm->pack_count * sizeof(rp_tri4);
+    double bytes = (double)rm->bvh.node_count * sizeof(rp_bvh4_node) +
+                   (double)rm->bvh.pack_count * sizeof(rp_tri4);
     double bytes_per_tri = bytes / (double)m.nt;
     printf("  raypick build: %8.1f ms (default threads; %.1f ms of CPU in all); %u nodes, %.1f bytes per "
-           "triangle (BVH %.1f + triangles %.1f)\n", build_ms, build_cpu_ms, rm->node_count,
+           "triangle (BVH %.1f + triangles %.1f)\n", build_ms, build_cpu_ms, rm->bvh.node_count,
            bytes_per_tri,
-           rm->node_count * (double)sizeof(rp_bvh4_node) / m.nt, rm->pack_count * (double)sizeof(rp_tri4) / m.nt);
+           rm->bvh.node_count * (double)sizeof(rp_bvh4_node) / m.nt,
+           rm->bvh.pack_count * (double)sizeof(rp_tri4) / m.nt);
 
     rp_aabb box;
     rp_mesh_bounds(rm, &box);
@@ -567,6 +570,7 @@ int main(int argc, char **argv)
         for (int i = 1; i < argc && n < 4; i++)
             sizes[n++] = atol(argv[i]);
     }
+    bench_print_machine();
     for (int i = 0; i < n; i++) {
         int sides = sizes[i] >= 500000 ? 100 : 30;
         int segs = (int)(sizes[i] / (2 * sides));

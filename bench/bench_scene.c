@@ -12,7 +12,8 @@
  *
  * Times are medians of a few runs, wall-clock and, beside them, CPU time
  * of the process (on a shared machine the wall clock also counts the time
- * other programs held the cores; the load average is printed). Embree
+ * other programs held the cores; the load average is printed, and the CPU
+ * model and SIMD paths first). Embree
  * builds with its own threads (all cores; its CPU time is their sum);
  * rp_scene too, one per core up to 8. Targets are checked on both clocks.
  *
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include <raypick/raypick.h>
+#include "machine.h"
 #include "stats.h"
 #include "timer.h"
 
@@ -510,6 +512,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_scene [spheres [mixed objects]]\n");
         return 2;
     }
+    bench_print_machine();
     bench_spheres(spheres);
     bench_mixed(mixed);
     printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");

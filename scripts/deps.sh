@@ -3,7 +3,7 @@
 
 RP_DEBIAN_PACKAGES="meson ninja-build pkg-config gcc libcglm-dev libcmocka-dev \
 libsdl2-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri python3 python3-pil \
-libassimp-dev"
+libassimp-dev cmake make g++"
 
 rp_ensure_packages() {
     if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

@@ -16,6 +16,7 @@
 
 #include "lesson_test_util.h"
 #include "lessons.h"
+#include "msg.h"
 #include "options.h"
 
 static void numbers_are_the_lines_of_the_table(void **state)
@@ -58,6 +59,15 @@ static void names_and_title_keys_are_unique_and_file_safe(void **state)
         char prefix[32];
         snprintf(prefix, sizeof prefix, "lesson%d_", n);
         assert_int_equal(strncmp(e->object, prefix, strlen(prefix)), 0);
+        /* the title is the catalogue's, in every language */
+        for (const char *const *code = msg_languages(); *code; ++code) {
+            const char *title = msg_in(*code, e->title_key);
+            if (!title || !title[0])
+                fail_msg("lesson %d: no title %s in language %s", n, e->title_key, *code);
+        }
+        char heading[160];
+        assert_true(lessons_heading(e, heading, sizeof heading));
+        assert_non_null(strstr(heading, lessons_title(e)));
         for (int k = 1; k < n; ++k) {
             assert_string_not_equal(lessons_get(k)->name, e->name);
             assert_string_not_equal(lessons_get(k)->title_key, e->title_key);
@@ -71,7 +81,6 @@ static void every_lesson_has_its_callbacks_and_texts(void **state)
     (void)state;
     for (int n = 1; n <= lessons_count(); ++n) {
         const lesson *l = lessons_get(n)->lesson;
-        assert_non_null(l->title);
         assert_non_null(l->keys);
         assert_non_null(l->create);
         assert_non_null(l->destroy);

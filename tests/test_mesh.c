@@ -20,11 +20,11 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/* Slot s of the wide node whose first half is nodes[w] (mesh_internal.h:
-   RP_BVH_WIDE): its box row a, child and count. */
-#define WBOX(m, w, a, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].b[a][(s) % 4])
-#define WCHILD(m, w, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].child[(s) % 4])
-#define WCOUNT(m, w, s) ((m)->nodes[(w) + (uint32_t)(s) / 4].count[(s) % 4])
+/* Slot s of the wide node whose first half is nodes[w] (mesh_bvh.h:
+   RP_BVH8_SLOTS): its box row a, child and count. */
+#define WBOX(m, w, a, s) ((m)->bvh.nodes[(w) + (uint32_t)(s) / 4].b[a][(s) % 4])
+#define WCHILD(m, w, s) ((m)->bvh.nodes[(w) + (uint32_t)(s) / 4].child[(s) % 4])
+#define WCOUNT(m, w, s) ((m)->bvh.nodes[(w) + (uint32_t)(s) / 4].count[(s) % 4])
 
 /* What check_node found below a node. */
 typedef struct bvh_tally {
@@ -33,14 +33,14 @@ typedef struct bvh_tally {
     unsigned char *seen;   /* per original triangle index */
 } bvh_tally;
 
-/* The wide node `ref` (rp_bvh_wide_ref) at `depth`, and its subtree:
+/* The wide node `ref` (rp_bvh8_ref) at `depth`, and its subtree:
    slots inside the halves it has, children inside its boxes, empty slots
    no ray can enter, each leaf's triangles inside its box and seen once. */
 static void check_node(const rp_mesh *m, uint32_t ref, int depth, bvh_tally *t)
 {
-    const uint32_t w = rp_bvh_wide_first(ref);
-    const int slots = rp_bvh_wide_two(ref) ? RP_BVH_WIDE : 4;
-    assert_true(w + (uint32_t)slots / 4 <= m->node_count);
+    const uint32_t w = rp_bvh8_first(ref);
+    const int slots = rp_bvh8_two(ref) ? RP_BVH8_SLOTS : 4;
+    assert_true(w + (uint32_t)slots / 4 <= m->bvh.node_count);
     t->halves += (size_t)slots / 4;
     t->deepest = depth > t->deepest ? depth : t->deepest;
     int used = 0;
@@ -55,11 +55,11 @@ static void check_node(const rp_mesh *m, uint32_t ref, int depth, bvh_tally *t)
         }
         used++;
         if (WCOUNT(m, w, c) == 0) {
-            uint32_t k = WCHILD(m, w, c), kw = rp_bvh_wide_first(k);
-            assert_true(kw > w && kw < m->node_count);
+            uint32_t k = WCHILD(m, w, c), kw = rp_bvh8_first(k);
+            assert_true(kw > w && kw < m->bvh.node_count);
             t->children++;
             /* the child's own children lie inside its box */
-            for (int j = 0; j < (rp_bvh_wide_two(k) ? RP_BVH_WIDE : 4); j++)
+            for (int j = 0; j < (rp_bvh8_two(k) ? RP_BVH8_SLOTS : 4); j++)
                 if (WCHILD(m, kw, j) != RP_BVH4_EMPTY)
                     for (int a = 0; a < 3; a++) {
                         assert_true(WBOX(m, kw, a, j) >= WBOX(m, w, a, c));
@@ -70,15 +70,15 @@ static void check_node(const rp_mesh *m, uint32_t ref, int depth, bvh_tally *t)
         }
         uint32_t count = WCOUNT(m, w, c);
         t->covered += count;
-        assert_true(count <= RP_BVH_MAX_LEAF);
+        assert_true(count <= RP_MESH_MAX_LEAF);
         /* a leaf's slots lie in the packets and touch no more of them
            than its count needs */
         uint32_t first = WCHILD(m, w, c), last = first + count - 1;
-        assert_true(last / RP_TRI4_LANES < m->pack_count);
+        assert_true(last / RP_TRI4_LANES < m->bvh.pack_count);
         assert_int_equal(last / RP_TRI4_LANES - first / RP_TRI4_LANES,
                          (count - 1) / RP_TRI4_LANES);
         for (uint32_t p = first; p <= last; p++) {
-            const rp_tri4 *pk = &m->packs[p / RP_TRI4_LANES];
+            const rp_tri4 *pk = &m->bvh.packs[p / RP_TRI4_LANES];
             uint32_t index = pk->index[p % RP_TRI4_LANES];
             assert_true(index < m->triangle_count && !t->seen[index]);
             t->seen[index] = 1;
@@ -89,23 +89,23 @@ static void check_node(const rp_mesh *m, uint32_t ref, int depth, bvh_tally *t)
     }
     /* only a single-leaf root has fewer than two children; a node with a
        second half needs it */
-    assert_true(used >= 2 || (w == 0 && m->node_count == 2 && used == 1));
-    assert_true(w == 0 || !rp_bvh_wide_two(ref) || used > 4);
+    assert_true(used >= 2 || (w == 0 && m->bvh.node_count == 2 && used == 1));
+    assert_true(w == 0 || !rp_bvh8_two(ref) || used > 4);
 }
 
 /* The whole BVH from the root (two halves at 0): every triangle in
    exactly one leaf, every half reached once, the depth bound. */
 static void check_bvh(const rp_mesh *m)
 {
-    if (m->node_count == 0)
+    if (m->bvh.node_count == 0)
         return;
     bvh_tally t = {0, 0, 0, 0, calloc(m->triangle_count, 1)};
     assert_non_null(t.seen);
-    check_node(m, rp_bvh_wide_ref(0, true), 0, &t);
+    check_node(m, rp_bvh8_ref(0, true), 0, &t);
     free(t.seen);
     assert_true(t.deepest <= RP_BVH_MAX_DEPTH - 1);
-    assert_int_equal(t.halves, m->node_count);
-    assert_int_equal(t.covered, m->prim_count);
+    assert_int_equal(t.halves, m->bvh.node_count);
+    assert_int_equal(t.covered, m->bvh.prim_count);
 }
 
 /* A ray from a random point on a sphere of radius `far` around the
@@ -323,7 +323,7 @@ static void duplicates_and_degenerates(void **state)
     rp_mesh *m = tm_build(&tm);
     assert_non_null(m);
     assert_int_equal(rp_mesh_triangle_count(m), tm.nt);
-    assert_int_equal(m->prim_count, 2 * base.nt);   /* degenerates left out */
+    assert_int_equal(m->bvh.prim_count, 2 * base.nt);   /* degenerates left out */
     check_bvh(m);
     int hits = compare_nearest(&tm, m, &g, 3000, 4.0, 1.0);
     assert_true(hits > 500);

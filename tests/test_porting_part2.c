@@ -391,13 +391,13 @@ static void locked_buffers_with_stride_pick_like_the_sample(void **state)
 
 /* ---- DirectXMath's collision types -------------------------------------- */
 
-static void directxmath_intersects_dist_is_hit_t(void **state)
+static void directxmath_intersects_dist_is_t_or_t_enter(void **state)
 {
     (void)state;
     /* BoundingSphere / BoundingBox / BoundingOrientedBox::Intersects(origin,
        direction, dist): DirectXMath wants a unit direction, and dist is
        then the distance; raypick's t is in units of dir, the same number
-       for a unit dir */
+       for a unit dir. From outside dist = hit.t = hit.t_enter. */
     rp_ray unit = {{0, 0, 10}, {0, 0, -1}}, doubled = {{0, 0, 10}, {0, 0, -2}};
     rp_sphere s = {{0, 0, 0}, 2.0f};
     rp_aabb box = {{-1, -1, -1}, {1, 1, 1}};
@@ -413,11 +413,18 @@ static void directxmath_intersects_dist_is_hit_t(void **state)
     assert_float_equal(h.t, 9.0f, 1e-5f);
     assert_true(rp_intersect_ray_obb(&unit, &obb, &h));
     assert_float_equal(h.t, 10.0f - sqrtf(2.0f), 1e-5f);
-    /* from inside, t is the exit (the first surface point at t >= 0) */
+    /* From inside a box DirectXMath's dist is the entry behind the origin,
+       -1 here (its t_min): hit.t_enter; hit.t is the exit, 1. From inside
+       a sphere DirectXMath gives the exit: hit.t. */
     rp_ray inside = {{0, 0, 0}, {1, 0, 0}};
     assert_true(rp_intersect_ray_aabb(&inside, &box, &h));
     assert_true(h.inside);
+    assert_float_equal(h.t_enter, -1.0f, 1e-6f);
     assert_float_equal(h.t, 1.0f, 1e-6f);
+    assert_true(rp_intersect_ray_sphere(&inside, &s, &h));
+    assert_true(h.inside);
+    assert_float_equal(h.t, 2.0f, 1e-6f);
+    assert_float_equal(h.t_enter, -2.0f, 1e-6f);
 }
 
 int main(void)
@@ -436,7 +443,7 @@ int main(void)
         cmocka_unit_test(d3dx_matrix_product_order_is_reversed),
         cmocka_unit_test(model_space_pick_equals_mesh_instance),
         cmocka_unit_test(locked_buffers_with_stride_pick_like_the_sample),
-        cmocka_unit_test(directxmath_intersects_dist_is_hit_t),
+        cmocka_unit_test(directxmath_intersects_dist_is_t_or_t_enter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

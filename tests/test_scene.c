@@ -16,7 +16,7 @@
 #include <raypick/raypick.h>
 #include "../src/lib/bvh4.h"
 #include "../src/lib/internal.h"
-#include "../src/lib/scene_internal.h"
+#include "../src/lib/bvh_build.h"
 
 /* ---- a deterministic generator ---------------------------------------- */
 
@@ -251,7 +251,7 @@ static void assert_slot_box(const rp_bvh4_node *n, int i, const float lo[3], con
    to exactly one leaf and every object to one entry, and empty slots are
    inverted boxes. */
 static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
-                       const rp_sbox *boxes, uint32_t n)
+                       const rp_bvh_box *boxes, uint32_t n)
 {
     unsigned char *entry_seen = calloc(n, 1), *obj_seen = calloc(n, 1);
     unsigned char *node_seen = calloc(count, 1);
@@ -303,9 +303,9 @@ static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, const uint32_t
 }
 
 /* n boxes centred in [-spread, spread]^3, half sizes in [h_lo, h_hi]. */
-static rp_sbox *random_boxes(uint32_t n, double spread, double h_lo, double h_hi)
+static rp_bvh_box *random_boxes(uint32_t n, double spread, double h_lo, double h_hi)
 {
-    rp_sbox *boxes = malloc(n * sizeof *boxes);
+    rp_bvh_box *boxes = malloc(n * sizeof *boxes);
     assert_non_null(boxes);
     for (uint32_t i = 0; i < n; i++)
         for (int a = 0; a < 3; a++) {
@@ -328,9 +328,9 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
     const uint32_t sizes[] = {3, 5000, 40000};
     for (int s = 0; s < 3; s++) {
         uint32_t n = sizes[s];
-        rp_sbox *boxes = random_boxes(n, 100, 0, 3);
-        rp_sbvh bin;
-        assert_true(rp_sbvh_build(boxes, n, &bin));
+        rp_bvh_box *boxes = random_boxes(n, 100, 0, 3);
+        rp_bvh bin;
+        assert_true(rp_bvh_build(boxes, n, &bin));
         rp_bvh4_node *nodes = bin.nodes;
         uint32_t count = bin.node_count;
         assert_non_null(nodes);
@@ -349,7 +349,7 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
         double cost = rp_bvh4_refit(nodes, count, bin.prims, boxes);
         check_bvh4(nodes, count, bin.prims, boxes, n);
         assert_true(fabs(cost - rp_bvh4_cost(nodes, count)) <= 1e-12 * cost);
-        rp_sbox root;
+        rp_bvh_box root;
         assert_true(rp_bvh4_bounds(nodes, count, &root));
         for (uint32_t i = 0; i < n; i++) {
             for (int a = 0; a < 3; a++) {
@@ -357,7 +357,7 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
                 assert_true(root.max[a] >= boxes[i].max[a]);
             }
         }
-        rp_sbvh_free(&bin);
+        rp_bvh_free(&bin);
         free(boxes);
     }
 }
@@ -373,9 +373,9 @@ static void split_refit_equals_serial_refit(void **state)
     const uint32_t sizes[] = {5000, 40000};
     for (int s = 0; s < 2; s++) {
         uint32_t n = sizes[s];
-        rp_sbox *boxes = random_boxes(n, 500, 0.1, 2);
-        rp_sbvh bin;
-        assert_true(rp_sbvh_build(boxes, n, &bin));
+        rp_bvh_box *boxes = random_boxes(n, 500, 0.1, 2);
+        rp_bvh bin;
+        assert_true(rp_bvh_build(boxes, n, &bin));
         assert_true(fabs(bin.cost - rp_bvh4_cost(bin.nodes, bin.node_count)) <= 1e-12 * bin.cost);
         assert_true(bin.top_count <= bin.half && bin.half <= bin.node_count);
         if (n > 20000)      /* many subtrees: a top, and two non-empty halves */
@@ -411,7 +411,7 @@ static void split_refit_equals_serial_refit(void **state)
         free(bad);
         check_bvh4(serial, bin.node_count, bin.prims, boxes, n);
         free(serial);
-        rp_sbvh_free(&bin);
+        rp_bvh_free(&bin);
         free(boxes);
     }
 }
@@ -630,20 +630,20 @@ static void identical_objects_build_bounded_and_tie_to_lowest(void **state)
 {
     (void)state;
     const int n = 20000;
-    rp_sbox *boxes = malloc(n * sizeof *boxes);
+    rp_bvh_box *boxes = malloc(n * sizeof *boxes);
     for (int i = 0; i < n; i++)
-        boxes[i] = (rp_sbox){{-1, -1, -1}, {1, 1, 1}};
-    rp_sbvh bvh;
-    assert_true(rp_sbvh_build(boxes, n, &bvh));
-    assert_true(bvh.depth < RP_SBVH_STACK);
+        boxes[i] = (rp_bvh_box){{-1, -1, -1}, {1, 1, 1}};
+    rp_bvh bvh;
+    assert_true(rp_bvh_build(boxes, n, &bvh));
+    assert_true(bvh.depth <= RP_BVH_MAX_DEPTH);
     assert_true(bvh.depth <= 16);       /* halving: log2(20000 / 4) < 13 */
-    rp_sbvh_free(&bvh);
+    rp_bvh_free(&bvh);
     /* the same with every object on one line and a huge SAH depth */
     for (int i = 0; i < n; i++)
-        boxes[i] = (rp_sbox){{(float)i, 0, 0}, {(float)i, 0, 0}};
-    assert_true(rp_sbvh_build(boxes, n, &bvh));
-    assert_true(bvh.depth < RP_SBVH_STACK);
-    rp_sbvh_free(&bvh);
+        boxes[i] = (rp_bvh_box){{(float)i, 0, 0}, {(float)i, 0, 0}};
+    assert_true(rp_bvh_build(boxes, n, &bvh));
+    assert_true(bvh.depth <= RP_BVH_MAX_DEPTH);
+    rp_bvh_free(&bvh);
     free(boxes);
 
     rp_scene *s = rp_scene_create();
@@ -668,14 +668,14 @@ static void identical_objects_build_bounded_and_tie_to_lowest(void **state)
     rp_scene_destroy(s);
 }
 
-/* check_bvh4, and no leaf holds more than RP_SBVH_MAX_LEAF. */
-static void assert_tree_valid(const rp_sbvh *bvh, const rp_sbox *boxes, uint32_t n)
+/* check_bvh4, and no leaf holds more than RP_BVH_SCENE_MAX_LEAF. */
+static void assert_tree_valid(const rp_bvh *bvh, const rp_bvh_box *boxes, uint32_t n)
 {
     assert_int_equal(bvh->prim_count, n);
     check_bvh4(bvh->nodes, bvh->node_count, bvh->prims, boxes, n);
     for (uint32_t q = 0; q < bvh->node_count; q++)
         for (int i = 0; i < 4; i++)
-            assert_true(bvh->nodes[q].count[i] <= RP_SBVH_MAX_LEAF);
+            assert_true(bvh->nodes[q].count[i] <= RP_BVH_SCENE_MAX_LEAF);
 }
 
 /* Big builds run on several threads: the tree (every node, every index)
@@ -687,7 +687,7 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
 {
     (void)state;
     const uint32_t n = 80000;    /* some 8 subtrees under a top of 3 levels */
-    rp_sbox *boxes = malloc(n * sizeof *boxes);
+    rp_bvh_box *boxes = malloc(n * sizeof *boxes);
     rng = 77;
     for (int variant = 0; variant < 6; variant++) {
         const bool scattered = variant % 2 == 1;
@@ -707,27 +707,27 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
                 boxes[i].max[k] = c[k] + r;
             }
         }
-        rp_sbvh one;
-        const rp_sbvh_shape serial = {RP_SBVH_MAX_LEAF, 1.0, 1, scattered};
-        assert_true(rp_sbvh_build_shaped(boxes, n, &serial, &one));
+        rp_bvh one;
+        const rp_bvh_shape serial = {RP_BVH_SCENE_MAX_LEAF, 1.0, 1, scattered};
+        assert_true(rp_bvh_build_shaped(boxes, n, &serial, &one));
         assert_tree_valid(&one, boxes, n);
-        assert_true(one.depth < RP_SBVH_STACK);
+        assert_true(one.depth <= RP_BVH_MAX_DEPTH);
         /* subtrees under a top, in two non-empty halves: work to share */
         assert_true(one.top_count > 0 && one.half > one.top_count && one.half < one.node_count);
         const uint32_t threads[3] = {2, 3, 8};
         for (int t = 0; t < 3; t++) {
-            rp_sbvh many;
-            const rp_sbvh_shape parallel = {RP_SBVH_MAX_LEAF, 1.0, threads[t], scattered};
-            assert_true(rp_sbvh_build_shaped(boxes, n, &parallel, &many));
+            rp_bvh many;
+            const rp_bvh_shape parallel = {RP_BVH_SCENE_MAX_LEAF, 1.0, threads[t], scattered};
+            assert_true(rp_bvh_build_shaped(boxes, n, &parallel, &many));
             assert_int_equal(many.node_count, one.node_count);
             assert_int_equal(many.depth, one.depth);
             assert_memory_equal(many.nodes, one.nodes, one.node_count * sizeof *one.nodes);
             assert_memory_equal(many.prims, one.prims, n * sizeof *one.prims);
             assert_true(rp_bvh4_cost(many.nodes, many.node_count) ==
                         rp_bvh4_cost(one.nodes, one.node_count));
-            rp_sbvh_free(&many);
+            rp_bvh_free(&many);
         }
-        rp_sbvh_free(&one);
+        rp_bvh_free(&one);
     }
     free(boxes);
 }
@@ -1082,7 +1082,7 @@ static void trace_records_the_boxes_the_traversal_opened(void **state)
         int objects = 0;
         bool in_leaf = false;
         for (int v = 0; v < trace.visit_count; v++) {
-            assert_true(visits[v].objects >= 0 && visits[v].objects <= RP_SBVH_MAX_LEAF);
+            assert_true(visits[v].objects >= 0 && visits[v].objects <= RP_BVH_SCENE_MAX_LEAF);
             assert_true(box_holds_box(&visits[0].box, &visits[v].box));
             /* the root is opened whatever the ray: the others were entered */
             assert_true(v == 0 || ray_meets_box(&ray, &visits[v].box, pad));

@@ -59,6 +59,8 @@ struct app {
     int async_frame;
     render_pick_result async_last;
     bool has_async;
+    bool drew_hud;                  /* the last frame drew the HUD as last_hud */
+    hud_layout last_hud;
     mesh_data user_mesh;            /* --mesh */
     /* the lessons being created (finish_loading) */
     struct app_loading *loading;
@@ -296,7 +298,7 @@ static void run_script_events(app *a)
 
 /* The HUD's texts for the current state; hud_layout.h decides which show. */
 typedef struct hud_texts {
-    const char *title;
+    char title[160];
     char status[1024];
     char pick[512];
     char pick_short[160];
@@ -382,7 +384,7 @@ static void hud_pick_text(const app *a, hud_texts *t)
 static void hud_build(const app *a, hud_texts *t)
 {
     const lesson *l = a->lessons[a->current];
-    t->title = l->title;
+    lessons_heading(lessons_get(l->number), t->title, sizeof t->title);
     l->status(a->states[a->current], t->status, sizeof t->status);
     hud_pick_text(a, t);
     if (a->show_help)
@@ -436,8 +438,10 @@ static void draw_hud(app *a, const render_view *v)
     renderer *r = a->r;
     hud_texts t;
     hud_layout h;
-    if (!hud_plan(a, v->width, v->height, &t, &h))
+    a->drew_hud = hud_plan(a, v->width, v->height, &t, &h);
+    if (!a->drew_hud)
         return;
+    a->last_hud = h;
     float s = h.scale, right = h.clip_right;
     render_panel(r, h.top.x, h.top.y, h.top.w, h.top.h, hud_panel_color);
     render_text_clipped(r, h.text_x, h.title_y, h.title_scale, (vec4){1.0f, 0.92f, 0.65f, 1.0f}, t.title, right);
@@ -475,6 +479,8 @@ static bool save_screenshot(app *a)
     free(rgb);
     if (!ok)
         fprintf(stderr, "raypick: could not write screenshot %s\n", a->opt.screenshot);
+    else if (a->opt.report)
+        report_screenshot(stdout, a->opt.screenshot, a->frame, w, h, a->drew_hud ? &a->last_hud : NULL);
     return ok;
 }
 

@@ -1,5 +1,6 @@
 /* camera.c: an orbit camera around a target point. */
 #include "camera.h"
+#include "steady_math.h"
 
 void app_camera_reset(app_camera *c, const lesson_camera *home)
 {
@@ -25,9 +26,12 @@ void app_camera_zoom(app_camera *c, float steps)
 void app_camera_eye(const app_camera *c, vec3 eye)
 {
     /* yaw 0 puts the eye on +z looking down -z, like glm_lookat's default */
-    eye[0] = c->target[0] + c->distance * cosf(c->pitch) * sinf(c->yaw);
-    eye[1] = c->target[1] + c->distance * sinf(c->pitch);
-    eye[2] = c->target[2] + c->distance * cosf(c->pitch) * cosf(c->yaw);
+    float sin_yaw, cos_yaw, sin_pitch, cos_pitch;
+    steady_sincosf(c->yaw, &sin_yaw, &cos_yaw);
+    steady_sincosf(c->pitch, &sin_pitch, &cos_pitch);
+    eye[0] = c->target[0] + c->distance * cos_pitch * sin_yaw;
+    eye[1] = c->target[1] + c->distance * sin_pitch;
+    eye[2] = c->target[2] + c->distance * cos_pitch * cos_yaw;
 }
 
 void app_camera_matrices(const app_camera *c, float aspect, mat4 view, mat4 proj)
@@ -35,7 +39,7 @@ void app_camera_matrices(const app_camera *c, float aspect, mat4 view, mat4 proj
     vec3 eye;
     app_camera_eye(c, eye);
     glm_lookat(eye, (float *)c->target, (vec3){0.0f, 1.0f, 0.0f}, view);
-    glm_perspective(c->fov, aspect, APP_CAMERA_NEAR, APP_CAMERA_FAR, proj);
+    steady_perspective(c->fov, aspect, APP_CAMERA_NEAR, APP_CAMERA_FAR, proj);
 }
 
 void app_camera_framed(const app_camera *user, const lesson_camera *frame, app_camera *out)

@@ -62,7 +62,7 @@ void app_print_usage(const char *argv0, FILE *out)
             argv0, count, file_lesson("heightmap", heightmap, sizeof heightmap),
             file_lesson("mesh", mesh, sizeof mesh), count);
     for (int n = 1; n <= count; ++n)
-        fprintf(out, "  %d  %s\n", n, lessons_get(n)->lesson->title);
+        fprintf(out, "  %d  %s\n", n, lessons_title(lessons_get(n)));
 }
 
 static bool parse_int(const char *s, long min, long max, int *out)

@@ -210,6 +210,15 @@ static void write_hud(FILE *out, const hud_layout *h)
     fputc('}', out);
 }
 
+void report_screenshot(FILE *out, const char *path, int frame, int width, int height, const hud_layout *hud)
+{
+    fprintf(out, "{\"screenshot\":{\"frame\":%d,\"width\":%d,\"height\":%d,\"path\":", frame, width, height);
+    report_string(out, path);
+    if (hud)
+        write_hud(out, hud);
+    fprintf(out, "}}\n");
+}
+
 void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
                    const lesson_object *objects, int count)
 {
@@ -264,7 +273,7 @@ static void write_lesson(FILE *out, const lessons_entry *e)
     fprintf(out, "{\"number\":%d,\"name\":", e->number);
     report_string(out, e->name);
     fputs(",\"title\":", out);
-    report_string(out, e->lesson->title);
+    report_string(out, lessons_title(e));
     fputs(",\"title_key\":", out);
     report_string(out, e->title_key);
     fprintf(out, ",\"pick_ids\":%s,\"files\":[", e->pick_ids ? "true" : "false");

@@ -44,6 +44,11 @@ void report_string(FILE *out, const char *s);
 void report_lessons(FILE *out);
 /* One JSON line: the click, the pick ray, the lesson's pick and its fields. */
 void report_pick(FILE *out, const report_click_info *info, const lesson_click *c, const lesson_pick *p);
+/* After --screenshot, with --report: {"screenshot":{frame, width, height,
+   path, "hud":{... "top":[x,y,w,h], "bottom":[...]}}}, the HUD's panels as
+   that frame drew them (hud NULL: none), so a test can tell the scene's
+   pixels from the HUD's. */
+void report_screenshot(FILE *out, const char *path, int frame, int width, int height, const hud_layout *hud);
 /* One JSON line: the lesson's number and registry name, the camera and
    the objects (count of them), each with where it appears in a window of
    window_w x window_h (window coordinates, what a click needs; the view's

@@ -34,6 +34,22 @@ void app_keep_gl_driver_loaded(void)
 {
     dl_iterate_phdr(pin, NULL);
 }
+
+/* The sanitizer runtime of GCC 12 and 13 (and LLVM before 17) takes a
+   dynamic TLS block that starts 16 bytes into a page for a glibc 2.19
+   block, and reads the two words before it (ASan's own chunk header here)
+   as that block's range. LeakSanitizer's tracer then scans that bogus range
+   at exit and dies ("Tracer caught signal 11"): a crash that depends only
+   on where malloc put a GL driver thread's TLS block, so it came and went
+   with the machine's load. Off, LeakSanitizer still scans every thread's
+   static TLS, through which the dynamic blocks stay reachable.
+   tests/sanitizer/test_dtls_block.c reproduces it; ASAN_OPTIONS can still
+   turn it back on. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "intercept_tls_get_addr=0";
+}
 #else
 void app_keep_gl_driver_loaded(void)
 {

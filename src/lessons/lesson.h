@@ -131,8 +131,8 @@ typedef struct lesson_camera {
 } lesson_camera;
 
 typedef struct lesson {
-    int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks) */
-    const char *title;
+    int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks);
+                               its title is the catalogue's (lessons_title) */
     const char *keys;       /* lesson keys for the help text, one per line */
     lesson_camera camera;
 

@@ -31,6 +31,7 @@
 
 #include "clock.h"
 #include "geometry.h"
+#include "steady_math.h"
 
 #define BANDS 24
 #define MESH_INSTANCES 16
@@ -120,7 +121,7 @@ static void random_unit_quat(uint32_t *state, versor q)
     if (glm_vec3_norm(axis) < 1e-3f)
         axis[1] = 1.0f;
     glm_vec3_normalize(axis);
-    glm_quatv(q, uniform(state, 0.0f, 2.0f * GLM_PIf), axis);
+    steady_quatv(uniform(state, 0.0f, 2.0f * GLM_PIf), axis, q);
 }
 
 /* ------------------------------------------------------------ bodies */
@@ -172,7 +173,8 @@ static void init_bands(lesson1_many *m, uint32_t *rng)
     for (int b = 0; b < BANDS; ++b) {
         band_motion *band = &m->bands[b];
         float r = BELT_INNER + (BELT_OUTER - BELT_INNER) * ((float)b + 0.5f) / BANDS;
-        band->speed = 0.35f * powf(BELT_INNER / r, 1.5f);
+        float inner_over_r = BELT_INNER / r;
+        band->speed = 0.35f * inner_over_r * sqrtf(inner_over_r);   /* Kepler's r^-1.5, without powf */
         band->spin = uniform(rng, 0.4f, 1.6f) * (b & 1 ? -1.0f : 1.0f);
         glm_vec3_copy((vec3){uniform(rng, -1, 1), 1.0f, uniform(rng, -1, 1)}, band->axis);
         glm_vec3_normalize(band->axis);
@@ -189,9 +191,11 @@ static void place_object(lesson1_many *m, int i, uint32_t *rng)
     float r = sqrtf(uniform(rng, BELT_INNER * BELT_INNER, BELT_OUTER * BELT_OUTER));  /* even over the area */
     float a = uniform(rng, 0.0f, 2.0f * GLM_PIf);
     float thickness = 1.2f + 0.08f * r;
-    o->offset[0] = r * cosf(a);
+    float sin_a, cos_a;
+    steady_sincosf(a, &sin_a, &cos_a);
+    o->offset[0] = r * cos_a;
     o->offset[1] = uniform(rng, -0.5f, 0.5f) * thickness;
-    o->offset[2] = r * sinf(a);
+    o->offset[2] = r * sin_a;
     o->band = (uint8_t)glm_clamp((r - BELT_INNER) / (BELT_OUTER - BELT_INNER) * BANDS, 0.0f, BANDS - 1);
     random_unit_quat(rng, o->orientation);
     float size = uniform(rng, 0.045f, 0.12f);
@@ -357,9 +361,8 @@ void lesson1_many_update(lesson1_many *m, float dt)
     m->time += dt;
     for (int b = 0; b < BANDS; ++b) {
         band_motion *band = &m->bands[b];
-        band->c = cosf(band->speed * m->time);
-        band->s = sinf(band->speed * m->time);
-        glm_quatv(band->q, band->spin * m->time, band->axis);
+        steady_sincosf(band->speed * m->time, &band->s, &band->c);
+        steady_quatv(band->spin * m->time, band->axis, band->q);
     }
     for (int i = 0; i < m->count; ++i) {
         lesson1_many_body b;

@@ -25,6 +25,7 @@
 #include "lesson.h"
 #include "lesson1_many.h"
 #include "shape_bounds.h"
+#include "steady_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -138,7 +139,7 @@ static const char *volume_name(int v)
 
 static void object_rotation(const object *o, versor q)
 {
-    glm_quatv(q, o->angle, (vec3){0.25f, 1.0f, 0.1f});
+    steady_quatv(o->angle, (vec3){0.25f, 1.0f, 0.1f}, q);
     glm_quat_normalize(q);
 }
 
@@ -608,7 +609,6 @@ static int gpu_object(const void *self_, uint32_t id)
 
 const lesson lesson1_spheres = {
     .number = 1,
-    .title = "Lesson 1: picking bounding spheres",
     .keys = "left click  toggle rotation of what the ray hits\n"
             "M  D3D9 ray / unproject ray\n"
             "N  nearest only / all on the ray\n"

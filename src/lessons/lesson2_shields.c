@@ -19,6 +19,7 @@
  * and dim: a beam behind a shield does not look as if it passed in front.
  */
 #include "lesson.h"
+#include "steady_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,8 +114,8 @@ static void *create(const lesson_env *env)
         return NULL;
     }
     versor none = {0, 0, 0, 0}, tilt, yaw, tilted;
-    glm_quatv(yaw, glm_rad(35.0f), (vec3){0, 1, 0});
-    glm_quatv(tilt, glm_rad(20.0f), (vec3){0, 0, 1});
+    steady_quatv(glm_rad(35.0f), (vec3){0, 1, 0}, yaw);
+    steady_quatv(glm_rad(20.0f), (vec3){0, 0, 1}, tilt);
     /* not in place: cglm's plain C glm_quat_mul (no SSE: WebAssembly, ARM
        without NEON) overwrites dest while still reading q */
     glm_quat_mul(yaw, tilt, tilted);
@@ -680,7 +681,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson2_shields = {
     .number = 2,
-    .title = "Lesson 2: phaser vs. shields",
     .keys = "left click  fire at the point under the cursor\n"
             LESSON_STEP_KEYS
             "T  switch turret (one sits inside its own shield)",

@@ -18,6 +18,7 @@
  * freezes the scene and walks through those tests one at a time.
  */
 #include "lesson.h"
+#include "steady_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -99,7 +100,7 @@ static void launch_shot(lesson3 *self, shot *s)
 static void place_ship(ship *s)
 {
     glm_vec3_copy(s->home, s->position);
-    glm_vec3_muladds(s->axis, s->amplitude * sinf(s->speed * s->clock + s->phase), s->position);
+    glm_vec3_muladds(s->axis, s->amplitude * steady_sinf(s->speed * s->clock + s->phase), s->position);
 }
 
 static void *create(const lesson_env *env)
@@ -163,7 +164,7 @@ static void ship_model(const lesson3 *self, int i, mat4 out)
 {
     const ship *s = &self->ships[i];
     versor q;
-    glm_quatv(q, s->spin, (vec3){0.2f, 1.0f, 0.0f});
+    steady_quatv(s->spin, (vec3){0.2f, 1.0f, 0.0f}, q);
     glm_quat_normalize(q);
     float k = ship_scale(i);
     /* the freighter is a squashed sphere: its bounding sphere is its long axis */
@@ -628,7 +629,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson3_bounds = {
     .number = 3,
-    .title = "Lesson 3: bounding-sphere tests",
     .keys = "left click  select and pause / resume a ship\n"
             LESSON_STEP_KEYS
             "M  exact / tutorial's shortcut / sqrt(2)-scaled radii\n"

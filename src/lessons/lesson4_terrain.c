@@ -19,6 +19,7 @@
 #include "lesson.h"
 #include "heightmap_file.h"
 #include "terrain_mesh.h"
+#include "steady_math.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -479,7 +480,7 @@ static void draw_marker(render_list *list, const terrain_mesh *mesh, const vec3 
     mat4 m;
     vec3 tip = {p[0], p[1] + 0.9f, p[2]};
     versor down;
-    glm_quatv(down, GLM_PIf, (vec3){1, 0, 0});
+    steady_quatv(GLM_PIf, (vec3){1, 0, 0}, down);
     lesson_model(tip, down, (vec3){0.3f, 0.6f, 0.3f}, m);
     render_list_shape(list, RENDER_CONE, m, (vec4){1.0f, 0.3f, 0.2f, 1.0f}, (vec3){0.35f, 0.05f, 0.0f});
     lesson_model(p, NULL, (vec3){0.55f, 0.55f, 0.55f}, m);
@@ -691,7 +692,7 @@ static bool frame(const void *self_, lesson_camera *out)
     out->fov = 0.7853982f;
     out->distance = 1.5f * len;
     /* the span a little right of and below the centre: the HUD is top left */
-    vec3 right = {cosf(out->yaw), 0.0f, -sinf(out->yaw)};
+    vec3 right = {steady_cosf(out->yaw), 0.0f, -steady_sinf(out->yaw)};
     glm_vec3_copy(mid, out->target);
     glm_vec3_muladds(right, -0.16f * len, out->target);
     out->target[1] += 0.2f * len;
@@ -758,7 +759,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson4_terrain = {
     .number = 4,
-    .title = "Lesson 4: terrain picking",
     .keys = "left click  put the marker on the terrain\n"
             "M  XNA recipe's search / exact method\n"
             "L  linear steps: 1 (binary search alone) / 8 / 30 / 300\n"

@@ -17,6 +17,7 @@
  * model (the model-viewer camera's world rotation).
  */
 #include "lesson.h"
+#include "steady_math.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -161,8 +162,8 @@ static void *create(const lesson_env *env)
 static void world_matrix(const lesson5 *self, mat4 out)
 {
     glm_translate_make(out, (float *)self->position);
-    glm_rotate_y(out, self->angle, out);
-    glm_rotate_x(out, self->tilt, out);
+    steady_rotate(out, self->angle, (vec3){0.0f, 1.0f, 0.0f});
+    steady_rotate(out, self->tilt, (vec3){1.0f, 0.0f, 0.0f});
 }
 
 static void world_sphere(const lesson5 *self, rp_sphere *out)
@@ -470,7 +471,6 @@ static int gpu_object(const void *self_, uint32_t id)
 
 const lesson lesson5_triangles = {
     .number = 5,
-    .title = "Lesson 5: picking triangles (the DirectX SDK's Pick sample)",
     .keys = "left click  pick the nearest triangle (D3DXIntersect)\n"
             "A  all hits / nearest (the sample's F5)\n"
             "B  bounding sphere only / triangles\n"

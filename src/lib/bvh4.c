@@ -1,5 +1,5 @@
 /* bvh4.c: the four-wide BVH (bvh4.h) from the builder's binary tree
-   (scene_bvh.c), its refit and its SAH cost; the mesh and the scene both
+   (bvh_build.c), its refit and its SAH cost; the mesh and the scene both
    use it. */
 #include <math.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "thread_internal.h"
 
-static void slot_set(rp_bvh4_node *q, int i, const rp_snode *n, uint32_t child, uint32_t count)
+static void slot_set(rp_bvh4_node *q, int i, const rp_bvh2_node *n, uint32_t child, uint32_t count)
 {
     for (int a = 0; a < 3; a++) {
         q->b[a][i] = n->min[a];
@@ -32,7 +32,7 @@ static void slot_empty(rp_bvh4_node *q, int i)
    `root`: its two children, then, while there is room, the inner one of
    largest area replaced by its own two (Wald et al., "Getting rid of
    packets", 2008: open the largest first, it is the one rays enter most). */
-static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
+static int gather(const rp_bvh2_node *nodes, uint32_t root, uint32_t out[4])
 {
     int k = 2;
     out[0] = nodes[root].first;
@@ -41,7 +41,7 @@ static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
         int open = -1;
         double best = -1.0;
         for (int i = 0; i < k; i++) {
-            const rp_snode *n = &nodes[out[i]];
+            const rp_bvh2_node *n = &nodes[out[i]];
             double area = rp_bvh4_half_area(n->min, n->max);
             if (n->count == 0 && area > best) {
                 best = area;
@@ -60,7 +60,7 @@ static int gather(const rp_snode *nodes, uint32_t root, uint32_t out[4])
 /* (Depth first: a node's inner children get consecutive indices, after
    it.) Each BVH4 node takes the place of one distinct binary inner node,
    so there are at most as many as those. */
-uint32_t rp_bvh4_collapse(const rp_snode *nodes, uint32_t root, uint32_t depth,
+uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
                           rp_bvh4_node *out)
 {
     /* (binary inner node, its BVH4 node, that node's depth) to fill; each
@@ -84,8 +84,8 @@ uint32_t rp_bvh4_collapse(const rp_snode *nodes, uint32_t root, uint32_t depth,
                 slot_empty(&out[q], i);
                 continue;
             }
-            const rp_snode *n = &nodes[kids[i]];
-            if (n->count == RP_SNODE_BVH4) {
+            const rp_bvh2_node *n = &nodes[kids[i]];
+            if (n->count == RP_BVH2_COLLAPSED) {
                 slot_set(&out[q], i, n, n->first, 0);
                 continue;
             }
@@ -93,7 +93,7 @@ uint32_t rp_bvh4_collapse(const rp_snode *nodes, uint32_t root, uint32_t depth,
                 slot_set(&out[q], i, n, n->first, n->count);
                 continue;
             }
-            if (d + 1 >= RP_BVH4_MAX_DEPTH)
+            if (d + 1 >= RP_BVH_MAX_DEPTH)
                 return 0;
             slot_set(&out[q], i, n, count, 0);
             stack[sp][0] = kids[i];
@@ -123,9 +123,9 @@ static void node_box(const rp_bvh4_node *n, float lo[3], float hi[3])
 
 /* The box around the leaf entries [first, first + count). */
 static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
-                     const rp_sbox *boxes, float lo[3], float hi[3])
+                     const rp_bvh_box *boxes, float lo[3], float hi[3])
 {
-    const rp_sbox *b = &boxes[prims[first]];
+    const rp_bvh_box *b = &boxes[prims[first]];
     memcpy(lo, b->min, sizeof b->min);
     memcpy(hi, b->max, sizeof b->max);
     for (uint32_t j = first + 1; j < first + count; j++) {
@@ -165,7 +165,7 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted)
 /* Refits nodes [from, to), which hold their own children or refitted
    ones; returns their weighted area (rp_bvh4_weighted_area). */
 static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
-                          const uint32_t *prims, const rp_sbox *boxes)
+                          const uint32_t *prims, const rp_bvh_box *boxes)
 {
     double weighted = 0.0;
     /* children come after their parents: backwards, every child node is
@@ -191,7 +191,7 @@ static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
 }
 
 double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
-                     const rp_sbox *boxes)
+                     const rp_bvh_box *boxes)
 {
     if (count == 0)
         return 0.0;
@@ -199,11 +199,11 @@ double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
 }
 
 typedef struct refit_job {
-    rp_bvh4_node    *nodes;
-    uint32_t         from, to;
-    const uint32_t  *prims;
-    const rp_sbox   *boxes;
-    double           weighted;
+    rp_bvh4_node     *nodes;
+    uint32_t          from, to;
+    const uint32_t   *prims;
+    const rp_bvh_box *boxes;
+    double            weighted;
 } refit_job;
 
 static void refit_job_run(void *arg)
@@ -213,7 +213,7 @@ static void refit_job_run(void *arg)
 }
 
 double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
-                           const uint32_t *prims, const rp_sbox *boxes, bool threaded)
+                           const uint32_t *prims, const rp_bvh_box *boxes, bool threaded)
 {
     if (count == 0)
         return 0.0;
@@ -243,7 +243,7 @@ double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count)
     return rp_bvh4_cost_of(nodes, rp_bvh4_weighted_area(nodes, 0, count));
 }
 
-bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_sbox *out)
+bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_bvh_box *out)
 {
     if (count == 0)
         return false;

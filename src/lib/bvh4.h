@@ -1,10 +1,10 @@
 /*
  * bvh4.h: the four-wide BVH that the mesh and the scene walk; not
- * installed. The builder (scene_bvh.c) makes a binary tree; bvh4.c
- * collapses it into nodes of up to four children, refits it when objects
- * move, and measures its SAH cost. The ray's slab test of a node's four
- * boxes at once and the nearest-first order of the children it enters are
- * here, inline, for the traversals (the scene's in scene.c).
+ * installed. bvh4.c collapses the builder's binary tree (bvh.h) into nodes
+ * of up to four children, refits it when objects move, and measures its
+ * SAH cost. The ray's slab test of a node's four boxes at once and the
+ * nearest-first order of the children it enters are here, inline, for
+ * the walks (mesh.c, scene.c).
  */
 #ifndef RAYPICK_BVH4_H
 #define RAYPICK_BVH4_H
@@ -16,17 +16,8 @@
 #include <string.h>
 
 #include "raypick/ray.h"
-#include "scene_internal.h"
-
-/* SSE2 (the x86-64 baseline) for the four-box slab test, plain C
-   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD); both give the
-   same answers. */
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
-#include <emmintrin.h>
-#define RP_BVH4_SSE2 1
-#else
-#define RP_BVH4_SSE2 0
-#endif
+#include "bvh.h"
+#include "simd.h"
 
 /* A node of up to four children (128 bytes), boxes stored one lane per
    child so one SSE2 slab test checks all four (Embree's BVH4 layout).
@@ -46,17 +37,12 @@ typedef struct rp_bvh4_node {
     uint32_t count[4];
 } rp_bvh4_node;
 
-/* Deepest leaf of the builder's binary tree for fewer than 2^31
-   primitives: it splits by SAH down to depth RP_SBVH_SAH_DEPTH and in
-   halves below it, and 31 halvings bring 2^31 - 1 to one. */
-#define RP_BVH4_MAX_DEPTH (RP_SBVH_SAH_DEPTH + 31)
-
 /* Each BVH4 node holds the children of a binary inner node, and a binary
-   inner node is at depth <= RP_BVH4_MAX_DEPTH - 1, so no BVH4 node is
+   inner node is at depth <= RP_BVH_MAX_DEPTH - 1, so no BVH4 node is
    deeper than that. A depth-first walk that pushes a node's hit children
    (up to four) and pops the nearest holds, at a node of depth d, at most
    three entries per ancestor level, plus its own four. */
-#define RP_BVH4_STACK (3 * RP_BVH4_MAX_DEPTH + 4)
+#define RP_BVH4_STACK (3 * RP_BVH_MAX_DEPTH + 4)
 
 /* Half the surface area of the box lo..hi, in double: no overflow for
    boxes near FLT_MAX; 0 for an empty (inverted) box. */
@@ -69,33 +55,33 @@ static inline double rp_bvh4_half_area(const float lo[3], const float hi[3])
 }
 
 /* The BVH4 of the binary subtree under inner node `root` of `nodes`
-   (scene_internal.h's layout), written at out[0 ..], depth first: out[0]
+   (bvh.h's layout), written at out[0 ..], depth first: out[0]
    holds root's children, each node's children come after it, and child
    indices count from out. Each binary inner node's subtree opens into up
-   to four children, the largest first; a node marked RP_SNODE_BVH4 is
+   to four children, the largest first; a node marked RP_BVH2_COLLAPSED is
    never opened (its slot points to BVH4 node `first` as it is). depth:
    the depth of out[0] in the whole tree, or a bound on it. out needs room
    for one node per binary inner node under root (root included). Returns
-   the nodes written; 0 when one would be deeper than RP_BVH4_MAX_DEPTH
+   the nodes written; 0 when one would be deeper than RP_BVH_MAX_DEPTH
    allows (deeper than the builder ever makes), rather than let a later
    walk overrun its fixed stack. */
-uint32_t rp_bvh4_collapse(const rp_snode *nodes, uint32_t root, uint32_t depth,
+uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
                           rp_bvh4_node *out);
 
 /* Recomputes every box of the tree (count nodes) from the primitives'
    current boxes, boxes[prims[j]] for leaf entry j, in one backwards pass;
    the shape stays. Returns the new SAH cost (rp_bvh4_cost). */
 double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
-                     const rp_sbox *boxes);
+                     const rp_bvh_box *boxes);
 
 /* rp_bvh4_refit of a tree whose nodes [top, half) and [half, count) each
    hold whole subtrees (their nodes' children among them), as the builder
-   lays them out (rp_sbvh's top_count and half): those two ranges on two
+   lays them out (rp_bvh's top_count and half): those two ranges on two
    threads when `threaded` (and both hold nodes), then the top's. The same
    boxes as rp_bvh4_refit; the cost summed in another order. Bounds out of
    that order fall back to rp_bvh4_refit. */
 double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
-                           const uint32_t *prims, const rp_sbox *boxes, bool threaded);
+                           const uint32_t *prims, const rp_bvh_box *boxes, bool threaded);
 
 /* SAH cost of the tree: the sum over its child slots of the slot's area
    over the root's, times the slot's primitives for a leaf (1 for a node):
@@ -109,7 +95,7 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted);
 
 /* The box around the root's children; false (out untouched) for a tree
    of no nodes. */
-bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_sbox *out);
+bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_bvh_box *out);
 
 /* ---- the ray against a node's four boxes -------------------------------
  *
@@ -133,7 +119,7 @@ bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_sbox *out);
  *    its axis for any t <= FLT_MAX; that is added to the pad.
  */
 typedef struct rp_bvh4_ray {
-#if RP_BVH4_SSE2
+#if RP_SIMD_SSE2
     __m128 o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
 #endif
     float  o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
@@ -167,7 +153,7 @@ static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_r
         float s = neg ? -p : p;
         r->o_near[a] = ray->origin[a] + s;
         r->o_far[a] = ray->origin[a] - s;
-#if RP_BVH4_SSE2
+#if RP_SIMD_SSE2
         r->o_near4[a] = _mm_set1_ps(r->o_near[a]);
         r->o_far4[a] = _mm_set1_ps(r->o_far[a]);
         r->inv4[a] = _mm_set1_ps(r->inv[a]);
@@ -178,7 +164,7 @@ static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_r
 /* Bit i set when child slot i of n is not empty. */
 static inline int rp_bvh4_slots_used(const rp_bvh4_node *n)
 {
-#if RP_BVH4_SSE2
+#if RP_SIMD_SSE2
     __m128i empty = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
                                     _mm_set1_epi32(-1));
     return ~_mm_movemask_ps(_mm_castsi128_ps(empty)) & 15;
@@ -199,7 +185,7 @@ static inline int rp_bvh4_slots_used(const rp_bvh4_node *n)
 static inline int rp_bvh4_enter(const rp_bvh4_node *n, const rp_bvh4_ray *r, float t_max,
                                 float t_enter[4])
 {
-#if RP_BVH4_SSE2
+#if RP_SIMD_SSE2
     __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(INFINITY);
     for (int a = 0; a < 3; a++) {
         __m128 t0 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->near_row[a]]), r->o_near4[a]),
@@ -280,13 +266,5 @@ static inline int rp_bvh4_order(const rp_bvh4_node *n, int mask, const float t_e
     }
     return k;
 }
-
-/* Start loading what a child holds as soon as its box is hit: the misses
-   of the children then overlap. A hint only. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RP_BVH4_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define RP_BVH4_PREFETCH(p) ((void)(p))
-#endif
 
 #endif /* RAYPICK_BVH4_H */

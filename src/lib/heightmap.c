@@ -10,14 +10,9 @@
 #include "internal.h"
 #include "heightmap_internal.h"
 
-/* SSE2 (the x86-64 baseline) for the copy-and-fold pass, plain C elsewhere;
-   RAYPICK_NO_SIMD turns it off (as for the sphere filter). */
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
-#include <emmintrin.h>
-#define RP_HM_SSE2 1
-#else
-#define RP_HM_SSE2 0
-#endif
+/* The copy-and-fold pass uses SSE2 where simd.h allows it, plain C
+   elsewhere. */
+#include "simd.h"
 
 /* Sides beyond this would overflow the pyramid's shifts (1 << (levels + 2)). */
 #define RP_HM_MAX_CREATE_SIDE (1 << 24)
@@ -199,7 +194,7 @@ static bool fold_row(const float *src, float *dst, float *lo, float *hi, size_t 
 {
     size_t i = 0;
     bool nan_seen = false;
-#if RP_HM_SSE2
+#if RP_SIMD_SSE2
     __m128 bad = _mm_setzero_ps();
     for (; i + 4 <= n; i += 4) {
         __m128 x = _mm_loadu_ps(src + i);

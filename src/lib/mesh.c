@@ -1,6 +1,7 @@
 /* mesh.c: triangle meshes: creation (validated, copied) and ray queries
    over the BVH (mesh_bvh.c) with the watertight triangle test
-   (triangle_internal.h). */
+   (triangle_internal.h). The packets' edge functions use SSE2 where
+   simd.h allows it; the plain C path gives the same answers. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,14 +9,9 @@
 #include "raypick/mesh.h"
 #include "internal.h"
 #include "mesh_internal.h"
+#include "simd.h"
 #include "thread_internal.h"
 #include "triangle_internal.h"
-
-/* SSE2 (the x86-64 baseline) for the packets' edge functions, plain C
-   elsewhere (the web build, other CPUs, RAYPICK_NO_SIMD): bvh4.h's
-   choice, so the box test and the packets agree; both give the same
-   answers. */
-#define RP_MESH_SSE2 RP_BVH4_SSE2
 
 /* ---- creation ---------------------------------------------------------- */
 
@@ -157,7 +153,7 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
     m->max_abs = 0.0f;
     for (int a = 0; a < 3; a++)
         m->max_abs = fmaxf(m->max_abs, fmaxf(fabsf(box.min[a]), fabsf(box.max[a])));
-    if (!rp_bvh_build(m, tris, index, (uint32_t)prims)) {
+    if (!rp_mesh_bvh_build(tris, index, (uint32_t)prims, &m->bvh)) {
         free(m);
         return NULL;
     }
@@ -168,8 +164,7 @@ void rp_mesh_destroy(rp_mesh *m)
 {
     if (m == NULL)
         return;
-    rp_free_large(m->nodes);
-    rp_free_large(m->packs);
+    rp_mesh_bvh_free(&m->bvh);
     free(m);
 }
 
@@ -194,7 +189,7 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
    holding a triangle rp_tri_intersect would report is said there) and the
    watertight triangle test's shear. */
 typedef struct trav_ray {
-#if RP_MESH_SSE2
+#if RP_SIMD_SSE2
     __m128      ox4, oy4, oz4, sx4, sy4;   /* tri's ox, oy, oz, sx, sy, in every lane */
 #endif
     rp_bvh4_ray box;
@@ -205,7 +200,7 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
 {
     rp_tri_ray_setup(ray, &r->tri);
     rp_bvh4_ray_setup(ray, max_abs, &r->box);
-#if RP_MESH_SSE2
+#if RP_SIMD_SSE2
     r->ox4 = _mm_set1_ps(r->tri.ox);
     r->oy4 = _mm_set1_ps(r->tri.oy);
     r->oz4 = _mm_set1_ps(r->tri.oz);
@@ -214,7 +209,7 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
 #endif
 }
 
-/* A child reference: a wide node (count == 0; first: rp_bvh_wide_ref)
+/* A child reference: a wide node (count == 0; first: rp_bvh8_ref)
    or a leaf of count triangles from slot first; t_enter: where the ray
    enters its box. */
 typedef struct stack_entry {
@@ -227,7 +222,7 @@ typedef struct stack_entry {
    where. Empty slots never count: their inverted boxes stop no ray whose
    pad overflowed to infinity (then every slab is NaN, no constraint). */
 static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r, float t_max,
-                             float t_enter[RP_BVH_WIDE])
+                             float t_enter[RP_BVH8_SLOTS])
 {
     const int lo = rp_bvh4_enter(&n[0], &r->box, t_max, t_enter);
     if (!two)
@@ -252,15 +247,15 @@ static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
 {
     const char *line, *last;
     if (e->count > 0) {
-        line = (const char *)&m->packs[e->first / RP_TRI4_LANES];
-        last = (const char *)&m->packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1;
+        line = (const char *)&m->bvh.packs[e->first / RP_TRI4_LANES];
+        last = (const char *)&m->bvh.packs[(e->first + e->count - 1) / RP_TRI4_LANES + 1] - 1;
     } else {
-        line = (const char *)&m->nodes[rp_bvh_wide_first(e->first)];
-        last = line + (rp_bvh_wide_two(e->first) ? 2 : 1) * sizeof(rp_bvh4_node) - 1;
+        line = (const char *)&m->bvh.nodes[rp_bvh8_first(e->first)];
+        last = line + (rp_bvh8_two(e->first) ? 2 : 1) * sizeof(rp_bvh4_node) - 1;
     }
     for (; line <= last; line += 64)
-        RP_BVH4_PREFETCH(line);
-    RP_BVH4_PREFETCH(last);
+        RP_PREFETCH(line);
+    RP_PREFETCH(last);
 }
 
 /* The lowest set bit of an eight-bit mask (0 for none). */
@@ -277,11 +272,11 @@ static inline int lowest_bit(int mask)
    (rounded towards 0): a pending child is then skipped a hair later,
    never wrongly. */
 static inline int sort_children(const rp_mesh *m, const rp_bvh4_node *n, int mask,
-                                const float t_enter[RP_BVH_WIDE], stack_entry out[RP_BVH_WIDE])
+                                const float t_enter[RP_BVH8_SLOTS], stack_entry out[RP_BVH8_SLOTS])
 {
-    uint32_t key[RP_BVH_WIDE];
+    uint32_t key[RP_BVH8_SLOTS];
     int k = 0;
-    for (int s = 0; s < RP_BVH_WIDE; s++) {
+    for (int s = 0; s < RP_BVH8_SLOTS; s++) {
         if (!((mask >> s) & 1))
             continue;
         uint32_t bits;
@@ -307,7 +302,7 @@ static inline int sort_children(const rp_mesh *m, const rp_bvh4_node *n, int mas
 /* The vertices (v0, v1, v2) of the triangle in slot s of the packets. */
 static inline void slot_vertices(const rp_mesh *m, uint32_t s, float p[9])
 {
-    const rp_tri4 *pk = &m->packs[s / RP_TRI4_LANES];
+    const rp_tri4 *pk = &m->bvh.packs[s / RP_TRI4_LANES];
     const uint32_t lane = s % RP_TRI4_LANES;
     for (int k = 0; k < 9; k++)
         p[k] = pk->v[k][lane];
@@ -315,7 +310,7 @@ static inline void slot_vertices(const rp_mesh *m, uint32_t s, float p[9])
 
 static inline uint32_t slot_index(const rp_mesh *m, uint32_t s)
 {
-    return m->packs[s / RP_TRI4_LANES].index[s % RP_TRI4_LANES];
+    return m->bvh.packs[s / RP_TRI4_LANES].index[s % RP_TRI4_LANES];
 }
 
 /* The triangle test of slot s of the mesh, exactly as
@@ -351,7 +346,7 @@ static inline int lanes_in(uint32_t pack, uint32_t first, uint32_t end)
    version keeps every lane. */
 static inline int pack_candidates(const rp_tri4 *pk, const trav_ray *r, int lanes)
 {
-#if RP_MESH_SSE2
+#if RP_SIMD_SSE2
     const int kx = r->tri.kx, ky = r->tri.ky, kz = r->tri.kz;
     const __m128 az = _mm_sub_ps(_mm_loadu_ps(pk->v[kz]), r->oz4);
     const __m128 bz = _mm_sub_ps(_mm_loadu_ps(pk->v[3 + kz]), r->oz4);
@@ -397,15 +392,15 @@ typedef struct nearest {
    is not: it may hold a tie with a lower index). */
 static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any, nearest *best)
 {
-    if (m->node_count == 0)
+    if (m->bvh.node_count == 0)
         return false;
     trav_ray r;
     trav_setup(ray, m->max_abs, &r);
     bool found = false;
     best->t = t_max;
-    stack_entry stack[RP_BVH_WIDE_STACK];
+    stack_entry stack[RP_BVH8_STACK];
     int sp = 0;
-    stack_entry cur = {rp_bvh_wide_ref(0, true), 0, 0.0f};   /* the root */
+    stack_entry cur = {rp_bvh8_ref(0, true), 0, 0.0f};   /* the root */
     for (;;) {
         if (cur.count > 0) {
             const uint32_t end = cur.first + cur.count;
@@ -413,7 +408,7 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                later ones only after the first arrived */
             prefetch_child(m, &cur);
             for (uint32_t p = cur.first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
-                int cand = pack_candidates(&m->packs[p], &r, lanes_in(p, cur.first, end));
+                int cand = pack_candidates(&m->bvh.packs[p], &r, lanes_in(p, cur.first, end));
                 for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {
                     rp_tri_result res;
                     const uint32_t i = p * RP_TRI4_LANES + lane;
@@ -432,9 +427,9 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                 }
             }
         } else {
-            const rp_bvh4_node *n = &m->nodes[rp_bvh_wide_first(cur.first)];
-            float t_enter[RP_BVH_WIDE];
-            const int mask = child_mask(n, rp_bvh_wide_two(cur.first), &r, best->t, t_enter);
+            const rp_bvh4_node *n = &m->bvh.nodes[rp_bvh8_first(cur.first)];
+            float t_enter[RP_BVH8_SLOTS];
+            const int mask = child_mask(n, rp_bvh8_two(cur.first), &r, best->t, t_enter);
             /* one or two children hit (most nodes): no sort, and no
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
@@ -453,9 +448,9 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                 continue;
             }
             if (mask != 0) {
-                stack_entry hit[RP_BVH_WIDE];
+                stack_entry hit[RP_BVH8_SLOTS];
                 const int k = sort_children(m, n, mask, t_enter, hit);
-                /* the far ones wait on the stack (RP_BVH_WIDE_STACK: its bound) */
+                /* the far ones wait on the stack (RP_BVH8_STACK: its bound) */
                 for (int i = k - 1; i > 0; i--)
                     stack[sp++] = hit[i];
                 cur = hit[0];
@@ -535,24 +530,24 @@ static int cmp_hits(const void *a, const void *b)
 size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hits,
                                  rp_triangle_hit *tris, size_t max_hits)
 {
-    if (m == NULL || !rp_ray_is_valid(ray) || m->node_count == 0)
+    if (m == NULL || !rp_ray_is_valid(ray) || m->bvh.node_count == 0)
         return 0;
     trav_ray r;
     trav_setup(ray, m->max_abs, &r);
     any_hit local[LOCAL_HITS];
     any_hit *buf = local;
     size_t count = 0, cap = LOCAL_HITS;
-    stack_entry stack[RP_BVH_WIDE_STACK];
+    stack_entry stack[RP_BVH8_STACK];
     int sp = 0;
-    stack[sp++] = (stack_entry){rp_bvh_wide_ref(0, true), 0, 0.0f};
+    stack[sp++] = (stack_entry){rp_bvh8_ref(0, true), 0, 0.0f};
     int cand = 0;
     while (sp > 0) {
         stack_entry n = stack[--sp];
         if (n.count == 0) {
-            const rp_bvh4_node *node = &m->nodes[rp_bvh_wide_first(n.first)];
-            float t_enter[RP_BVH_WIDE];
-            stack_entry hit[RP_BVH_WIDE];
-            const int mask = child_mask(node, rp_bvh_wide_two(n.first), &r, INFINITY, t_enter);
+            const rp_bvh4_node *node = &m->bvh.nodes[rp_bvh8_first(n.first)];
+            float t_enter[RP_BVH8_SLOTS];
+            stack_entry hit[RP_BVH8_SLOTS];
+            const int mask = child_mask(node, rp_bvh8_two(n.first), &r, INFINITY, t_enter);
             int k = sort_children(m, node, mask, t_enter, hit);
             for (int i = 0; i < k; i++)
                 stack[sp++] = hit[i];
@@ -564,7 +559,7 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
             const uint32_t p = i / RP_TRI4_LANES;
             /* a packet's lanes are sorted out once, at its first slot */
             if (i == n.first || i % RP_TRI4_LANES == 0)
-                cand = pack_candidates(&m->packs[p], &r, lanes_in(p, n.first, end));
+                cand = pack_candidates(&m->bvh.packs[p], &r, lanes_in(p, n.first, end));
             if (!((cand >> (i % RP_TRI4_LANES)) & 1) || !prim_hit(m, ray, &r, i, &res))
                 continue;
             if (count == cap) {

@@ -1,33 +1,19 @@
-/* mesh_bvh.c: the mesh BVH. The BVH4 comes from the scene's builder
-   (scene_bvh.c: binned SAH on the triangles' boxes, SSE2, in place,
-   sampled planes for big nodes, depth bounded, its binary tree collapsed
-   into a BVH4 by bvh4.c as it goes); it is widened to the eight-child
-   nodes the queries walk, and the triangles copied in leaf order into
-   packets of four (mesh_internal.h: rp_tri4). */
-#include <float.h>
-#include <math.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+/* mesh_bvh.c: the mesh BVH (mesh_bvh.h). The shared builder (bvh_build.c)
+   makes the four-wide tree over the triangles' boxes; it is widened here
+   to the eight-child nodes the queries walk, and the triangles copied in
+   leaf order into packets of four. The depth bound of every walk's fixed
+   stack is the builder's (bvh.h: RP_BVH_MAX_DEPTH); tests/test_mesh.c
+   checks it on degenerate inputs (a million identical triangles, all
+   coplanar, all on one line of centroids). */
 #include <stdlib.h>
 #include <string.h>
-#include "bvh4.h"
-#include "internal.h"
-#include "mesh_internal.h"
-#include "scene_internal.h"
-#include "thread_internal.h"
 
-/*
- * Depth bound (why RP_BVH4_STACK always suffices): rp_sbvh_build_shaped
- * splits by SAH down to depth RP_SBVH_SAH_DEPTH (32) and in halves below
- * it; a node there holds at most 2^31 - 1 triangles (rp_mesh_create
- * refuses more), which 31 halvings bring to 1: no leaf is deeper than
- * 32 + 31 = RP_BVH_MAX_DEPTH, no inner node deeper than 62. tests/test_mesh.c checks the depth on degenerate inputs (a million
- * identical triangles, all coplanar, all on one line of centroids).
- */
-#if RP_SBVH_SAH_DEPTH + 31 > RP_BVH_MAX_DEPTH
-#error "RP_BVH_MAX_DEPTH no longer bounds the builder's depth (see above)"
-#endif
+#include "bvh4.h"
+#include "bvh_build.h"
+#include "internal.h"
+#include "mesh_bvh.h"
+#include "simd.h"
+#include "thread_internal.h"
 
 /* ---- the wide nodes -------------------------------------------------------- */
 
@@ -55,10 +41,10 @@ static int used_slots(const rp_bvh4_node *q, slot_ref out[4], uint32_t node)
     return k;
 }
 
-/* Up to RP_BVH_WIDE BVH4 slots that together hold the subtree of BVH4
+/* Up to RP_BVH8_SLOTS BVH4 slots that together hold the subtree of BVH4
    node `root`: its children, then, while there is room, the inner one of
    largest area replaced by its own (gather's rule, one level up). */
-static int gather_wide(const rp_bvh4_node *in, uint32_t root, slot_ref out[RP_BVH_WIDE])
+static int gather_wide(const rp_bvh4_node *in, uint32_t root, slot_ref out[RP_BVH8_SLOTS])
 {
     int k = used_slots(&in[root], out, root);
     for (;;) {
@@ -71,7 +57,7 @@ static int gather_wide(const rp_bvh4_node *in, uint32_t root, slot_ref out[RP_BV
                 continue;
             uint32_t child = q->child[out[i].lane];
             double area = slot_area(q, out[i].lane);
-            if (area > best && k - 1 + used_slots(&in[child], kids, child) <= RP_BVH_WIDE) {
+            if (area > best && k - 1 + used_slots(&in[child], kids, child) <= RP_BVH8_SLOTS) {
                 best = area;
                 open = i;
             }
@@ -115,7 +101,7 @@ static uint32_t halves_for(int k)
     return k > 4 ? 2u : 1u;
 }
 
-/* The BVH4 (node 0 the root) as wide nodes (mesh_internal.h), depth
+/* The BVH4 (node 0 the root) as wide nodes (mesh_bvh.h), depth
    first; *count_out: halves used. Leaves keep their child and count.
    NULL on out of memory or when the halves would not fit the
    references' 31 bits. */
@@ -127,8 +113,8 @@ static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *
         return NULL;
     uint64_t used = 2;
     /* (BVH4 node, first half) pairs to fill; the depth bound of
-       RP_BVH_WIDE_STACK holds here too */
-    uint32_t stack[RP_BVH_WIDE_STACK][2];
+       RP_BVH8_STACK holds here too */
+    uint32_t stack[RP_BVH8_STACK][2];
     int sp = 0;
     stack[sp][0] = 0;
     stack[sp][1] = 0;
@@ -137,9 +123,9 @@ static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *
         sp--;
         uint32_t q = stack[sp][0];
         rp_bvh4_node *w = &out[stack[sp][1]];
-        slot_ref kids[RP_BVH_WIDE];
+        slot_ref kids[RP_BVH8_SLOTS];
         int k = gather_wide(in, q, kids);
-        int slots = stack[sp][1] == 0 || k > 4 ? RP_BVH_WIDE : 4;
+        int slots = stack[sp][1] == 0 || k > 4 ? RP_BVH8_SLOTS : 4;
         /* pushed in reverse, so the first child's subtree comes next */
         for (int s = slots - 1; s >= 0; s--) {
             if (s >= k) {
@@ -152,13 +138,13 @@ static rp_bvh4_node *widen(const rp_bvh4_node *in, uint32_t count_in, uint32_t *
                 wide_slot_set(w, s, src, lane, src->child[lane], src->count[lane]);
                 continue;
             }
-            slot_ref grand[RP_BVH_WIDE];
+            slot_ref grand[RP_BVH8_SLOTS];
             uint32_t halves = halves_for(gather_wide(in, src->child[lane], grand));
-            if (used + halves > RP_BVH_WIDE_MAX_HALF) {
+            if (used + halves > RP_BVH8_MAX_HALF) {
                 rp_free_large(out);
                 return NULL;
             }
-            wide_slot_set(w, s, src, lane, rp_bvh_wide_ref((uint32_t)used, halves == 2), 0);
+            wide_slot_set(w, s, src, lane, rp_bvh8_ref((uint32_t)used, halves == 2), 0);
             stack[sp][0] = src->child[lane];
             stack[sp][1] = (uint32_t)used;
             sp++;
@@ -230,12 +216,8 @@ typedef struct pack_job {
 
 static void prefetch_triangle(const float *tri)
 {
-#if defined(__SSE2__)
-    _mm_prefetch((const char *)tri, _MM_HINT_T0);
-    _mm_prefetch((const char *)(tri + 8), _MM_HINT_T0);
-#else
-    (void)tri;
-#endif
+    RP_PREFETCH(tri);
+    RP_PREFETCH(tri + 8);
 }
 
 static void pack_job_run(void *arg)
@@ -313,43 +295,47 @@ static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const float *
         slot_copy(packs, end, end - 1);
 }
 
-bool rp_bvh_build(rp_mesh *m, float *tris, uint32_t *index, uint32_t prim_count)
+bool rp_mesh_bvh_build(float *tris, uint32_t *index, uint32_t prim_count, rp_mesh_bvh *out)
 {
-    m->prim_count = prim_count;
-    m->node_count = 0;
-    m->nodes = NULL;
-    m->pack_count = 0;
-    m->packs = NULL;
+    memset(out, 0, sizeof *out);
     if (prim_count == 0) {   /* only degenerate triangles: nothing to hit */
         rp_free_large(tris);
         rp_free_large(index);
         return true;
     }
-    rp_sbvh bvh;
+    rp_bvh bvh;
     memset(&bvh, 0, sizeof bvh);
-    const rp_sbvh_shape shape = {RP_BVH_MAX_LEAF, RP_BVH_NODE_COST, 0, false};
-    bool ok = rp_sbvh_build_triangles(tris, prim_count, &shape, &bvh);
+    const rp_bvh_shape shape = {RP_MESH_MAX_LEAF, RP_MESH_NODE_COST, 0, false};
+    bool ok = rp_bvh_build_triangles(tris, prim_count, &shape, &bvh);
     uint32_t halves = 0;
-    rp_bvh4_node *nodes4 = ok ? widen(bvh.nodes, bvh.node_count, &halves) : NULL;
+    rp_bvh4_node *nodes8 = ok ? widen(bvh.nodes, bvh.node_count, &halves) : NULL;
     rp_tri4 *packs = NULL;
-    uint64_t pack_count = nodes4 ? count_packets(nodes4, halves) : 0;
+    uint64_t pack_count = nodes8 ? count_packets(nodes8, halves) : 0;
     /* every slot index fits below RP_BVH4_EMPTY (padding at most doubles
        the slots: it takes a packet only when the next leaf does not fit) */
-    if (nodes4 && pack_count <= (UINT32_MAX - 1) / RP_TRI4_LANES)
+    if (nodes8 && pack_count <= (UINT32_MAX - 1) / RP_TRI4_LANES)
         packs = rp_alloc_large((size_t)pack_count * sizeof *packs);
     if (packs)
-        fill_packets(nodes4, halves, tris, index, bvh.prims, bvh.prim_count, packs,
+        fill_packets(nodes8, halves, tris, index, bvh.prims, bvh.prim_count, packs,
                      (uint32_t)pack_count, rp_cpu_count() > 1);
-    rp_sbvh_free(&bvh);
+    rp_bvh_free(&bvh);
     rp_free_large(tris);
     rp_free_large(index);
     if (!packs) {
-        rp_free_large(nodes4);
+        rp_free_large(nodes8);
         return false;
     }
-    m->nodes = nodes4;
-    m->node_count = halves;
-    m->packs = packs;
-    m->pack_count = (uint32_t)pack_count;
+    out->prim_count = prim_count;
+    out->nodes = nodes8;
+    out->node_count = halves;
+    out->packs = packs;
+    out->pack_count = (uint32_t)pack_count;
     return true;
+}
+
+void rp_mesh_bvh_free(rp_mesh_bvh *bvh)
+{
+    rp_free_large(bvh->nodes);
+    rp_free_large(bvh->packs);
+    memset(bvh, 0, sizeof *bvh);
 }

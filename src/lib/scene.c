@@ -1,5 +1,5 @@
 /*
- * scene.c: many objects under one BVH (scene_bvh.c), picked with each
+ * scene.c: many objects under one BVH (bvh_build.c), picked with each
  * object's own ray function.
  *
  * Two states live side by side. The pending one is what rp_scene_add_* and
@@ -29,7 +29,7 @@
 #include "internal.h"
 #include "quadric.h"
 #include "thread_internal.h"
-#include "scene_internal.h"
+#include "bvh_build.h"
 
 enum kind { KIND_SPHERE, KIND_ELLIPSOID, KIND_AABB, KIND_OBB, KIND_MESH, KIND_COUNT };
 
@@ -55,7 +55,7 @@ typedef struct kind_array {
 struct rp_scene {
     /* per object, by index */
     uint32_t      *where;   /* kind << RP_SLOT_BITS | slot in its kind's array */
-    rp_sbox       *box;     /* world box, pending                          */
+    rp_bvh_box    *box;     /* world box, pending                          */
     size_t         count, cap;
 
     kind_array pending[KIND_COUNT];
@@ -72,7 +72,7 @@ struct rp_scene {
     uint32_t     *prims;
     uint32_t     *kind_slot;
     uint32_t      leaf_count;       /* entries of prims and kind_slot      */
-    uint32_t      top_count, half;  /* the refit's parts (rp_sbvh's)       */
+    uint32_t      top_count, half;  /* the refit's parts (rp_bvh's)        */
     double        built_cost;       /* SAH cost right after the build      */
     float         max_abs;          /* largest |coordinate| of the root box */
 };
@@ -121,9 +121,9 @@ void rp_scene_destroy(rp_scene *s)
 /* Rounds [lo, hi] outwards to float with a margin of 1e-6 of its size and
    position, which covers the rounding of the double arithmetic before it
    and of the object functions' own; false when it does not fit a float. */
-static bool box_from_double(const double lo[3], const double hi[3], rp_sbox *out)
+static bool box_from_double(const double lo[3], const double hi[3], rp_bvh_box *out)
 {
-    rp_sbox b;
+    rp_bvh_box b;
     for (int k = 0; k < 3; k++) {
         double pad = 1e-6 * (fabs(lo[k]) + fabs(hi[k]) + (hi[k] - lo[k])) + 1e-30;
         b.min[k] = rp_float_below(lo[k] - pad);
@@ -159,7 +159,7 @@ static bool quat_matrix(const versor q, double r[3][3])
     return true;
 }
 
-static bool sphere_box(const rp_sphere *sp, rp_sbox *out)
+static bool sphere_box(const rp_sphere *sp, rp_bvh_box *out)
 {
     if (!rp_vec3_finite(sp->center) || !isfinite(sp->radius) || !(sp->radius > 0.0f))
         return false;
@@ -173,7 +173,7 @@ static bool sphere_box(const rp_sphere *sp, rp_sbox *out)
 
 /* Same acceptance as rp_intersect_ray_ellipsoid: radii > 0, and a non-zero
    orientation within 1e-3 of unit length. */
-static bool ellipsoid_box(const rp_ellipsoid *e, rp_sbox *out)
+static bool ellipsoid_box(const rp_ellipsoid *e, rp_bvh_box *out)
 {
     double r[3][3];
     if (!rp_vec3_finite(e->center) || !rp_vec3_finite(e->radii) || !quat_matrix(e->orientation, r))
@@ -202,7 +202,7 @@ static bool ellipsoid_box(const rp_ellipsoid *e, rp_sbox *out)
     return box_from_double(lo, hi, out);
 }
 
-static bool aabb_box(const rp_aabb *b, rp_sbox *out)
+static bool aabb_box(const rp_aabb *b, rp_bvh_box *out)
 {
     if (!rp_vec3_finite(b->min) || !rp_vec3_finite(b->max))
         return false;
@@ -216,7 +216,7 @@ static bool aabb_box(const rp_aabb *b, rp_sbox *out)
     return box_from_double(lo, hi, out);
 }
 
-static bool obb_box(const rp_obb *b, rp_sbox *out)
+static bool obb_box(const rp_obb *b, rp_bvh_box *out)
 {
     double r[3][3];
     if (!rp_vec3_finite(b->center) || !rp_vec3_finite(b->half_extents) ||
@@ -256,7 +256,7 @@ static bool model_valid(mat4 m)
 
 /* Arvo's method: the box of the transformed local box, axis by axis, from
    the smaller and larger of m_ij * min_j and m_ij * max_j. */
-static bool mesh_box(const rp_mesh *mesh, mat4 m, rp_sbox *out)
+static bool mesh_box(const rp_mesh *mesh, mat4 m, rp_bvh_box *out)
 {
     rp_aabb local;
     if (mesh == NULL || !model_valid(m) || !rp_mesh_bounds(mesh, &local))
@@ -294,7 +294,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 
 /* Appends one object of the kind (its data and world box); its index, or
    -1 when out of memory or full. */
-static int add_object(rp_scene *s, enum kind k, const void *data, const rp_sbox *box)
+static int add_object(rp_scene *s, enum kind k, const void *data, const rp_bvh_box *box)
 {
     kind_array *a = &s->pending[k];
     if (s->count >= RP_SCENE_MAX_OBJECTS || a->count >= RP_SLOT_MAX)
@@ -325,7 +325,7 @@ static void *object_of_kind(rp_scene *s, int index, enum kind k)
 }
 
 static bool set_object(rp_scene *s, int index, enum kind k, const void *data,
-                       const rp_sbox *box)
+                       const rp_bvh_box *box)
 {
     void *dst = object_of_kind(s, index, k);
     if (dst == NULL)
@@ -338,7 +338,7 @@ static bool set_object(rp_scene *s, int index, enum kind k, const void *data,
 
 int rp_scene_add_sphere(rp_scene *s, const rp_sphere *sphere)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (s == NULL || sphere == NULL || !sphere_box(sphere, &box))
         return -1;
     return add_object(s, KIND_SPHERE, sphere, &box);
@@ -346,7 +346,7 @@ int rp_scene_add_sphere(rp_scene *s, const rp_sphere *sphere)
 
 int rp_scene_add_ellipsoid(rp_scene *s, const rp_ellipsoid *e)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (s == NULL || e == NULL || !ellipsoid_box(e, &box))
         return -1;
     return add_object(s, KIND_ELLIPSOID, e, &box);
@@ -354,7 +354,7 @@ int rp_scene_add_ellipsoid(rp_scene *s, const rp_ellipsoid *e)
 
 int rp_scene_add_aabb(rp_scene *s, const rp_aabb *b)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (s == NULL || b == NULL || !aabb_box(b, &box))
         return -1;
     return add_object(s, KIND_AABB, b, &box);
@@ -362,7 +362,7 @@ int rp_scene_add_aabb(rp_scene *s, const rp_aabb *b)
 
 int rp_scene_add_obb(rp_scene *s, const rp_obb *b)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (s == NULL || b == NULL || !obb_box(b, &box))
         return -1;
     return add_object(s, KIND_OBB, b, &box);
@@ -370,7 +370,7 @@ int rp_scene_add_obb(rp_scene *s, const rp_obb *b)
 
 int rp_scene_add_mesh(rp_scene *s, const rp_mesh *m, mat4 model)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (s == NULL || model == NULL || !mesh_box(m, model, &box))
         return -1;
     mesh_instance inst;
@@ -381,7 +381,7 @@ int rp_scene_add_mesh(rp_scene *s, const rp_mesh *m, mat4 model)
 
 bool rp_scene_set_sphere(rp_scene *s, int index, const rp_sphere *sphere)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (object_of_kind(s, index, KIND_SPHERE) == NULL || sphere == NULL ||
         !sphere_box(sphere, &box))
         return false;
@@ -390,7 +390,7 @@ bool rp_scene_set_sphere(rp_scene *s, int index, const rp_sphere *sphere)
 
 bool rp_scene_set_ellipsoid(rp_scene *s, int index, const rp_ellipsoid *e)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (object_of_kind(s, index, KIND_ELLIPSOID) == NULL || e == NULL || !ellipsoid_box(e, &box))
         return false;
     return set_object(s, index, KIND_ELLIPSOID, e, &box);
@@ -398,7 +398,7 @@ bool rp_scene_set_ellipsoid(rp_scene *s, int index, const rp_ellipsoid *e)
 
 bool rp_scene_set_aabb(rp_scene *s, int index, const rp_aabb *b)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (object_of_kind(s, index, KIND_AABB) == NULL || b == NULL || !aabb_box(b, &box))
         return false;
     return set_object(s, index, KIND_AABB, b, &box);
@@ -406,7 +406,7 @@ bool rp_scene_set_aabb(rp_scene *s, int index, const rp_aabb *b)
 
 bool rp_scene_set_obb(rp_scene *s, int index, const rp_obb *b)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     if (object_of_kind(s, index, KIND_OBB) == NULL || b == NULL || !obb_box(b, &box))
         return false;
     return set_object(s, index, KIND_OBB, b, &box);
@@ -414,7 +414,7 @@ bool rp_scene_set_obb(rp_scene *s, int index, const rp_obb *b)
 
 bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model)
 {
-    rp_sbox box;
+    rp_bvh_box box;
     mesh_instance *inst = object_of_kind(s, index, KIND_MESH);
     if (inst == NULL || model == NULL || !mesh_box(inst->mesh, model, &box))
         return false;
@@ -465,7 +465,7 @@ static void take_snapshot(rp_scene *s)
 /* The largest |coordinate| of the tree's root box (the slab test's pad). */
 static void update_max_abs(rp_scene *s)
 {
-    rp_sbox root;
+    rp_bvh_box root;
     s->max_abs = 0.0f;
     if (!rp_bvh4_bounds(s->nodes, s->node_count, &root))
         return;
@@ -483,8 +483,8 @@ static bool rebuild(rp_scene *s)
     }
     /* each leaf entry's kind and slot come out of the builder beside its
        object's index */
-    rp_sbvh bin;
-    if (!rp_sbvh_build_tagged(s->box, s->where, (uint32_t)s->count, &bin))
+    rp_bvh bin;
+    if (!rp_bvh_build_tagged(s->box, s->where, (uint32_t)s->count, &bin))
         return false;
     free_tree(s);
     s->nodes = bin.nodes;
@@ -665,7 +665,7 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace)
     int sp = 0;
     rp_bvh4_ref cur = {0, 0, 0.0f};     /* the root */
     if (trace) {
-        rp_sbox root;
+        rp_bvh_box root;
         rp_bvh4_bounds(nodes, s->node_count, &root);
         memcpy(box.min, root.min, sizeof box.min);
         memcpy(box.max, root.max, sizeof box.max);
@@ -686,10 +686,10 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace)
                 for (int j = 0; j < k; j++) {
                     /* a node's two lines, or a leaf's first entries */
                     if (hit[j].count == 0) {
-                        RP_BVH4_PREFETCH(&nodes[hit[j].first]);
-                        RP_BVH4_PREFETCH((const char *)&nodes[hit[j].first] + 64);
+                        RP_PREFETCH(&nodes[hit[j].first]);
+                        RP_PREFETCH((const char *)&nodes[hit[j].first] + 64);
                     } else {
-                        RP_BVH4_PREFETCH(&s->kind_slot[hit[j].first]);
+                        RP_PREFETCH(&s->kind_slot[hit[j].first]);
                     }
                 }
                 /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */

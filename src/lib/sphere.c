@@ -8,24 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* SIMD paths for the many-sphere filter, each with the portable C one as
-   the fallback: SSE2 (the x86-64 baseline) at compile time, AVX picked at
-   run time on GCC and clang. RAYPICK_NO_SIMD / RAYPICK_NO_AVX turn them off
-   (the tests build every variant). */
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
-#include <emmintrin.h>
-#define RP_SPHERES_SSE2 1
-#else
-#define RP_SPHERES_SSE2 0
-#endif
-
-#if RP_SPHERES_SSE2 && !defined(RAYPICK_NO_AVX) && (defined(__x86_64__) || defined(__i386__)) && \
-    (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 6))
-#include <immintrin.h>
-#define RP_SPHERES_AVX 1
-#else
-#define RP_SPHERES_AVX 0
-#endif
+/* The many-sphere filter has an SSE2 path, an AVX one picked at run time,
+   and the portable C one (simd.h decides which exist; the tests build every
+   variant). */
+#include "simd.h"
 
 static bool sphere_is_valid(const rp_sphere *s)
 {
@@ -125,7 +111,7 @@ static unsigned filter_scalar(const ray_filter *rf, const rp_sphere *s, size_t n
     return any;
 }
 
-#if RP_SPHERES_SSE2
+#if RP_SIMD_SSE2
 /* The same filter four spheres at a time: a sphere is 16 bytes, one SSE
    register, so four loads and a transpose give x, y, z, r lanes. The
    comparisons are the scalar ones, operand for operand, so NaN keeps. */
@@ -165,13 +151,13 @@ static unsigned filter_sse2(const ray_filter *rf, const rp_sphere *s, size_t n, 
 }
 #endif
 
-#if RP_SPHERES_AVX
+#if RP_SIMD_AVX
 /* Eight at a time with 256-bit AVX, chosen at run time when the CPU has it
    (the library itself is built for the baseline ISA). Lane 0 of each
    register holds spheres i..i+3, lane 1 spheres i+4..i+7, so the in-lane
    transpose is the SSE one and the mask's low and high nibbles are the two
    groups of four. */
-__attribute__((target("avx")))
+RP_SIMD_TARGET_AVX
 static unsigned filter_avx(const ray_filter *rf, const rp_sphere *s, size_t n, size_t i,
                            unsigned char *keep)
 {
@@ -226,11 +212,11 @@ typedef unsigned (*filter_fn)(const ray_filter *, const rp_sphere *, size_t, siz
 
 static filter_fn pick_filter(void)
 {
-#if RP_SPHERES_AVX
-    if (__builtin_cpu_supports("avx"))
+#if RP_SIMD_AVX
+    if (rp_simd_has_avx())
         return filter_avx;
 #endif
-#if RP_SPHERES_SSE2
+#if RP_SIMD_SSE2
     return filter_sse2;
 #else
     return filter_scalar;

@@ -3,6 +3,7 @@
    camera-facing beams, soft ground shadows, and the ground grid (a batch
    built once). */
 #include "render_internal.h"
+#include "steady_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -222,8 +223,8 @@ static void batch_shadow(renderer *r, const vec3 center, float radius, float gro
     vec4 dark = {0.0f, 0.0f, 0.0f, alpha}, clear = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int i = 0; i < SEG; ++i) {
         float a0 = 2.0f * GLM_PIf * (float)i / SEG, a1 = 2.0f * GLM_PIf * (float)(i + 1) / SEG;
-        vec3 p0 = {mid[0] + spread * sinf(a0), mid[1], mid[2] + spread * cosf(a0)};
-        vec3 p1 = {mid[0] + spread * sinf(a1), mid[1], mid[2] + spread * cosf(a1)};
+        vec3 p0 = {mid[0] + spread * steady_sinf(a0), mid[1], mid[2] + spread * steady_cosf(a0)};
+        vec3 p1 = {mid[0] + spread * steady_sinf(a1), mid[1], mid[2] + spread * steady_cosf(a1)};
         set_rv(&v[3 * i], mid, dark, 0.0f);
         set_rv(&v[3 * i + 1], p0, clear, 0.0f);
         set_rv(&v[3 * i + 2], p1, clear, 0.0f);

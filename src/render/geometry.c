@@ -1,5 +1,6 @@
 /* geometry.c: the meshes the lessons draw, generated at start-up. */
 #include "geometry.h"
+#include "steady_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ bool geo_sphere(int slices, int stacks, geo_mesh *out)
         float theta = GEO_PI * (float)s / (float)stacks;       /* from +y down */
         for (int i = 0; i <= slices; ++i) {
             float phi = 2.0f * GEO_PI * (float)i / (float)slices;
-            float x = sinf(theta) * sinf(phi), y = cosf(theta), z = sinf(theta) * cosf(phi);
+            float x = steady_sinf(theta) * steady_sinf(phi), y = steady_cosf(theta), z = steady_sinf(theta) * steady_cosf(phi);
             set_vertex(&out->vertices[k++], x, y, z, x, y, z);
         }
     }
@@ -69,9 +70,9 @@ bool geo_torus(float ring, float tube, int ring_segments, int tube_segments, geo
         float b = 2.0f * GEO_PI * (float)t / (float)tube_segments;
         for (int i = 0; i <= ring_segments; ++i) {
             float a = 2.0f * GEO_PI * (float)i / (float)ring_segments;
-            float nx = cosf(b) * sinf(a), ny = sinf(b), nz = cosf(b) * cosf(a);
-            set_vertex(&out->vertices[k++], ring * sinf(a) + tube * nx, tube * ny,
-                       ring * cosf(a) + tube * nz, nx, ny, nz);
+            float nx = steady_cosf(b) * steady_sinf(a), ny = steady_sinf(b), nz = steady_cosf(b) * steady_cosf(a);
+            set_vertex(&out->vertices[k++], ring * steady_sinf(a) + tube * nx, tube * ny,
+                       ring * steady_cosf(a) + tube * nz, nx, ny, nz);
         }
     }
     grid_indices(ring_segments, tube_segments, out->indices);
@@ -120,15 +121,15 @@ bool geo_cone(int segments, geo_mesh *out)
     int k = 0;
     for (int i = 0; i <= segments; ++i) {
         float a = 2.0f * GEO_PI * (float)i / (float)segments;
-        float nx = sinf(a) * 2.0f * slope, ny = slope, nz = cosf(a) * 2.0f * slope;
-        set_vertex(&out->vertices[k++], sinf(a), -1.0f, cosf(a), nx, ny, nz);
+        float nx = steady_sinf(a) * 2.0f * slope, ny = slope, nz = steady_cosf(a) * 2.0f * slope;
+        set_vertex(&out->vertices[k++], steady_sinf(a), -1.0f, steady_cosf(a), nx, ny, nz);
         set_vertex(&out->vertices[k++], 0.0f, 1.0f, 0.0f, nx, ny, nz);
     }
     int centre = k;
     set_vertex(&out->vertices[k++], 0.0f, -1.0f, 0.0f, 0.0f, -1.0f, 0.0f);
     for (int i = 0; i <= segments; ++i) {
         float a = 2.0f * GEO_PI * (float)i / (float)segments;
-        set_vertex(&out->vertices[k++], sinf(a), -1.0f, cosf(a), 0.0f, -1.0f, 0.0f);
+        set_vertex(&out->vertices[k++], steady_sinf(a), -1.0f, steady_cosf(a), 0.0f, -1.0f, 0.0f);
     }
     int j = 0;
     for (int i = 0; i < segments; ++i) {

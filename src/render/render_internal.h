@@ -20,7 +20,8 @@
      gl_platform.c  desktop GL vs WebGL2
      render_list.c  the frame's commands as plain data (no GL)
      geometry.c     the shapes' vertices (no GL)
-     clock.c        a monotonic clock (no GL) */
+     clock.c        a monotonic clock (no GL)
+     steady_math.c  sine and cosine, the same bits everywhere (no GL) */
 #ifndef RAYPICK_RENDER_INTERNAL_H
 #define RAYPICK_RENDER_INTERNAL_H
 

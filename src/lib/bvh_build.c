@@ -1,11 +1,14 @@
 /*
- * scene_bvh.c: the scene's BVH over object boxes: a binned SAH builder
- * (Wald 2007: centroids in 16 bins per axis, the cheapest of the 15 planes
- * of each axis) and an O(n) bottom-up refit.
+ * bvh_build.c: the BVH builder of meshes and scenes (bvh_build.h): binned
+ * SAH (Wald 2007: centroids in up to 16 bins per axis, the cheapest plane
+ * between them), an exact sweep for small nodes, halving by count past
+ * RP_BVH_SAH_DEPTH; big builds on several threads with the same tree on
+ * any number; each subtree collapsed to four-wide nodes (bvh4.c) by the
+ * thread that built it, while it is in that thread's cache.
  *
- * The builder works on its own array of 32-byte records (box + object
- * index) that it partitions in place, so every pass over a node's objects
- * reads memory in order.
+ * The builder works on its own array of 32-byte records (box + index) that
+ * it partitions in place (bvh_partition.c), so every pass over a node's
+ * primitives reads memory in order.
  */
 #include <float.h>
 #include <math.h>
@@ -13,111 +16,26 @@
 #include <string.h>
 
 #include "bvh4.h"
+#include "bvh_build.h"
+#include "bvh_build_internal.h"
 #include "internal.h"
-#include "scene_internal.h"
 #include "thread_internal.h"
 
-#define BINS 16
-
-/* SSE2 (the x86-64 baseline) for the builder's box arithmetic, four
-   floats at a time (the fourth lane is ignored); plain C elsewhere or
-   with RAYPICK_NO_SIMD. Both give the same tree. */
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
-#include <emmintrin.h>
-typedef __m128 v4;
-static v4 v4_load3(const float *p) { return _mm_setr_ps(p[0], p[1], p[2], 0.0f); }
-/* Loads three floats and whatever 4 bytes follow them (ignored lane). */
-static v4 v4_load3x(const float *p) { return _mm_loadu_ps(p); }
-static v4 v4_set1(float x) { return _mm_set1_ps(x); }
-static v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
-static v4 v4_max(v4 a, v4 b) { return _mm_max_ps(a, b); }
-static v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
-static v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
-static v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
-static void v4_store(float *dst, v4 a) { _mm_storeu_ps(dst, a); }
-/* x y + y z + z x of lanes 0..2 (lane 3 must be 0) */
-static float v4_area_of_extent(v4 e)
-{
-    v4 p = _mm_mul_ps(e, _mm_shuffle_ps(e, e, _MM_SHUFFLE(3, 0, 2, 1)));
-    v4 q = _mm_add_ps(p, _mm_movehl_ps(p, p));
-    return _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, _MM_SHUFFLE(1, 1, 1, 1))));
-}
-/* Bin of each lane's x in [0, last], truncated. */
-static void v4_bins(v4 x, float last, int out[4])
-{
-    x = _mm_min_ps(_mm_max_ps(x, _mm_setzero_ps()), _mm_set1_ps(last));
-    _mm_storeu_si128((__m128i *)out, _mm_cvttps_epi32(x));
-}
-#else
-typedef struct v4 { float f[4]; } v4;
-static v4 v4_load3(const float *p) { v4 r = {{p[0], p[1], p[2], 0.0f}}; return r; }
-static v4 v4_load3x(const float *p) { return v4_load3(p); }
-static v4 v4_set1(float x) { v4 r = {{x, x, x, x}}; return r; }
-#define V4_OP(name, expr)                                 \
-    static v4 name(v4 a, v4 b)                            \
-    {                                                     \
-        v4 r;                                             \
-        for (int i = 0; i < 4; i++) {                     \
-            float x = a.f[i], y = b.f[i];                 \
-            r.f[i] = (expr);                              \
-        }                                                 \
-        return r;                                         \
-    }
-V4_OP(v4_min, x < y ? x : y)
-V4_OP(v4_max, x > y ? x : y)
-V4_OP(v4_add, x + y)
-V4_OP(v4_sub, x - y)
-V4_OP(v4_mul, x * y)
-static void v4_store(float *dst, v4 a) { memcpy(dst, a.f, sizeof a.f); }
-static float v4_area_of_extent(v4 e)
-{
-    return e.f[0] * e.f[1] + e.f[1] * e.f[2] + e.f[2] * e.f[0];
-}
-static void v4_bins(v4 x, float last, int out[4])
-{
-    for (int i = 0; i < 4; i++) {
-        float v = x.f[i] > 0.0f ? x.f[i] : 0.0f;
-        v = v < last ? v : last;
-        out[i] = (int)v;
-    }
-}
-#endif
-
-/* min and max each followed by 4 more bytes, so both load as one v4:
-   the object's index and its tag (rp_sbvh_build_tagged), which travel
-   with its box. */
-typedef struct bprim {
-    float    min[3];
-    uint32_t obj;
-    float    max[3];
-    uint32_t tag;
-} bprim;
-
+/* A bin's box, as it grows. */
 typedef struct bin {
-    v4 min, max;
+    rp_v4 min, max;
 } bin;
 
-/* A node to build: its objects, their box and the bounds of their
-   centroids (times two: min + max, no halving needed to compare them),
-   all measured by the parent's partition pass. */
-typedef struct task {
-    uint32_t node, first, count, depth;
-    float    bmin[4], bmax[4];
-    float    cmin[4], cmax[4];
-} task;
-
-/* Nodes with more than twice this many objects choose their plane from
+/* Nodes with more than twice this many primitives choose their plane from
    an even sample of about this many: the plane barely changes, and the
-   one full pass left per node is the partition. (1024 rather than 4096:
-   SAH cost 61.56 against 61.64 on the 1M-triangle knot, 255.19 both on
-   1M random spheres, and 6% fewer instructions.) */
+   one full pass left per node is the partition (docs/performance.md). */
 #define SAMPLE_TARGET 1024
 
 /* The builder compares areas of boxes inside one node, in float, in the
    node's own units: halved extents (no overflow even at +-FLT_MAX) times
    `unit`, 1 / the node's largest halved extent (lane 3: 0). Every area is
    then at most 3, so no product overflows whatever the coordinates. */
-static v4 area_unit(const float mn[4], const float mx[4])
+static rp_v4 area_unit(const float mn[4], const float mx[4])
 {
     float big = 0.0f;
     for (int k = 0; k < 3; k++) {
@@ -127,63 +45,51 @@ static v4 area_unit(const float mn[4], const float mx[4])
     float u = big > 0.0f ? 1.0f / big : 1.0f;
     u = isfinite(u) ? u : 1.0f;     /* subnormal extents: areas round to 0 */
     float lanes[4] = {u, u, u, 0.0f};
-    return v4_load3(lanes);
+    return rp_v4_load3(lanes);
 }
 
-static float v4_area(v4 mn, v4 mx, v4 unit)
+static float box_area(rp_v4 mn, rp_v4 mx, rp_v4 unit)
 {
-    v4 half = v4_set1(0.5f);
-    return v4_area_of_extent(v4_mul(v4_sub(v4_mul(mx, half), v4_mul(mn, half)), unit));
+    rp_v4 half = rp_v4_set1(0.5f);
+    return rp_v4_area_of_extent(
+        rp_v4_mul(rp_v4_sub(rp_v4_mul(mx, half), rp_v4_mul(mn, half)), unit));
 }
 
-/* Per-axis offset and scale that map a centroid to its bin. Small nodes
-   use fewer bins: the sweep over the bins costs as much as binning a few
-   dozen objects, and most nodes are small. */
-typedef struct binning {
-    v4    cmin, scale;
-    float scale_f[4];
-    int   bins;
-} binning;
-
-static binning make_binning(const float cmin[4], const float cmax[4], uint32_t count)
+/* The binning of a node's centroids. Small nodes use fewer bins: the
+   sweep over the bins costs as much as binning a few dozen primitives,
+   and most nodes are small. */
+static rp_bvh_binning make_binning(const float cmin[4], const float cmax[4], uint32_t count)
 {
-    binning b;
-    b.bins = count <= 16 ? 4 : (count <= 128 ? 8 : BINS);
+    rp_bvh_binning b;
+    b.bins = count <= 16 ? 4 : (count <= 128 ? 8 : RP_BVH_BINS);
     for (int k = 0; k < 4; k++) {
         float extent = k < 3 ? cmax[k] - cmin[k] : 0.0f;
         /* a zero or overflowing extent cannot be split on that axis */
         b.scale_f[k] = extent > 0.0f && isfinite(extent) ? b.bins * 0.99999f / extent : 0.0f;
     }
-    b.cmin = v4_load3(cmin);
-    b.scale = v4_load3(b.scale_f);
+    b.cmin = rp_v4_load3(cmin);
+    b.scale = rp_v4_load3(b.scale_f);
     return b;
-}
-
-/* The bins of p's centroid on the three axes; the same function decides
-   binning and partitioning, so they always agree. */
-static void bins_of(const binning *bn, v4 c, int out[4])
-{
-    v4_bins(v4_mul(v4_sub(c, bn->cmin), bn->scale), (float)(bn->bins - 1), out);
 }
 
 /* Box and centroid bounds of count objects (the root, the halving
    fallback). */
-static void scan_bounds(const bprim *p, uint32_t count, float mn[4], float mx[4],
+static void scan_bounds(const rp_bvh_prim *p, uint32_t count, float mn[4], float mx[4],
                         float cmin[4], float cmax[4])
 {
-    v4 bmn = v4_set1(FLT_MAX), bmx = v4_set1(-FLT_MAX);
-    v4 cmn = v4_set1(FLT_MAX), cmx = v4_set1(-FLT_MAX);
+    rp_v4 bmn = rp_v4_set1(FLT_MAX), bmx = rp_v4_set1(-FLT_MAX);
+    rp_v4 cmn = rp_v4_set1(FLT_MAX), cmx = rp_v4_set1(-FLT_MAX);
     for (uint32_t i = 0; i < count; i++) {
-        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max), c = v4_add(a, b);
-        bmn = v4_min(bmn, a);
-        bmx = v4_max(bmx, b);
-        cmn = v4_min(cmn, c);
-        cmx = v4_max(cmx, c);
+        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max), c = rp_v4_add(a, b);
+        bmn = rp_v4_min(bmn, a);
+        bmx = rp_v4_max(bmx, b);
+        cmn = rp_v4_min(cmn, c);
+        cmx = rp_v4_max(cmx, c);
     }
-    v4_store(mn, bmn);
-    v4_store(mx, bmx);
-    v4_store(cmin, cmn);
-    v4_store(cmax, cmx);
+    rp_v4_store(mn, bmn);
+    rp_v4_store(mx, bmx);
+    rp_v4_store(cmin, cmn);
+    rp_v4_store(cmax, cmx);
 }
 
 typedef struct split {
@@ -193,83 +99,83 @@ typedef struct split {
 
 /* Bins the objects (every stride-th) on all three axes, then finds the
    cheapest plane; axis -1 when the centroids do not spread on any axis. */
-static split best_split(const bprim *p, uint32_t count, uint32_t stride, const binning *bn,
-                        v4 unit)
+static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
+                        const rp_bvh_binning *bn, rp_v4 unit)
 {
     /* Two sets of bins, for the even and the odd objects: neighbours
        often fall in the same bin, and each update would wait for the one
        before it to be stored. */
-    bin bins[2][3][BINS];
-    uint32_t counts[2][3][BINS];
+    bin bins[2][3][RP_BVH_BINS];
+    uint32_t counts[2][3][RP_BVH_BINS];
     const int nb = bn->bins;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++)
             for (int b = 0; b < nb; b++) {
-                bins[s][k][b].min = v4_set1(FLT_MAX);
-                bins[s][k][b].max = v4_set1(-FLT_MAX);
+                bins[s][k][b].min = rp_v4_set1(FLT_MAX);
+                bins[s][k][b].max = rp_v4_set1(-FLT_MAX);
                 counts[s][k][b] = 0;
             }
     uint32_t i = 0;
     for (; i + stride < count; i += 2 * stride) {
         int ix[4], jx[4];
-        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max);
-        v4 c = v4_load3x(p[i + stride].min), d = v4_load3x(p[i + stride].max);
-        bins_of(bn, v4_add(a, b), ix);
-        bins_of(bn, v4_add(c, d), jx);
+        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max);
+        rp_v4 c = rp_v4_load3x(p[i + stride].min), d = rp_v4_load3x(p[i + stride].max);
+        rp_bvh_bins_of(bn, rp_v4_add(a, b), ix);
+        rp_bvh_bins_of(bn, rp_v4_add(c, d), jx);
         for (int k = 0; k < 3; k++) {
             bin *bk = &bins[0][k][ix[k]], *bj = &bins[1][k][jx[k]];
-            bk->min = v4_min(bk->min, a);
-            bk->max = v4_max(bk->max, b);
-            bj->min = v4_min(bj->min, c);
-            bj->max = v4_max(bj->max, d);
+            bk->min = rp_v4_min(bk->min, a);
+            bk->max = rp_v4_max(bk->max, b);
+            bj->min = rp_v4_min(bj->min, c);
+            bj->max = rp_v4_max(bj->max, d);
             counts[0][k][ix[k]]++;
             counts[1][k][jx[k]]++;
         }
     }
     if (i < count) {
         int ix[4];
-        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max);
-        bins_of(bn, v4_add(a, b), ix);
+        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max);
+        rp_bvh_bins_of(bn, rp_v4_add(a, b), ix);
         for (int k = 0; k < 3; k++) {
             bin *bk = &bins[0][k][ix[k]];
-            bk->min = v4_min(bk->min, a);
-            bk->max = v4_max(bk->max, b);
+            bk->min = rp_v4_min(bk->min, a);
+            bk->max = rp_v4_max(bk->max, b);
             counts[0][k][ix[k]]++;
         }
     }
     for (int k = 0; k < 3; k++)
         for (int b = 0; b < nb; b++) {
-            bins[0][k][b].min = v4_min(bins[0][k][b].min, bins[1][k][b].min);
-            bins[0][k][b].max = v4_max(bins[0][k][b].max, bins[1][k][b].max);
+            bins[0][k][b].min = rp_v4_min(bins[0][k][b].min, bins[1][k][b].min);
+            bins[0][k][b].max = rp_v4_max(bins[0][k][b].max, bins[1][k][b].max);
             counts[0][k][b] += counts[1][k][b];
         }
     split best = {-1, 0, INFINITY};
     for (int k = 0; k < 3; k++) {
         if (bn->scale_f[k] == 0.0f)
             continue;
-        float left_area[BINS];
-        uint32_t left_count[BINS];
-        v4 mn = v4_set1(FLT_MAX), mx = v4_set1(-FLT_MAX);
+        float left_area[RP_BVH_BINS];
+        uint32_t left_count[RP_BVH_BINS];
+        rp_v4 mn = rp_v4_set1(FLT_MAX), mx = rp_v4_set1(-FLT_MAX);
         uint32_t n = 0;
         for (int b = 0; b < nb - 1; b++) {
-            mn = v4_min(mn, bins[0][k][b].min);
-            mx = v4_max(mx, bins[0][k][b].max);
+            mn = rp_v4_min(mn, bins[0][k][b].min);
+            mx = rp_v4_max(mx, bins[0][k][b].max);
             n += counts[0][k][b];
-            left_area[b] = n ? v4_area(mn, mx, unit) : 0.0f;
+            left_area[b] = n ? box_area(mn, mx, unit) : 0.0f;
             left_count[b] = n;
         }
-        mn = v4_set1(FLT_MAX);
-        mx = v4_set1(-FLT_MAX);
+        mn = rp_v4_set1(FLT_MAX);
+        mx = rp_v4_set1(-FLT_MAX);
         n = 0;
         for (int b = nb - 1; b > 0; b--) {
-            mn = v4_min(mn, bins[0][k][b].min);
-            mx = v4_max(mx, bins[0][k][b].max);
+            mn = rp_v4_min(mn, bins[0][k][b].min);
+            mx = rp_v4_max(mx, bins[0][k][b].max);
             n += counts[0][k][b];
             int plane = b - 1;
             if (n == 0 || left_count[plane] == 0)
                 continue;
             double cost = (double)left_area[plane] * left_count[plane] +
-                          (double)v4_area(mn, mx, unit) * n;
+                          (double)box_area(mn, mx, unit) * n;
             if (cost < best.cost) {
                 best.axis = k;
                 best.plane = plane;
@@ -280,284 +186,11 @@ static split best_split(const bprim *p, uint32_t count, uint32_t stride, const b
     return best;
 }
 
-/* Both sides' boxes and centroid bounds, gathered while partitioning. */
-typedef struct side_bounds {
-    v4 bmn, bmx, cmn, cmx;
-} side_bounds;
-
-static void side_bounds_empty(side_bounds *b)
-{
-    b->bmn = b->cmn = v4_set1(FLT_MAX);
-    b->bmx = b->cmx = v4_set1(-FLT_MAX);
-}
-
-static void side_bounds_store(const side_bounds *b, task *t)
-{
-    v4_store(t->bmin, b->bmn);
-    v4_store(t->bmax, b->bmx);
-    v4_store(t->cmin, b->cmn);
-    v4_store(t->cmax, b->cmx);
-}
-
-/* The partition classifies its objects a block at a time from both ends
-   (Edelkamp and Weiss's BlockQuicksort): each block notes where its
-   misplaced objects are, without a branch per object (the side of a
-   random object is a coin toss the branch predictor loses), and the two
-   blocks' misplaced objects are then swapped pairwise. */
-#define BLOCK 64
-
-typedef struct partitioner {
-    const binning *bn;
-    int            axis, plane;
-    side_bounds    side[2];     /* 0 left, 1 right */
-} partitioner;
-
-/* Classifies n objects, p[0], p[step], p[2 step] ...: adds each to its
-   side's bounds and notes in off[] the position (0, 1, 2 ...) of those
-   on side `misplaced`; returns how many. No branch per object: SSE2 adds
-   each object to both sides, the other side seeing a NaN (all bits set),
-   which minps/maxps ignore as their first operand. */
-static uint32_t classify_block(partitioner *pt, const bprim *p, ptrdiff_t step, uint32_t n,
-                               int misplaced, uint8_t *off)
-{
-    uint32_t found = 0;
-    side_bounds l = pt->side[0], r = pt->side[1];
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
-    const __m128 cmin = pt->bn->cmin, scale = pt->bn->scale, zero = _mm_setzero_ps();
-    const __m128 last = _mm_set1_ps((float)(pt->bn->bins - 1));
-    const __m128i plane = _mm_set1_epi32(pt->plane);
-    const int axis = pt->axis;
-    for (uint32_t k = 0; k < n; k++) {
-        const bprim *q = p + step * (ptrdiff_t)k;
-        __m128 a = _mm_loadu_ps(q->min), b = _mm_loadu_ps(q->max), c = _mm_add_ps(a, b);
-        /* bins_of's arithmetic, to the same bin */
-        __m128 x = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(c, cmin), scale), zero), last);
-        __m128i beyond = _mm_cmpgt_epi32(_mm_cvttps_epi32(x), plane);
-        int right = (_mm_movemask_ps(_mm_castsi128_ps(beyond)) >> axis) & 1;
-        __m128 not_left = _mm_castsi128_ps(_mm_set1_epi32(-right));
-        __m128 not_right = _mm_castsi128_ps(_mm_set1_epi32(right - 1));
-        __m128 al = _mm_or_ps(a, not_left), bl = _mm_or_ps(b, not_left), cl = _mm_or_ps(c, not_left);
-        __m128 ar = _mm_or_ps(a, not_right), br = _mm_or_ps(b, not_right), cr = _mm_or_ps(c, not_right);
-        l.bmn = _mm_min_ps(al, l.bmn);
-        l.bmx = _mm_max_ps(bl, l.bmx);
-        l.cmn = _mm_min_ps(cl, l.cmn);
-        l.cmx = _mm_max_ps(cl, l.cmx);
-        r.bmn = _mm_min_ps(ar, r.bmn);
-        r.bmx = _mm_max_ps(br, r.bmx);
-        r.cmn = _mm_min_ps(cr, r.cmn);
-        r.cmx = _mm_max_ps(cr, r.cmx);
-        off[found] = (uint8_t)k;
-        found += (uint32_t)(right == misplaced);
-    }
-#else
-    for (uint32_t k = 0; k < n; k++) {
-        const bprim *q = p + step * (ptrdiff_t)k;
-        int ix[4];
-        v4 a = v4_load3x(q->min), b = v4_load3x(q->max), c = v4_add(a, b);
-        bins_of(pt->bn, c, ix);
-        int right = ix[pt->axis] > pt->plane;
-        side_bounds *sb = right ? &r : &l;
-        sb->bmn = v4_min(sb->bmn, a);
-        sb->bmx = v4_max(sb->bmx, b);
-        sb->cmn = v4_min(sb->cmn, c);
-        sb->cmx = v4_max(sb->cmx, c);
-        off[found] = (uint8_t)k;
-        found += (uint32_t)(right == misplaced);
-    }
-#endif
-    pt->side[0] = l;
-    pt->side[1] = r;
-    return found;
-}
-
-static void swap_prims(bprim *a, bprim *b)
-{
-    bprim tmp = *a;
-    *a = *b;
-    *b = tmp;
-}
-
-/* Moves the objects of [lo, hi) left of the plane to its front, adding
-   every object to its side's bounds; returns the first right one. */
-static uint32_t partition_range(partitioner *pt, bprim *p, uint32_t lo, uint32_t hi)
-{
-    /* [lo, ul): the left block, classified, nl misplaced objects still
-       at lo + off_l[sl ..]; (uh, hi]: the right block likewise, offsets
-       counted down from hi - 1; [ul, uh): not classified yet */
-    uint8_t off_l[BLOCK], off_r[BLOCK];
-    uint32_t ul = lo, uh = hi, nl = 0, nr = 0, sl = 0, sr = 0;
-    for (;;) {
-        if (nl == 0 && ul < uh) {
-            lo = ul;
-            uint32_t n = uh - ul < BLOCK ? uh - ul : BLOCK;
-            sl = 0;
-            nl = classify_block(pt, &p[lo], 1, n, 1, off_l);
-            ul += n;
-        }
-        if (nr == 0 && ul < uh) {
-            hi = uh;
-            uint32_t n = uh - ul < BLOCK ? uh - ul : BLOCK;
-            sr = 0;
-            nr = classify_block(pt, &p[hi - 1], -1, n, 0, off_r);
-            uh -= n;
-        }
-        uint32_t m = nl < nr ? nl : nr;
-        if (m == 0 && ul == uh)
-            break;
-        for (uint32_t t = 0; t < m; t++)
-            swap_prims(&p[lo + off_l[sl + t]], &p[hi - 1 - off_r[sr + t]]);
-        nl -= m;
-        nr -= m;
-        sl += m;
-        sr += m;
-    }
-    /* Everything is classified; one block at most still holds misplaced
-       objects (its offsets ascend): they change places with the block's
-       well placed objects nearest its other end. */
-    if (nl > 0) {
-        uint32_t a = sl, b = sl + nl, pos = ul - lo;
-        while (a < b) {
-            pos--;
-            if (off_l[b - 1] == pos)
-                b--;
-            else
-                swap_prims(&p[lo + off_l[a++]], &p[lo + pos]);
-        }
-        return lo + pos;
-    }
-    if (nr > 0) {
-        uint32_t a = sr, b = sr + nr, pos = hi - uh;
-        while (a < b) {
-            pos--;
-            if (off_r[b - 1] == pos)
-                b--;
-            else
-                swap_prims(&p[hi - 1 - off_r[a++]], &p[hi - 1 - pos]);
-        }
-        return hi - pos;
-    }
-    return ul;
-}
-
-/* partition_range with a branch per object (Hoare's): faster when the
-   branch predictor guesses the sides (a mesh's triangles, in the order
-   it lists them, make patterns it learns). */
-static uint32_t partition_runs(partitioner *pt, bprim *p, uint32_t lo, uint32_t hi)
-{
-    side_bounds l = pt->side[0], r = pt->side[1];
-    uint32_t i = lo, j = hi;
-    while (i < j) {
-        int ix[4];
-        v4 a = v4_load3x(p[i].min), b = v4_load3x(p[i].max), c = v4_add(a, b);
-        bins_of(pt->bn, c, ix);
-        int right = ix[pt->axis] > pt->plane;
-        if (!right) {
-            l.bmn = v4_min(l.bmn, a);
-            l.bmx = v4_max(l.bmx, b);
-            l.cmn = v4_min(l.cmn, c);
-            l.cmx = v4_max(l.cmx, c);
-            i++;
-        } else {
-            r.bmn = v4_min(r.bmn, a);
-            r.bmx = v4_max(r.bmx, b);
-            r.cmn = v4_min(r.cmn, c);
-            r.cmx = v4_max(r.cmx, c);
-            swap_prims(&p[i], &p[--j]);
-        }
-    }
-    pt->side[0] = l;
-    pt->side[1] = r;
-    return i;
-}
-
-/* One half of a big node's partition. */
-typedef struct half_job {
-    partitioner pt;
-    bprim      *p;
-    uint32_t    lo, hi, split;
-    bool        scattered;
-} half_job;
-
-static void half_job_run(void *arg)
-{
-    half_job *j = arg;
-    side_bounds_empty(&j->pt.side[0]);
-    side_bounds_empty(&j->pt.side[1]);
-    j->split = j->scattered ? partition_range(&j->pt, j->p, j->lo, j->hi)
-                            : partition_runs(&j->pt, j->p, j->lo, j->hi);
-}
-
-/* Swaps p[a + i] and p[b + i] for i < n. */
-typedef struct swap_job {
-    bprim   *p;
-    uint32_t a, b, n;
-} swap_job;
-
-static void swap_job_run(void *arg)
-{
-    swap_job *j = arg;
-    for (uint32_t i = 0; i < j->n; i++)
-        swap_prims(&j->p[j->a + i], &j->p[j->b + i]);
-}
-
-/* Moves the objects left of the plane to the front and measures both
-   sides' boxes and centroid bounds; returns the left count. Scattered
-   objects (rp_sbvh_shape) are partitioned without a branch per object;
-   others with (one-thread builds, ms of CPU, branchless against branchy:
-   1M random spheres 515 against 613; the 1M-triangle knot 318 against
-   270).
-   The top of the tree (top_threads > 0) partitions each half of the node
-   on its own, on two threads when there are, then swaps the first half's
-   right objects with the second half's left ones: the same objects end
-   in the same places on any number of threads. */
-static uint32_t partition(bprim *p, uint32_t count, const split *s, const binning *bn,
-                          bool scattered, int top_threads, task *left, task *right)
-{
-    half_job half[2];
-    for (int h = 0; h < 2; h++) {
-        half[h].pt.bn = bn;
-        half[h].pt.axis = s->axis;
-        half[h].pt.plane = s->plane;
-        half[h].p = p;
-        half[h].scattered = scattered;
-    }
-    half[0].lo = 0;
-    half[0].hi = top_threads > 0 ? count / 2 : count;
-    half[1].lo = half[0].hi;
-    half[1].hi = count;
-    bool threaded = top_threads > 1;
-    if (top_threads > 0)
-        rp_thread_run_pair(half_job_run, &half[0], half_job_run, &half[1], threaded);
-    else
-        half_job_run(&half[0]);
-    uint32_t nl = half[0].split;
-    if (top_threads > 0) {
-        /* [split0, mid) goes right, [mid, split1) left: swap the shorter
-           with the far end of the other */
-        uint32_t a = half[0].split, mid = half[0].hi, b = half[1].split;
-        uint32_t n = mid - a < b - mid ? mid - a : b - mid;
-        swap_job swaps[2] = {{p, a, b - n, n / 2}, {p, a + n / 2, b - n + n / 2, n - n / 2}};
-        rp_thread_run_pair(swap_job_run, &swaps[0], swap_job_run, &swaps[1], threaded && n > 4096);
-        nl = a + (b - mid);
-        for (int k = 0; k < 2; k++) {
-            side_bounds *into = &half[0].pt.side[k], *from = &half[1].pt.side[k];
-            into->bmn = v4_min(into->bmn, from->bmn);
-            into->bmx = v4_max(into->bmx, from->bmx);
-            into->cmn = v4_min(into->cmn, from->cmn);
-            into->cmx = v4_max(into->cmx, from->cmx);
-        }
-    }
-    side_bounds_store(&half[0].pt.side[0], left);
-    side_bounds_store(&half[0].pt.side[1], right);
-    return nl;
-}
-
-/* Nodes of at most this many objects try every plane between them (a
+/* Nodes of at most this many primitives try every plane between them (a
    full sweep, Wald 2007's exact SAH) instead of binning: for so few,
    sorting them on each axis costs less than clearing and sweeping bins,
-   and the plane is the best one rather than the best bin edge. (Measured
-   with cachegrind: 16 made bigger nodes cost more instructions than 4-bin
-   binning; 8 costs fewer.) */
+   and the plane is the best one rather than the best bin edge (the size
+   is docs/performance.md's measurement). */
 #define SMALL 8
 #define NO_SPLIT UINT32_MAX
 
@@ -568,7 +201,7 @@ static uint32_t partition(bprim *p, uint32_t count, const split *s, const binnin
    with +inf up to a multiple of 4. Plain C: insertion sort. */
 static void sort_small(const float *c, uint32_t n, uint8_t *o)
 {
-#if defined(__SSE2__) && !defined(RAYPICK_NO_SIMD)
+#if RP_SIMD_SSE2
     uint32_t blocks = (n + 3) / 4;
     for (uint32_t i = 0; i < n; i++) {
         __m128 ci = _mm_set1_ps(c[i]);
@@ -598,27 +231,27 @@ static void sort_small(const float *c, uint32_t n, uint8_t *o)
 
 /* sweep_split for two objects: the one cut there is (when their
    centroids differ), without sorting. */
-static uint32_t pair_split(bprim *p, bool leaf_ok, double node_cost, double area, v4 unit,
-                           task *left, task *right)
+static uint32_t pair_split(rp_bvh_prim *p, bool leaf_ok, double node_cost, double area,
+                           rp_v4 unit, rp_bvh_task *left, rp_bvh_task *right)
 {
-    v4 a0 = v4_load3x(p[0].min), b0 = v4_load3x(p[0].max);
-    v4 a1 = v4_load3x(p[1].min), b1 = v4_load3x(p[1].max);
+    rp_v4 a0 = rp_v4_load3x(p[0].min), b0 = rp_v4_load3x(p[0].max);
+    rp_v4 a1 = rp_v4_load3x(p[1].min), b1 = rp_v4_load3x(p[1].max);
     float c0[4], c1[4];
-    v4_store(c0, v4_add(a0, b0));
-    v4_store(c1, v4_add(a1, b1));
+    rp_v4_store(c0, rp_v4_add(a0, b0));
+    rp_v4_store(c1, rp_v4_add(a1, b1));
     if (c0[0] == c1[0] && c0[1] == c1[1] && c0[2] == c1[2])
         return NO_SPLIT;
-    double cost = (double)v4_area(a0, b0, unit) + (double)v4_area(a1, b1, unit);
+    double cost = (double)box_area(a0, b0, unit) + (double)box_area(a1, b1, unit);
     if (leaf_ok && node_cost * area + cost >= area * 2)
         return 0;
-    v4_store(left->bmin, a0);
-    v4_store(left->bmax, b0);
-    v4_store(left->cmin, v4_add(a0, b0));
-    v4_store(left->cmax, v4_add(a0, b0));
-    v4_store(right->bmin, a1);
-    v4_store(right->bmax, b1);
-    v4_store(right->cmin, v4_add(a1, b1));
-    v4_store(right->cmax, v4_add(a1, b1));
+    rp_v4_store(left->bmin, a0);
+    rp_v4_store(left->bmax, b0);
+    rp_v4_store(left->cmin, rp_v4_add(a0, b0));
+    rp_v4_store(left->cmax, rp_v4_add(a0, b0));
+    rp_v4_store(right->bmin, a1);
+    rp_v4_store(right->bmax, b1);
+    rp_v4_store(right->cmin, rp_v4_add(a1, b1));
+    rp_v4_store(right->cmax, rp_v4_add(a1, b1));
     return 1;
 }
 
@@ -626,8 +259,8 @@ static uint32_t pair_split(bprim *p, bool leaf_ok, double node_cost, double area
    takes the cheapest cut between two different centroids. Returns the
    left count with the objects reordered and both sides measured, 0 for a
    leaf, NO_SPLIT when all centroids are equal. */
-static uint32_t sweep_split(bprim *p, uint32_t n, bool leaf_ok, double node_cost, double area,
-                            v4 unit, task *left, task *right)
+static uint32_t sweep_split(rp_bvh_prim *p, uint32_t n, bool leaf_ok, double node_cost,
+                            double area, rp_v4 unit, rp_bvh_task *left, rp_bvh_task *right)
 {
     float key[3][SMALL];
     uint8_t order[3][SMALL];
@@ -647,18 +280,18 @@ static uint32_t sweep_split(bprim *p, uint32_t n, bool leaf_ok, double node_cost
         if (!(c[o[0]] < c[o[n - 1]]))
             continue;
         float right_area[SMALL];
-        v4 mn = v4_set1(FLT_MAX), mx = v4_set1(-FLT_MAX);
+        rp_v4 mn = rp_v4_set1(FLT_MAX), mx = rp_v4_set1(-FLT_MAX);
         for (uint32_t i = n - 1; i > 0; i--) {
-            mn = v4_min(mn, v4_load3x(p[o[i]].min));
-            mx = v4_max(mx, v4_load3x(p[o[i]].max));
-            right_area[i] = v4_area(mn, mx, unit);
+            mn = rp_v4_min(mn, rp_v4_load3x(p[o[i]].min));
+            mx = rp_v4_max(mx, rp_v4_load3x(p[o[i]].max));
+            right_area[i] = box_area(mn, mx, unit);
         }
-        mn = v4_set1(FLT_MAX);
-        mx = v4_set1(-FLT_MAX);
+        mn = rp_v4_set1(FLT_MAX);
+        mx = rp_v4_set1(-FLT_MAX);
         for (uint32_t i = 0; i + 1 < n; i++) {
-            mn = v4_min(mn, v4_load3x(p[o[i]].min));
-            mx = v4_max(mx, v4_load3x(p[o[i]].max));
-            double cost = (double)v4_area(mn, mx, unit) * (i + 1) +
+            mn = rp_v4_min(mn, rp_v4_load3x(p[o[i]].min));
+            mx = rp_v4_max(mx, rp_v4_load3x(p[o[i]].max));
+            double cost = (double)box_area(mn, mx, unit) * (i + 1) +
                           (double)right_area[i + 1] * (n - 1 - i);
             /* no plane between equal centroids (a select, not a branch:
                equal neighbours are common and unpredictable) */
@@ -674,7 +307,7 @@ static uint32_t sweep_split(bprim *p, uint32_t n, bool leaf_ok, double node_cost
         return NO_SPLIT;
     if (leaf_ok && node_cost * area + best_cost >= area * n)
         return 0;
-    bprim sorted[SMALL];
+    rp_bvh_prim sorted[SMALL];
     for (uint32_t i = 0; i < n; i++)
         sorted[i] = p[order[best_axis][i]];
     memcpy(p, sorted, n * sizeof *p);
@@ -686,16 +319,16 @@ static uint32_t sweep_split(bprim *p, uint32_t n, bool leaf_ok, double node_cost
 /* The split of a node by SAH: the left count with its objects reordered
    and both sides measured, 0 for a leaf, NO_SPLIT when no plane
    separates its centroids. */
-static uint32_t sah_split(bprim *p, const task *t, const rp_sbvh_shape *shape, bool leaf_ok,
-                          int top_threads, task *left, task *right)
+static uint32_t sah_split(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_shape *shape,
+                          bool leaf_ok, int top_threads, rp_bvh_task *left, rp_bvh_task *right)
 {
-    v4 unit = area_unit(t->bmin, t->bmax);
-    double area = v4_area(v4_load3(t->bmin), v4_load3(t->bmax), unit);
+    rp_v4 unit = area_unit(t->bmin, t->bmax);
+    double area = box_area(rp_v4_load3(t->bmin), rp_v4_load3(t->bmax), unit);
     if (t->count == 2)
         return pair_split(p, leaf_ok, shape->node_cost, area, unit, left, right);
     if (t->count <= SMALL)
         return sweep_split(p, t->count, leaf_ok, shape->node_cost, area, unit, left, right);
-    binning bn = make_binning(t->cmin, t->cmax, t->count);
+    rp_bvh_binning bn = make_binning(t->cmin, t->cmax, t->count);
     uint32_t stride = t->count > 2 * SAMPLE_TARGET ? t->count / SAMPLE_TARGET : 1;
     split s = best_split(p, t->count, stride, &bn, unit);
     if (s.axis < 0)
@@ -704,18 +337,21 @@ static uint32_t sah_split(bprim *p, const task *t, const rp_sbvh_shape *shape, b
        (sampled nodes are far too big to become leaves) */
     if (leaf_ok && shape->node_cost * area + s.cost >= area * t->count)
         return 0;
-    return partition(p, t->count, &s, &bn, shape->scattered, top_threads, left, right);
+    return rp_bvh_partition(p, t->count, s.axis, s.plane, &bn, shape->scattered, top_threads, left,
+                            right);
 }
 
-/* Builds the node of task t: bounds, and where to split its objects (0
-   makes a leaf); fills the children's bounds. top_threads: see partition. */
-static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, int top_threads,
-                           rp_snode *node, task *left, task *right)
+/* Builds the node of task t: bounds, and where to split its primitives
+   (0 makes a leaf); fills the children's bounds. top_threads: see
+   rp_bvh_partition. */
+static uint32_t build_node(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_shape *shape,
+                           int top_threads, rp_bvh2_node *node, rp_bvh_task *left,
+                           rp_bvh_task *right)
 {
     bool leaf_ok = t->count <= shape->max_leaf;
     memcpy(node->min, t->bmin, sizeof node->min);
     memcpy(node->max, t->bmax, sizeof node->max);
-    if (t->count > 1 && t->depth < RP_SBVH_SAH_DEPTH) {
+    if (t->count > 1 && t->depth < RP_BVH_SAH_DEPTH) {
         uint32_t nl = sah_split(p, t, shape, leaf_ok, top_threads, left, right);
         if (nl != NO_SPLIT)
             return nl;
@@ -730,27 +366,27 @@ static uint32_t build_node(bprim *p, const task *t, const rp_sbvh_shape *shape, 
     return half;
 }
 
-bool rp_sbvh_build(const rp_sbox *boxes, uint32_t count, rp_sbvh *out)
+bool rp_bvh_build(const rp_bvh_box *boxes, uint32_t count, rp_bvh *out)
 {
-    return rp_sbvh_build_tagged(boxes, NULL, count, out);
+    return rp_bvh_build_tagged(boxes, NULL, count, out);
 }
 
 /* Builds the subtree of task `root` depth first: its node is written at
    root->node, its descendants' pairs from *next upwards (which it
    advances). Returns the depth of its deepest leaf. */
-static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
-                              const rp_sbvh_shape *shape, uint32_t *next)
+static uint32_t build_subtree(rp_bvh_prim *p, rp_bvh2_node *nodes, const rp_bvh_task *root,
+                              const rp_bvh_shape *shape, uint32_t *next)
 {
-    /* The right child waits on the stack while the left one is built.
-       Depth <= RP_SBVH_SAH_DEPTH + 31, one waiting task per level. */
-    task stack[2 * RP_SBVH_STACK];
+    /* The right child waits on the stack while the left one is built:
+       one waiting task per level, depth <= RP_BVH_MAX_DEPTH. */
+    rp_bvh_task stack[2 * (RP_BVH_MAX_DEPTH + 1)];
     int sp = 0;
     uint32_t used = *next, max_depth = 0;
     stack[sp++] = *root;
     while (sp > 0) {
-        task t = stack[--sp];
-        rp_snode *node = &nodes[t.node];
-        task left, right;
+        rp_bvh_task t = stack[--sp];
+        rp_bvh2_node *node = &nodes[t.node];
+        rp_bvh_task left, right;
         uint32_t nl = build_node(p + t.first, &t, shape, 0, node, &left, &right);
         if (nl == 0 || nl == t.count) {
             node->first = t.first;
@@ -783,7 +419,7 @@ static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
  * 1. the top of the tree is built first, always the same way: the biggest
  *    waiting node is split until there are SUBTREES waiting or none is
  *    bigger than SUBTREE_MIN objects (each split partitions the node's two
- *    halves on their own, on two threads: see partition);
+ *    halves on their own, on two threads: see rp_bvh_partition);
  * 2. the threads take the waiting nodes one at a time, biggest first,
  *    each when it is free (a core slowed by something else takes fewer);
  *    each subtree is built into the thread's scratch array of binary
@@ -803,17 +439,17 @@ static uint32_t build_subtree(bprim *p, rp_snode *nodes, const task *root,
 #define TOP_NODES (2 * SUBTREES)
 
 typedef struct subtree {
-    task     root;      /* its node belongs to the top of the tree */
-    uint32_t depth;     /* its deepest leaf */
-    int      worker;    /* the thread that built it */
-    uint32_t first4;    /* its BVH4 nodes in that thread's list */
-    uint32_t count4;    /* (none when its root is a leaf) */
-    uint32_t at;        /* and their place in the whole tree */
+    rp_bvh_task root;       /* its node belongs to the top of the tree */
+    uint32_t    depth;      /* its deepest leaf */
+    int         worker;     /* the thread that built it */
+    uint32_t    first4;     /* its BVH4 nodes in that thread's list */
+    uint32_t    count4;     /* (none when its root is a leaf) */
+    uint32_t    at;         /* and their place in the whole tree */
 } subtree;
 
 /* Writes the object indices (and tags) of records [first, first + count)
    into the leaf order's arrays. */
-static void write_prims(const bprim *p, uint32_t first, uint32_t count, uint32_t *prims,
+static void write_prims(const rp_bvh_prim *p, uint32_t first, uint32_t count, uint32_t *prims,
                         uint32_t *tags)
 {
     for (uint32_t k = first; k < first + count; k++)
@@ -823,18 +459,18 @@ static void write_prims(const bprim *p, uint32_t first, uint32_t count, uint32_t
 }
 
 typedef struct build_job {
-    bprim               *p;
-    uint32_t            *prims, *tags;
-    rp_snode            *top;
-    const rp_sbvh_shape *shape;
-    subtree             *sub;
-    const int           *order;     /* sub[] biggest first */
-    int                  subs, worker;
-    rp_ticket           *ticket;    /* the next of order[] to build */
-    uint32_t             scratch_nodes;
-    rp_bvh4_node        *out4;      /* this thread's BVH4 nodes */
-    uint32_t             used4, cap4;
-    bool                 failed;    /* out of memory, or too deep */
+    rp_bvh_prim        *p;
+    uint32_t           *prims, *tags;
+    rp_bvh2_node       *top;
+    const rp_bvh_shape *shape;
+    subtree            *sub;
+    const int          *order;      /* sub[] biggest first */
+    int                 subs, worker;
+    rp_ticket          *ticket;     /* the next of order[] to build */
+    uint32_t            scratch_nodes;
+    rp_bvh4_node       *out4;       /* this thread's BVH4 nodes */
+    uint32_t            used4, cap4;
+    bool                failed;     /* out of memory, or too deep */
 } build_job;
 
 /* Room for `more` nodes at the end of the job's BVH4 list. */
@@ -856,13 +492,13 @@ static bool reserve4(build_job *j, uint32_t more)
 
 /* Builds subtree s into scratch (its root at 0), collapses it into the
    job's BVH4 list, and marks its root in the top accordingly. */
-static void build_one(build_job *j, subtree *s, rp_snode *scratch)
+static void build_one(build_job *j, subtree *s, rp_bvh2_node *scratch)
 {
-    task root = s->root;
+    rp_bvh_task root = s->root;
     root.node = 0;
     uint32_t used = 1;
     s->depth = build_subtree(j->p, scratch, &root, j->shape, &used);
-    rp_snode *top = &j->top[s->root.node];
+    rp_bvh2_node *top = &j->top[s->root.node];
     *top = scratch[0];
     s->worker = j->worker;
     s->first4 = j->used4;
@@ -878,7 +514,7 @@ static void build_one(build_job *j, subtree *s, rp_snode *scratch)
         s->count4 = rp_bvh4_collapse(scratch, 0, s->root.depth, j->out4 + j->used4);
         j->failed |= s->count4 == 0;
         j->used4 += s->count4;
-        top->count = RP_SNODE_BVH4;
+        top->count = RP_BVH2_COLLAPSED;
     }
     write_prims(j->p, s->root.first, s->root.count, j->prims, j->tags);
 }
@@ -887,7 +523,7 @@ static void build_job_run(void *arg)
 {
     build_job *j = arg;
     /* one scratch array, reused */
-    rp_snode *scratch = rp_alloc_large((size_t)j->scratch_nodes * sizeof *scratch);
+    rp_bvh2_node *scratch = rp_alloc_large((size_t)j->scratch_nodes * sizeof *scratch);
     j->failed = scratch == NULL;
     while (!j->failed) {
         long next = rp_ticket_take(j->ticket);
@@ -902,9 +538,9 @@ static void build_job_run(void *arg)
    leaves made here are finished. Returns the number of subtrees left in
    sub[], ordered by their objects' position; *used and *max_depth as
    build_subtree's. */
-static int build_top(bprim *p, uint32_t *prims, uint32_t *tags, rp_snode *nodes, const task *root,
-                     const rp_sbvh_shape *shape, int threads, subtree sub[SUBTREES],
-                     uint32_t *used, uint32_t *max_depth)
+static int build_top(rp_bvh_prim *p, uint32_t *prims, uint32_t *tags, rp_bvh2_node *nodes,
+                     const rp_bvh_task *root, const rp_bvh_shape *shape, int threads,
+                     subtree sub[SUBTREES], uint32_t *used, uint32_t *max_depth)
 {
     int n = 0;
     sub[n++].root = *root;
@@ -915,8 +551,8 @@ static int build_top(bprim *p, uint32_t *prims, uint32_t *tags, rp_snode *nodes,
                 big = i;
         if (big < 0)
             break;
-        task t = sub[big].root, left, right;
-        rp_snode *node = &nodes[t.node];
+        rp_bvh_task t = sub[big].root, left, right;
+        rp_bvh2_node *node = &nodes[t.node];
         uint32_t nl = build_node(p + t.first, &t, shape, threads, node, &left, &right);
         if (nl == 0 || nl == t.count) {
             node->first = t.first;
@@ -983,12 +619,12 @@ static void run_workers(build_job *jobs, int workers)
 /* The top's BVH4 nodes, written at out[0 ..] (room for SUBTREES), with
    each subtree's root pointing to its place; returns how many. A root
    that is a subtree has none; a root that is a leaf, one. */
-static uint32_t collapse_top(rp_snode *top, const subtree *sub, int n, rp_bvh4_node *out)
+static uint32_t collapse_top(rp_bvh2_node *top, const subtree *sub, int n, rp_bvh4_node *out)
 {
-    if (top[0].count == RP_SNODE_BVH4)
+    if (top[0].count == RP_BVH2_COLLAPSED)
         return 0;
     if (top[0].count > 0) {     /* a single leaf: the root's only child */
-        const rp_snode leaf = top[0];
+        const rp_bvh2_node leaf = top[0];
         for (int i = 0; i < 4; i++) {
             for (int a = 0; a < 3; a++) {
                 out[0].b[a][i] = i == 0 ? leaf.min[a] : INFINITY;
@@ -1000,7 +636,7 @@ static uint32_t collapse_top(rp_snode *top, const subtree *sub, int n, rp_bvh4_n
         return 1;
     }
     for (int i = 0; i < n; i++)
-        if (top[sub[i].root.node].count == RP_SNODE_BVH4)
+        if (top[sub[i].root.node].count == RP_BVH2_COLLAPSED)
             top[sub[i].root.node].first = sub[i].at;
     return rp_bvh4_collapse(top, 0, 0, out);
 }
@@ -1042,12 +678,12 @@ static void copy_job_run(void *arg)
    triangles (9 floats each), and measures them (box and centroid
    bounds: the root's, once both halves are done). */
 typedef struct fill_job {
-    const rp_sbox  *boxes;
-    const float    *tris;
-    const uint32_t *tags;
-    bprim         *p;
-    uint32_t       lo, hi;
-    float          bmin[4], bmax[4], cmin[4], cmax[4];
+    const rp_bvh_box *boxes;
+    const float      *tris;
+    const uint32_t   *tags;
+    rp_bvh_prim      *p;
+    uint32_t          lo, hi;
+    float             bmin[4], bmax[4], cmin[4], cmax[4];
 } fill_job;
 
 static void fill_job_run(void *arg)
@@ -1079,15 +715,15 @@ static void free_jobs(build_job *jobs, int workers)
         free(jobs[w].out4);
 }
 
-/* rp_sbvh_build_shaped on boxes, or on the boxes of tris when boxes is
+/* rp_bvh_build_shaped on boxes, or on the boxes of tris when boxes is
    NULL; tags (may be NULL) go with their objects. */
-static bool build(const rp_sbox *boxes, const float *tris, const uint32_t *tags,
-                  uint32_t count, const rp_sbvh_shape *shape, rp_sbvh *out)
+static bool build(const rp_bvh_box *boxes, const float *tris, const uint32_t *tags,
+                  uint32_t count, const rp_bvh_shape *shape, rp_bvh *out)
 {
     memset(out, 0, sizeof *out);
     if (count == 0)
         return false;
-    bprim *p = rp_alloc_large((size_t)count * sizeof *p);
+    rp_bvh_prim *p = rp_alloc_large((size_t)count * sizeof *p);
     uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
     uint32_t *tags_out = tags ? rp_alloc_large((size_t)count * sizeof *tags_out) : NULL;
     if (p == NULL || prims == NULL || (tags != NULL && tags_out == NULL)) {
@@ -1104,7 +740,7 @@ static bool build(const rp_sbox *boxes, const float *tris, const uint32_t *tags,
     rp_thread_run_pair(fill_job_run, &fill[0], fill_job_run, &fill[1],
                        threads > 1 && count > SUBTREE_MIN);
 
-    task root;
+    rp_bvh_task root;
     memset(&root, 0, sizeof root);
     root.count = count;
     for (int k = 0; k < 4; k++) {
@@ -1113,7 +749,7 @@ static bool build(const rp_sbox *boxes, const float *tris, const uint32_t *tags,
         root.cmin[k] = fminf(fill[0].cmin[k], fill[1].cmin[k]);
         root.cmax[k] = fmaxf(fill[0].cmax[k], fill[1].cmax[k]);
     }
-    rp_snode top[TOP_NODES];
+    rp_bvh2_node top[TOP_NODES];
     memset(top, 0, sizeof top);
     subtree sub[SUBTREES];
     uint32_t used = 2, max_depth = 0;
@@ -1183,26 +819,26 @@ static bool build(const rp_sbox *boxes, const float *tris, const uint32_t *tags,
     return true;
 }
 
-bool rp_sbvh_build_shaped(const rp_sbox *boxes, uint32_t count, const rp_sbvh_shape *shape,
-                          rp_sbvh *out)
+bool rp_bvh_build_shaped(const rp_bvh_box *boxes, uint32_t count, const rp_bvh_shape *shape,
+                          rp_bvh *out)
 {
     return build(boxes, NULL, NULL, count, shape, out);
 }
 
-bool rp_sbvh_build_tagged(const rp_sbox *boxes, const uint32_t *tags, uint32_t count,
-                          rp_sbvh *out)
+bool rp_bvh_build_tagged(const rp_bvh_box *boxes, const uint32_t *tags, uint32_t count,
+                          rp_bvh *out)
 {
-    const rp_sbvh_shape scene = {RP_SBVH_MAX_LEAF, 1.0, 0, true};
+    const rp_bvh_shape scene = {RP_BVH_SCENE_MAX_LEAF, 1.0, 0, true};
     return build(boxes, NULL, tags, count, &scene, out);
 }
 
-bool rp_sbvh_build_triangles(const float *tris, uint32_t count, const rp_sbvh_shape *shape,
-                             rp_sbvh *out)
+bool rp_bvh_build_triangles(const float *tris, uint32_t count, const rp_bvh_shape *shape,
+                             rp_bvh *out)
 {
     return build(NULL, tris, NULL, count, shape, out);
 }
 
-void rp_sbvh_free(rp_sbvh *bvh)
+void rp_bvh_free(rp_bvh *bvh)
 {
     rp_free_large(bvh->nodes);
     rp_free_large(bvh->prims);

@@ -1,0 +1,71 @@
+/*
+ * bvh_build.h: the BVH builder that meshes (over triangles) and scenes
+ * (over object boxes) share: binned SAH on the boxes' centroids, on up to
+ * eight threads, handed out as a four-wide tree (bvh4.h). Not installed;
+ * the unit tests and the benchmark include it to check the tree.
+ */
+#ifndef RAYPICK_BVH_BUILD_H
+#define RAYPICK_BVH_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bvh.h"
+#include "bvh4.h"
+
+/* A scene's leaves hold at most this many objects. */
+#define RP_BVH_SCENE_MAX_LEAF 4
+
+/* The built tree. */
+typedef struct rp_bvh {
+    rp_bvh4_node *nodes;    /* the root at 0 (bvh4.h)                       */
+    uint32_t  node_count;
+    uint32_t *prims;        /* primitive indices, leaf by leaf              */
+    uint32_t *tags;         /* their tags, when built with some (else NULL) */
+    uint32_t  prim_count;
+    uint32_t  depth;        /* deepest leaf of the binary tree (root = 0)   */
+    double    cost;         /* the tree's SAH cost (rp_bvh4_cost)           */
+    /* nodes [top_count, half) and [half, node_count) each hold whole
+       subtrees, and [0, top_count) the nodes above them: the refit's two
+       halves (rp_bvh4_refit_split) */
+    uint32_t  top_count, half;
+} rp_bvh;
+
+/* The tree's shape: leaves of at most max_leaf primitives (>= 1), and
+   the SAH cost of a node visit in primitive tests (a split is taken when
+   it is cheaper than a leaf). */
+typedef struct rp_bvh_shape {
+    uint32_t max_leaf;
+    double   node_cost;
+    uint32_t max_threads;   /* 0: one per processor (up to 8); the tree is
+                               the same on any number of threads */
+    bool     scattered;     /* the primitives come in no spatial order (a
+                               scene's): partition without a branch per
+                               primitive (false: a mesh's triangles, whose
+                               sides come in runs a branch predicts) */
+} rp_bvh_shape;
+
+/* Builds a tree over boxes[0 .. count) (count >= 1) into *out (which must
+   be empty) with a scene's shape (RP_BVH_SCENE_MAX_LEAF, node cost 1,
+   scattered); false when out of memory, with *out left empty. */
+bool rp_bvh_build(const rp_bvh_box *boxes, uint32_t count, rp_bvh *out);
+
+/* rp_bvh_build, each primitive's tags[i] carried along with its box:
+   out->tags[j] is the tag of out->prims[j] (the scene's kind and slot,
+   read in leaf order without a random access per object). */
+bool rp_bvh_build_tagged(const rp_bvh_box *boxes, const uint32_t *tags, uint32_t count,
+                         rp_bvh *out);
+
+/* rp_bvh_build with another shape. */
+bool rp_bvh_build_shaped(const rp_bvh_box *boxes, uint32_t count, const rp_bvh_shape *shape,
+                         rp_bvh *out);
+
+/* rp_bvh_build_shaped over the boxes around count triangles, 9 floats
+   each (three vertices' x y z): no box array in between. */
+bool rp_bvh_build_triangles(const float *tris, uint32_t count, const rp_bvh_shape *shape,
+                            rp_bvh *out);
+
+void rp_bvh_free(rp_bvh *bvh);
+
+#endif /* RAYPICK_BVH_BUILD_H */
