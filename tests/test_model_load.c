@@ -35,7 +35,8 @@ static const char *write_file(const char *name, const char *text)
 static const char *const FILES[] = {"square.obj", "frames.x", "garbage.x", "points.obj", "dot.obj",
                                     "groups.OBJ", "bad.obj", "deep.x", "deep_ok.x", "lie.x", "lie_vertices.x",
                                     "lie_normals.x", "lie.ply", "lie_binary.ply", "lie.gltf", "lie.glb",
-                                    "model.dae", "fifo.x", "fifo.obj", "long_number.gltf", "no_end.ply", "empty_face.ply", "short_floats.x", "polygons.x"};
+                                    "model.dae", "fifo.x", "fifo.obj", "long_number.gltf", "no_end.ply", "empty_face.ply", "short_floats.x", "polygons.x", "past_vertices.x",
+                                    "no_materials.x", "far_normal.x", "skin_write.x"};
 
 static int teardown(void **state)
 {
@@ -302,6 +303,36 @@ static void files_lying_about_their_counts_are_refused(void **state)
     assert_refused(path, 0, "a buffer of 4294967295");
 }
 
+/* Read in assimp's source (XFileParser, XFileImporter) and each seen to
+   crash the program (exit 139) before: .x files whose numbers index past
+   what assimp holds. The last one wrote past a heap block. */
+static void x_indices_past_their_arrays_are_refused(void **state)
+{
+    (void)state;
+    const char *mesh = "xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n1;\n3;0,1,2;;\n";
+    char text[1024];
+    /* a face's vertex one past the last: assimp's parser lets it through */
+    assert_refused(write_file("past_vertices.x", "xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n1;\n"
+                                                 "3;0,1,3;;\n}\n"), 0, "a Mesh's face 0 names element 3 of 3");
+    snprintf(text, sizeof text, "%sMeshMaterialList {\n1;\n1;\n0;;\n}\n}\n", mesh);
+    assert_refused(write_file("no_materials.x", text), 0, "a MeshMaterialList gives materials to faces but holds none");
+    snprintf(text, sizeof text, "%sMeshNormals {\n1;\n0;0;1;;\n1;\n3;0,5000000,900000000;;\n}\n}\n", mesh);
+    assert_refused(write_file("far_normal.x", text), 0, "a MeshNormals's face 0 names element 5000000 of 1");
+    snprintf(text, sizeof text, "%sSkinWeights {\n\"b\";\n1;\n900000000;\n1.0;\n1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,"
+             "0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0;;\n}\n}\n", mesh);
+    assert_refused(write_file("skin_write.x", text), 0, "a SkinWeights names vertex 900000000 of 3");
+    /* the same objects with their numbers in range still load */
+    snprintf(text, sizeof text, "%sMeshNormals {\n1;\n0;0;1;;\n1;\n3;0,0,0;;\n}\nMeshMaterialList {\n1;\n1;\n0;;\n"
+             "Material {\n1.0;1.0;1.0;1.0;;\n1.0;\n0.0;0.0;0.0;;\n0.0;0.0;0.0;;\n}\n}\nSkinWeights {\n\"b\";\n1;\n2;\n"
+             "1.0;\n1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0,0.0,0.0,0.0,0.0,1.0;;\n}\n}\n", mesh);
+    mesh_data m;
+    char err[512] = "";
+    if (!model_load(write_file("skin_write.x", text), 1.0f, &m, err, sizeof err))
+        fail_msg("a whole .x with normals, a material and a skin weight: %s", err);
+    assert_int_equal(m.triangle_count, 1);
+    mesh_data_free(&m);
+}
+
 /* assimp's triangulation is not used (it aborts on a face with no
    corners): polygons become fans from their first corner, as in the .obj
    reader, and assimp still welds the corners it un-indexes. */
@@ -344,7 +375,7 @@ static void fuzz_findings_are_refused(void **state)
         "\x01\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x9c\x27\x3d\x00\xfd\x7f\x00\x00\x01\x00\x00"
         "\x00\x02\x00\x00\x00\x0b\x00";
     assert_refused(write_bytes("short_floats.x", short_floats, sizeof short_floats - 1), 0,
-                   "a binary Mesh declares 33554432 elements");
+                   "Mesh declares 33554432 elements");
     /* a 15-digit byteLength: the guard's number reader stopped at 10^12
        without moving on, and looped forever */
     assert_refused(write_file("long_number.gltf", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":"
@@ -450,6 +481,7 @@ int main(void)
         cmocka_unit_test(bytes_load_as_the_file_does),
         cmocka_unit_test(fuzz_findings_are_refused),
         cmocka_unit_test(polygons_are_fans_and_corners_welded),
+        cmocka_unit_test(x_indices_past_their_arrays_are_refused),
 #else
         cmocka_unit_test(without_assimp_other_formats_are_not_built_in),
 #endif

@@ -69,179 +69,49 @@ static bool count_fits(const guard *g, const char *what, unsigned long long coun
                   "cut short", what, count, count == 1 ? "element" : "elements", bytes_left, bytes_left / least);
 }
 
-/* ---- DirectX .x text: tokens as a stream of events --------------------- */
-
-typedef enum x_event { X_END, X_OPEN, X_CLOSE, X_WORD, X_INT, X_FLOAT, X_OTHER } x_event;
-
-typedef struct x_reader {
-    const unsigned char *p, *end;
-    char word[32];
-    unsigned long long value;
-} x_reader;
-
-static size_t x_left(const x_reader *x)
-{
-    return (size_t)(x->end - x->p);
-}
-
 static uint32_t rd32(const unsigned char *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
-static x_event x_next_text(x_reader *x)
-{
-    for (;;) {
-        while (x->p < x->end && (isspace(*x->p) || *x->p == ',' || *x->p == ';'))
-            ++x->p;
-        if (x->p == x->end)
-            return X_END;
-        if (*x->p == '#' || (*x->p == '/' && x->p + 1 < x->end && x->p[1] == '/')) {
-            while (x->p < x->end && *x->p != '\n')
-                ++x->p;
-            continue;
-        }
-        break;
-    }
-    unsigned char c = *x->p;
-    if (c == '{' || c == '}') {
-        ++x->p;
-        return c == '{' ? X_OPEN : X_CLOSE;
-    }
-    if (c == '"') {
-        const unsigned char *close = memchr(x->p + 1, '"', x_left(x) - 1);
-        x->p = close ? close + 1 : x->end;
-        return X_OTHER;
-    }
-    const unsigned char *start = x->p;
-    while (x->p < x->end && !isspace(*x->p) && *x->p != ',' && *x->p != ';' && *x->p != '{' && *x->p != '}')
-        ++x->p;
-    size_t len = (size_t)(x->p - start);
-    bool digits = true;
-    unsigned long long v = 0;
-    for (size_t i = 0; i < len; ++i) {
-        if (!isdigit(start[i])) {
-            digits = false;
-            break;
-        }
-        v = v < 1000000000000ULL ? v * 10 + (unsigned)(start[i] - '0') : v;
-    }
-    if (digits) {
-        x->value = v;
-        return X_INT;
-    }
-    if (isdigit(c) || c == '-' || c == '+' || c == '.')
-        return X_FLOAT;
-    size_t n = len < sizeof x->word - 1 ? len : sizeof x->word - 1;
-    memcpy(x->word, start, n);
-    x->word[n] = '\0';
-    return X_WORD;
-}
+/* ---- DirectX .x: assimp's reading, replayed ------------------------------
 
+   assimp 5.2's .x reader (XFileParser, XFileImporter) trusts its input in
+   ways no size check catches: it allocates for a count before reading the
+   elements; past the end of a binary file every number it reads is 0 for
+   free, so a loop over a count runs on without limit; in a binary file it
+   reads numbers where the tokens do not say (an integer takes a 2-byte
+   word whatever it is, then 4 bytes; the count left in a list is shared
+   by integers and floats); and it indexes with the file's numbers without
+   looking: a face's vertex one past the last, a normal face's index
+   anywhere, a skin weight's vertex (a write), a material list without
+   materials. Each of these crashed the program or took gigabytes from a
+   file of under 200 bytes (fuzz_model and a reading of assimp's source).
+   So the file is read here exactly as assimp reads it, object by object,
+   text or binary, and refused where assimp would allocate for more than
+   the bytes left can hold or index past what it has. Where assimp throws,
+   the replay stops and accepts: assimp refuses the file itself. */
 
-/* The data objects whose counts assimp allocates for before reading their
-   elements: how many counts come first, and for a mesh (positions and
-   their faces, normals and theirs) the count again after 3 numbers each. */
-typedef struct x_counted {
-    const char *name;
-    int leading;        /* counts right after the brace */
-    bool then_faces;    /* then 3 * count numbers, then a face count */
-} x_counted;
-
-static const x_counted X_COUNTED[] = {
-    {"Mesh", 1, true}, {"MeshNormals", 1, true}, {"MeshTextureCoords", 1, false},
-    {"MeshVertexColors", 1, false}, {"MeshMaterialList", 2, false}, {"SkinWeights", 1, false},
-    {"AnimationKey", 2, false}, {"MeshFaceWraps", 1, false}, {"VertexDuplicationIndices", 2, false},
-};
-
-/* Reads the counts of a counted object, right after its '{'. */
-static bool x_check_counts(const guard *g, x_reader *x, const x_counted *what)
-{
-    for (int i = 0; i < what->leading; ++i) {
-        x_event e;
-        do
-            e = x_next_text(x);
-        while (e == X_OTHER);      /* a SkinWeights' bone name comes first */
-        if (e != X_INT)
-            return true;            /* no count: assimp stops there itself */
-        if (!count_fits(g, what->name, x->value, x_left(x), 2))
-            return false;
-    }
-    if (!what->then_faces)
-        return true;
-    unsigned long long skip = 3 * x->value;
-    x_event e = X_OTHER;
-    for (unsigned long long i = 0; i < skip; ++i) {
-        do
-            e = x_next_text(x);
-        while (e == X_OTHER);
-        if (e != X_INT && e != X_FLOAT)
-            return true;
-    }
-    do
-        e = x_next_text(x);
-    while (e == X_OTHER);
-    return e != X_INT || count_fits(g, what->name, x->value, x_left(x), 2);
-}
-
-static bool x_scan(const guard *g, x_reader *x)
-{
-    int depth = 0;
-    const x_counted *pending = NULL;    /* a counted object's name was read, its '{' comes */
-    for (;;) {
-        x_event e = x_next_text(x);
-        switch (e) {
-        case X_END:
-            return true;
-        case X_OPEN:
-            if (++depth > MODEL_GUARD_MAX_DEPTH)
-                return refuse(g, "objects nest more than %d deep (a hostile file: assimp would recurse "
-                              "until the stack runs out)", MODEL_GUARD_MAX_DEPTH);
-            if (pending && !x_check_counts(g, x, pending))
-                return false;
-            pending = NULL;
-            break;
-        case X_CLOSE:
-            depth -= depth > 0;
-            pending = NULL;
-            break;
-        case X_WORD:    /* a counted object's name, or the name it is given before its brace */
-            for (size_t i = 0; i < sizeof X_COUNTED / sizeof X_COUNTED[0]; ++i)
-                if (!strcmp(x->word, X_COUNTED[i].name))
-                    pending = &X_COUNTED[i];
-            break;
-        default:
-            break;      /* a name or GUID between the word and its brace keeps it pending */
-        }
-    }
-}
-
-/* ---- DirectX .x binary: assimp's reading, replayed --------------------
-
-   A binary .x is read by assimp 5.2 (XFileParser) number by number, and
-   the numbers it reads are not where the tokens say: reading an integer
-   takes a 2-byte word whatever it is (0x06: a count of numbers follows,
-   else one number), then 4 bytes; a float, 4 or 8; the count left in a
-   list is shared between integers and floats; and past the end of the data
-   every read gives 0 for free. So a count read from the wrong bytes can be
-   anything, and a loop over it runs on at the end of the file without
-   limit (fuzz_model found a 91-byte file that made assimp allocate 800 MB).
-   The replay below reads the file exactly as assimp does, object by
-   object, and refuses a count the bytes left cannot hold; where assimp
-   would throw, it stops and accepts (assimp refuses the file itself). */
-
-typedef struct xb_reader {
+typedef struct x_reader {
     const guard *g;
     const unsigned char *data;
     long long pos, end;             /* pos may pass end, as assimp's pointer does */
+    bool binary;
     unsigned float_bytes;
-    uint32_t list_left;             /* assimp's mBinaryNumCount */
+    uint32_t list_left;             /* binary: assimp's mBinaryNumCount */
     int depth;                      /* frames inside frames */
     bool done;                      /* refused, or assimp would throw here: stop */
     bool ok;                        /* false: refused (err written) */
-} xb_reader;
+} x_reader;
 
-static uint32_t xb_rd(const xb_reader *x, long long at, int bytes)
+#define X_TOKEN 64
+
+static unsigned x_char(const x_reader *x, long long at)
+{
+    return at >= 0 && at < x->end ? x->data[at] : 0u;     /* assimp's data end in a 0 */
+}
+
+static uint32_t x_rd(const x_reader *x, long long at, int bytes)
 {
     uint32_t v = 0;
     for (int i = bytes - 1; i >= 0; --i)
@@ -249,31 +119,77 @@ static uint32_t xb_rd(const xb_reader *x, long long at, int bytes)
     return v;
 }
 
-static void xb_refuse(xb_reader *x, const char *what, unsigned long long count, size_t least)
+/* assimp would throw here and refuse the file itself */
+static void x_stop(x_reader *x)
 {
-    long long left = x->end - x->pos > 0 ? x->end - x->pos : 0;
-    refuse(x->g, "a binary %s declares %llu elements, and the %lld bytes after it hold at most %lld: the file "
-           "lies or is cut short", what, count, left, left / (long long)least);
+    x->done = true;
+}
+
+static void x_refuse(x_reader *x, const char *fmt, ...)
+{
+    if (x->done)
+        return;
+    if (x->g->err && x->g->err_size > 0) {
+        int n = snprintf(x->g->err, x->g->err_size, "%s: ", x->g->path);
+        if (n >= 0 && (size_t)n < x->g->err_size) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(x->g->err + n, x->g->err_size - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
     x->done = true;
     x->ok = false;
 }
 
-/* assimp would throw here and refuse the file itself */
-static void xb_stop(xb_reader *x)
+/* A count assimp allocates for: each element takes at least `least` bytes
+   of what is left (binary: its numbers' bytes; text: a digit and a
+   separator a number). false (refused) when they cannot be there. */
+static bool x_count_fits(x_reader *x, const char *what, uint32_t count, unsigned least)
 {
-    x->done = true;
+    long long left = x->end - x->pos > 0 ? x->end - x->pos : 0;
+    if (x->done)
+        return false;
+    if ((unsigned long long)count <= (unsigned long long)left / least)
+        return true;
+    x_refuse(x, "%s declares %lu %s, and the %lld bytes after it hold at most %lld: the file lies or is cut "
+             "short", what, (unsigned long)count, count == 1 ? "element" : "elements", left, left / (long long)least);
+    return false;
 }
 
-/* GetNextToken: a name or string's text, a keyword's, "" at the end or
-   for an unknown token. Names longer than out holds (or with a 0 byte in
-   them) come back as "\x01": equal to no keyword, not empty. */
-static void xb_token(xb_reader *x, char *out, size_t out_size)
+/* FindNextNoneWhiteSpace (text): spaces and comments */
+static void x_skip_space(x_reader *x)
 {
-    out[0] = '\0';
-    if (x->done || x->end - x->pos < 2)
-        return;
-    unsigned tok = xb_rd(x, x->pos, 2);
-    x->pos += 2;
+    for (;;) {
+        while (x->pos < x->end && isspace((int)x_char(x, x->pos)))
+            ++x->pos;
+        if (x->pos >= x->end)
+            return;
+        unsigned c = x_char(x, x->pos);
+        if (!((c == '/' && x_char(x, x->pos + 1) == '/') || c == '#'))
+            return;
+        while (x->pos < x->end && x_char(x, x->pos) != '\n' && x_char(x, x->pos) != '\r')
+            ++x->pos;
+        x->pos += x->pos < x->end;
+    }
+}
+
+/* Copies n bytes at `at` as a token: longer than out holds or with a 0
+   byte in it, "\x01" (equal to no keyword, not empty). */
+static void x_token_text(const x_reader *x, long long at, long long n, char *out)
+{
+    if (n < X_TOKEN && !memchr(x->data + at, '\0', (size_t)n)) {
+        memcpy(out, x->data + at, (size_t)n);
+        out[n] = '\0';
+    } else {
+        snprintf(out, X_TOKEN, "\x01");
+    }
+}
+
+/* GetNextToken, binary: a name or string's text, a keyword's, "" at the
+   end or for an unknown token. */
+static void x_token_binary(x_reader *x, char *out)
+{
     static const struct { unsigned tok; const char *text; } keywords[] = {
         {3, "<integer>"}, {5, "<guid>"}, {6, "<int_list>"}, {7, "<flt_list>"}, {0x0a, "{"}, {0x0b, "}"},
         {0x0c, "("}, {0x0d, ")"}, {0x0e, "["}, {0x0f, "]"}, {0x10, "<"}, {0x11, ">"}, {0x12, "."}, {0x13, ","},
@@ -281,31 +197,24 @@ static void xb_token(xb_reader *x, char *out, size_t out_size)
         {0x2c, "CHAR"}, {0x2d, "UCHAR"}, {0x2e, "SWORD"}, {0x2f, "SDWORD"}, {0x30, "void"}, {0x31, "string"},
         {0x32, "unicode"}, {0x33, "cstring"}, {0x34, "array"},
     };
+    if (x->end - x->pos < 2)
+        return;
+    unsigned tok = x_rd(x, x->pos, 2);
+    x->pos += 2;
     if (tok == 1 || tok == 2) {         /* name, string: a length, the bytes (a string: 2 more) */
         if (x->end - x->pos < 4)
             return;
-        uint32_t len = xb_rd(x, x->pos, 4);
+        uint32_t len = x_rd(x, x->pos, 4);
         x->pos += 4;
-        if (len > INT32_MAX) {
-            if (tok == 2) {     /* assimp's int(len) check passes a negative length: gigabytes */
-                refuse(x->g, "corrupt binary .x: a string of %lu bytes", (unsigned long)len);
-                x->done = true;
-                x->ok = false;
-            }
+        if (len > INT32_MAX) {          /* assimp's int(len) check lets a string take gigabytes */
+            if (tok == 2)
+                x_refuse(x, "corrupt binary .x: a string of %lu bytes", (unsigned long)len);
             return;
         }
         if (x->end - x->pos < (long long)len)
             return;
-        if (len == 0) {         /* "": assimp still steps over a string's 2 bytes */
-            x->pos += tok == 2 ? 2 : 0;
-            return;
-        }
-        if (len < out_size && !memchr(x->data + x->pos, '\0', len)) {
-            memcpy(out, x->data + x->pos, len);
-            out[len] = '\0';
-        } else {
-            snprintf(out, out_size, "\x01");
-        }
+        if (len > 0)
+            x_token_text(x, x->pos, len, out);
         x->pos += (long long)len + (tok == 2 ? 2 : 0);
         return;
     }
@@ -313,34 +222,163 @@ static void xb_token(xb_reader *x, char *out, size_t out_size)
         x->pos += 4;
     else if (tok == 5)
         x->pos += 16;
-    if (tok == 6 || tok == 7) {         /* assimp skips count * size bytes, in 32-bit arithmetic */
+    if (tok == 6 || tok == 7) {         /* skipped: count * size bytes, in 32-bit arithmetic */
         if (x->end - x->pos < 4)
             return;
-        uint32_t len = xb_rd(x, x->pos, 4);
+        uint32_t len = x_rd(x, x->pos, 4);
         x->pos += 4;
         x->pos += (uint32_t)(len * (tok == 6 ? 4u : x->float_bytes));
     }
     for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; ++i)
         if (keywords[i].tok == tok)
-            snprintf(out, out_size, "%s", keywords[i].text);
+            snprintf(out, X_TOKEN, "%s", keywords[i].text);
 }
 
-/* ReadInt (bytes 4) and ReadFloat (bytes float_bytes). */
-static uint32_t xb_number(xb_reader *x, unsigned bytes, unsigned list_token)
+/* GetNextToken: out (X_TOKEN bytes) gets the token, "" at the end */
+static void x_token(x_reader *x, char *out)
 {
+    out[0] = '\0';
     if (x->done)
-        return 0;
+        return;
+    if (x->binary) {
+        x_token_binary(x, out);
+        return;
+    }
+    x_skip_space(x);
+    long long start = x->pos;
+    while (x->pos < x->end && !isspace((int)x_char(x, x->pos))) {
+        unsigned c = x_char(x, x->pos);
+        if (c == ';' || c == '}' || c == '{' || c == ',') {
+            x->pos += x->pos == start;      /* a delimiter alone, or the end of a word */
+            break;
+        }
+        ++x->pos;
+    }
+    if (x->pos > start)
+        x_token_text(x, start, x->pos - start, out);
+}
+
+static bool x_is(const char *token, const char *word)
+{
+    return !strcmp(token, word);
+}
+
+/* CheckForSeparator (',' or ';') and CheckForSemicolon: text only */
+static void x_separator(x_reader *x, bool semicolon_only)
+{
+    if (x->binary || x->done)
+        return;
+    char t[X_TOKEN];
+    x_token(x, t);
+    if (!x_is(t, ";") && (semicolon_only || !x_is(t, ",")))
+        x_stop(x);
+}
+
+/* TestForSeparator: one ',' or ';' if there is one (text) */
+static void x_test_separator(x_reader *x)
+{
+    if (x->binary || x->done)
+        return;
+    x_skip_space(x);
+    if (x->pos < x->end && (x_char(x, x->pos) == ';' || x_char(x, x->pos) == ','))
+        ++x->pos;
+}
+
+/* strtoul10_64 over the digits at *at: false when assimp would throw (no
+   digit) or stop short (64-bit overflow, then it throws at the separator);
+   max_digits: read at most that many, skip the rest (0: all). */
+static bool x_digits(const x_reader *x, long long *at, unsigned max_digits)
+{
+    if (!isdigit((int)x_char(x, *at)))
+        return false;
+    uint64_t value = 0;
+    unsigned count = 0;
+    while (isdigit((int)x_char(x, *at))) {
+        uint64_t next = value * 10u + (x_char(x, *at) - '0');
+        if (next < value)
+            return false;
+        value = next;
+        ++*at;
+        if (max_digits && ++count == max_digits) {
+            while (isdigit((int)x_char(x, *at)))
+                ++*at;
+            return true;
+        }
+    }
+    return true;
+}
+
+/* ReadFloat, text: assimp's special strings, else fast_atoreal_move (which
+   takes a ',' before a digit as a decimal point), then a separator. */
+static void x_float_text(x_reader *x)
+{
+    x_skip_space(x);
+    long long c = x->pos;
+    unsigned char head[10] = {0};
+    for (int i = 0; i < 9; ++i)
+        head[i] = (unsigned char)x_char(x, c + i);
+    if (!memcmp(head, "-1.#IND00", 9) || !memcmp(head, "1.#IND00", 8) || !memcmp(head, "1.#QNAN0", 8)) {
+        x->pos += head[0] == '1' && head[2] == '#' && head[3] == 'Q' ? 8 : 9;
+        x_separator(x, false);
+        return;
+    }
+    if (x_char(x, c) == '-' || x_char(x, c) == '+')
+        ++c;
+    unsigned c0 = (unsigned)tolower((int)x_char(x, c));
+    if (c0 == 'n' && tolower((int)x_char(x, c + 1)) == 'a' && tolower((int)x_char(x, c + 2)) == 'n') {
+        c += 3;
+    } else if (c0 == 'i' && tolower((int)x_char(x, c + 1)) == 'n' && tolower((int)x_char(x, c + 2)) == 'f') {
+        c += 3;
+        const char *rest = "inity";
+        bool inity = true;
+        for (int i = 0; i < 5; ++i)
+            inity &= tolower((int)x_char(x, c + i)) == rest[i];
+        c += inity ? 5 : 0;
+    } else {
+        unsigned d0 = x_char(x, c), d1 = x_char(x, c + 1);
+        bool point = (d0 == '.' || d0 == ',') && isdigit((int)d1);
+        if (!isdigit((int)d0) && !point) {
+            x_stop(x);
+            return;
+        }
+        if (d0 != '.' && d0 != ',' && !x_digits(x, &c, 0)) {
+            x_stop(x);          /* 64-bit overflow: it stops there, the separator check throws */
+            return;
+        }
+        if ((x_char(x, c) == '.' || x_char(x, c) == ',') && isdigit((int)x_char(x, c + 1))) {
+            ++c;
+            x_digits(x, &c, 15);
+        } else if (x_char(x, c) == '.') {
+            ++c;
+        }
+        if (x_char(x, c) == 'e' || x_char(x, c) == 'E') {
+            ++c;
+            if (x_char(x, c) == '-' || x_char(x, c) == '+')
+                ++c;
+            if (!x_digits(x, &c, 0)) {
+                x_stop(x);
+                return;
+            }
+        }
+    }
+    x->pos = c;
+    x_separator(x, false);
+}
+
+/* ReadInt / ReadFloat, binary: a 2-byte word when no list is running (0x06
+   / 0x07: a list of that many, else one number), then 4 bytes or a float;
+   past the end, 0 for free. */
+static uint32_t x_number_binary(x_reader *x, unsigned bytes, unsigned list_token)
+{
     if (x->pos > x->end) {      /* assimp's length check wraps here and asserts: never let it */
-        refuse(x->g, "corrupt binary .x: a number is read past the end of the file");
-        x->done = true;
-        x->ok = false;
+        x_refuse(x, "corrupt binary .x: a number is read past the end of the file");
         return 0;
     }
     if (x->list_left == 0 && x->end - x->pos >= 2) {
-        unsigned tok = xb_rd(x, x->pos, 2);
+        unsigned tok = x_rd(x, x->pos, 2);
         x->pos += 2;
         if (tok == list_token && x->end - x->pos >= 4) {
-            x->list_left = xb_rd(x, x->pos, 4);
+            x->list_left = x_rd(x, x->pos, 4);
             x->pos += 4;
         } else {
             x->list_left = 1;
@@ -348,7 +386,7 @@ static uint32_t xb_number(xb_reader *x, unsigned bytes, unsigned list_token)
     }
     --x->list_left;
     if (x->end - x->pos >= (long long)bytes) {
-        uint32_t v = xb_rd(x, x->pos, 4);
+        uint32_t v = x_rd(x, x->pos, 4);
         x->pos += bytes;
         return v;
     }
@@ -356,340 +394,435 @@ static uint32_t xb_number(xb_reader *x, unsigned bytes, unsigned list_token)
     return 0;
 }
 
-static uint32_t xb_int(xb_reader *x)
+/* ReadInt */
+static uint32_t x_int(x_reader *x)
 {
-    return xb_number(x, 4, 0x06);
-}
-
-static void xb_floats(xb_reader *x, int n)
-{
-    for (int i = 0; i < n && !x->done; ++i)
-        xb_number(x, x->float_bytes, 0x07);
-}
-
-/* A count assimp allocates for or loops over: each element takes at least
-   `least` bytes of what is left. false (refused) when they cannot be there. */
-static bool xb_count_fits(xb_reader *x, const char *what, uint32_t count, size_t least)
-{
-    long long left = x->end - x->pos > 0 ? x->end - x->pos : 0;
     if (x->done)
-        return false;
-    if ((unsigned long long)count <= (unsigned long long)left / least)
-        return true;
-    xb_refuse(x, what, count, least);
-    return false;
+        return 0;
+    if (x->binary)
+        return x_number_binary(x, 4, 0x06);
+    x_skip_space(x);
+    bool negative = x_char(x, x->pos) == '-';
+    x->pos += negative;
+    if (!isdigit((int)x_char(x, x->pos))) {
+        x_stop(x);      /* "Number expected." */
+        return 0;
+    }
+    uint32_t number = 0;
+    while (x->pos < x->end && isdigit((int)x_char(x, x->pos)))
+        number = number * 10u + (x_char(x, x->pos++) - '0');
+    x_separator(x, false);
+    return negative ? 0u - number : number;
 }
 
-static bool xb_is(const char *token, const char *word)
+/* n ReadFloats */
+static void x_floats(x_reader *x, int n)
 {
-    return !strcmp(token, word);
+    for (int i = 0; i < n && !x->done; ++i) {
+        if (x->binary)
+            x_number_binary(x, x->float_bytes, 0x07);
+        else
+            x_float_text(x);
+    }
+}
+
+/* ReadVector2/3, ReadRGB/RGBA: n floats, then a separator if there is one */
+static void x_vector(x_reader *x, int n)
+{
+    x_floats(x, n);
+    x_test_separator(x);
+}
+
+/* GetNextTokenAsString: text, a quoted string and a ';' */
+static void x_string(x_reader *x)
+{
+    char t[X_TOKEN];
+    if (x->binary || x->done) {
+        x_token(x, t);
+        return;
+    }
+    x_skip_space(x);
+    if (x->pos >= x->end || x_char(x, x->pos) != '"') {
+        x_stop(x);
+        return;
+    }
+    ++x->pos;
+    while (x->pos < x->end && x_char(x, x->pos) != '"')
+        ++x->pos;
+    if (x->pos >= x->end - 1 || x_char(x, x->pos + 1) != ';') {
+        x_stop(x);
+        return;
+    }
+    x->pos += 2;
 }
 
 /* readHeadOfDataObject: a name, then '{'; or '{' alone */
-static void xb_head(xb_reader *x)
+static void x_head(x_reader *x)
 {
-    char t[64];
-    xb_token(x, t, sizeof t);
-    if (!xb_is(t, "{")) {
-        xb_token(x, t, sizeof t);
-        if (!xb_is(t, "{"))
-            xb_stop(x);
+    char t[X_TOKEN];
+    x_token(x, t);
+    if (!x_is(t, "{")) {
+        x_token(x, t);
+        if (!x_is(t, "{"))
+            x_stop(x);
     }
 }
 
-static void xb_closing_brace(xb_reader *x)
+static void x_closing_brace(x_reader *x)
 {
-    char t[64];
-    xb_token(x, t, sizeof t);
-    if (!xb_is(t, "}"))
-        xb_stop(x);
+    char t[X_TOKEN];
+    x_token(x, t);
+    if (!x_is(t, "}"))
+        x_stop(x);
 }
 
-static void xb_unknown(xb_reader *x)
+/* ParseUnknownDataObject: to its '{', then to the matching '}' (counted,
+   not recursed) */
+static void x_unknown(x_reader *x)
 {
-    char t[64];
+    char t[X_TOKEN];
     for (;;) {
-        xb_token(x, t, sizeof t);
-        if (x->done || !t[0]) {
-            xb_stop(x);
+        x_token(x, t);
+        if (!t[0]) {
+            x_stop(x);
             return;
         }
-        if (xb_is(t, "{"))
+        if (x_is(t, "{"))
             break;
     }
     for (unsigned depth = 1; depth > 0;) {
-        xb_token(x, t, sizeof t);
-        if (x->done || !t[0]) {
-            xb_stop(x);
+        x_token(x, t);
+        if (!t[0]) {
+            x_stop(x);
             return;
         }
-        if (xb_is(t, "{"))
+        if (x_is(t, "{"))
             ++depth;
-        else if (xb_is(t, "}"))
+        else if (x_is(t, "}"))
             --depth;
     }
 }
 
-/* `faces` faces (the count just read): each an index count and indices */
-static void xb_faces(xb_reader *x, const char *what, uint32_t faces)
+/* `faces` faces of `what` (the count just read): each an index count and
+   indices below `limit` (the vertices or normals they index). */
+static void x_faces(x_reader *x, const char *what, uint32_t faces, uint32_t limit)
 {
-    if (!xb_count_fits(x, what, faces, 4))
+    unsigned least = x->binary ? 4u : 2u;
+    if (!x_count_fits(x, what, faces, least))
         return;
     for (uint32_t f = 0; f < faces && !x->done; ++f) {
-        uint32_t indices = xb_int(x);
-        if (!xb_count_fits(x, what, indices, 4))
+        uint32_t indices = x_int(x);
+        if (!x_count_fits(x, what, indices, least))
             return;
-        for (uint32_t i = 0; i < indices && !x->done; ++i)
-            xb_int(x);
+        for (uint32_t i = 0; i < indices && !x->done; ++i) {
+            uint32_t v = x_int(x);
+            if (v >= limit && !x->done) {
+                x_refuse(x, "a %s's face %lu names element %lu of %lu (assimp would read past them)", what,
+                         (unsigned long)f, (unsigned long)v, (unsigned long)limit);
+                return;
+            }
+        }
+        x_test_separator(x);
     }
 }
 
-static void xb_material(xb_reader *x)
+static void x_material(x_reader *x)
 {
-    char t[64];
-    xb_head(x);
-    xb_floats(x, 4 + 1 + 3 + 3);        /* diffuse RGBA, power, specular RGB, emissive RGB */
+    char t[X_TOKEN];
+    x_head(x);
+    x_vector(x, 4);     /* diffuse RGBA */
+    x_floats(x, 1);     /* specular power */
+    x_vector(x, 3);     /* specular RGB */
+    x_vector(x, 3);     /* emissive RGB */
     while (!x->done) {
-        xb_token(x, t, sizeof t);
-        if (!t[0])
-            xb_stop(x);
-        else if (xb_is(t, "}"))
+        x_token(x, t);
+        if (!t[0]) {
+            x_stop(x);
+        } else if (x_is(t, "}")) {
             return;
-        else if (xb_is(t, "TextureFilename") || xb_is(t, "TextureFileName") || xb_is(t, "NormalmapFilename") ||
-                 xb_is(t, "NormalmapFileName")) {
-            xb_head(x);
-            xb_token(x, t, sizeof t);
-            xb_closing_brace(x);
+        } else if (x_is(t, "TextureFilename") || x_is(t, "TextureFileName") || x_is(t, "NormalmapFilename") ||
+                   x_is(t, "NormalmapFileName")) {
+            x_head(x);
+            x_string(x);
+            x_closing_brace(x);
         } else {
-            xb_unknown(x);
+            x_unknown(x);
         }
     }
 }
 
-static void xb_mesh(xb_reader *x)
+/* MeshMaterialList: per-face material indices, then the materials */
+static void x_material_list(x_reader *x, uint32_t faces)
 {
-    char t[64];
-    xb_head(x);
-    uint32_t vertices = xb_int(x);
-    if (!xb_count_fits(x, "Mesh", vertices, 3 * (size_t)x->float_bytes))
+    char t[X_TOKEN];
+    x_head(x);
+    x_int(x);
+    uint32_t indices = x_int(x);
+    if (!x->done && indices != faces && indices != 1) {
+        x_stop(x);      /* "Per-Face material index count does not match face count." */
+        return;
+    }
+    for (uint32_t i = 0; i < indices && !x->done; ++i)
+        x_int(x);
+    if (!x->binary && x->pos < x->end && x_char(x, x->pos) == ';')
+        ++x->pos;
+    uint32_t materials = 0;
+    while (!x->done) {
+        x_token(x, t);
+        if (!t[0]) {
+            x_stop(x);
+        } else if (x_is(t, "}")) {
+            break;
+        } else if (x_is(t, "{")) {      /* a material by reference */
+            x_token(x, t);
+            x_closing_brace(x);
+            ++materials;
+        } else if (x_is(t, "Material")) {
+            x_material(x);
+            ++materials;
+        } else if (!x_is(t, ";")) {
+            x_unknown(x);
+        }
+    }
+    /* the importer then reads material 0 of the list, and face 0 of the
+       mesh, for a face material index it has */
+    if (!x->done && indices > 0 && (materials == 0 || faces == 0))
+        x_refuse(x, "a MeshMaterialList gives materials to %s (assimp would read past its lists)",
+                 materials == 0 ? "faces but holds none" : "a mesh without faces");
+}
+
+static void x_mesh(x_reader *x)
+{
+    char t[X_TOKEN];
+    x_head(x);
+    uint32_t vertices = x_int(x);
+    if (!x_count_fits(x, "Mesh", vertices, x->binary ? 3 * x->float_bytes : 6u))
         return;
     for (uint32_t v = 0; v < vertices && !x->done; ++v)
-        xb_floats(x, 3);
-    uint32_t faces = xb_int(x);
-    xb_faces(x, "Mesh", faces);
+        x_vector(x, 3);
+    uint32_t faces = x_int(x);
+    x_faces(x, "Mesh", faces, vertices);
+    int coord_sets = 0, colour_sets = 0, material_lists = 0;
     while (!x->done) {
-        xb_token(x, t, sizeof t);
+        x_token(x, t);
         if (!t[0]) {
-            xb_stop(x);
-        } else if (xb_is(t, "}")) {
+            x_stop(x);
+        } else if (x_is(t, "}")) {
             return;
-        } else if (xb_is(t, "MeshNormals")) {
-            xb_head(x);
-            uint32_t normals = xb_int(x);
-            if (!xb_count_fits(x, "MeshNormals", normals, 3 * (size_t)x->float_bytes))
+        } else if (x_is(t, "MeshNormals")) {
+            x_head(x);
+            uint32_t normals = x_int(x);
+            if (!x_count_fits(x, "MeshNormals", normals, x->binary ? 3 * x->float_bytes : 6u))
                 return;
             for (uint32_t n = 0; n < normals && !x->done; ++n)
-                xb_floats(x, 3);
-            uint32_t normal_faces = xb_int(x);
-            if (normal_faces != faces) {
-                xb_stop(x);                     /* assimp: "Normal face count does not match" */
+                x_vector(x, 3);
+            uint32_t normal_faces = x_int(x);
+            if (!x->done && normal_faces != faces) {
+                x_stop(x);      /* "Normal face count does not match vertex face count." */
                 return;
             }
-            xb_faces(x, "MeshNormals", normal_faces);
-            xb_closing_brace(x);
-        } else if (xb_is(t, "MeshTextureCoords")) {
-            xb_head(x);
-            if (xb_int(x) != vertices) {
-                xb_stop(x);
+            x_faces(x, "MeshNormals", normal_faces, normals);
+            x_closing_brace(x);
+        } else if (x_is(t, "MeshTextureCoords")) {
+            x_head(x);
+            if (++coord_sets > 8 || x_int(x) != vertices) {
+                x_stop(x);
                 return;
             }
             for (uint32_t v = 0; v < vertices && !x->done; ++v)
-                xb_floats(x, 2);
-            xb_closing_brace(x);
-        } else if (xb_is(t, "MeshVertexColors")) {
-            xb_head(x);
-            if (xb_int(x) != vertices) {
-                xb_stop(x);
+                x_vector(x, 2);
+            x_closing_brace(x);
+        } else if (x_is(t, "MeshVertexColors")) {
+            x_head(x);
+            if (++colour_sets > 8 || x_int(x) != vertices) {
+                x_stop(x);
                 return;
             }
             for (uint32_t v = 0; v < vertices && !x->done; ++v) {
-                if (xb_int(x) >= vertices) {
-                    xb_stop(x);
+                if (x_int(x) >= vertices) {
+                    x_stop(x);      /* "Vertex color index out of bounds" */
                     return;
                 }
-                xb_floats(x, 4);
-            }
-            xb_closing_brace(x);
-        } else if (xb_is(t, "MeshMaterialList")) {
-            xb_head(x);
-            xb_int(x);
-            uint32_t indices = xb_int(x);
-            if (indices != faces && indices != 1) {
-                xb_stop(x);
-                return;
-            }
-            for (uint32_t i = 0; i < indices && !x->done; ++i)
-                xb_int(x);
-            while (!x->done) {
-                xb_token(x, t, sizeof t);
-                if (!t[0]) {
-                    xb_stop(x);
-                } else if (xb_is(t, "}")) {
-                    break;
-                } else if (xb_is(t, "{")) {
-                    xb_token(x, t, sizeof t);
-                    xb_closing_brace(x);
-                } else if (xb_is(t, "Material")) {
-                    xb_material(x);
-                } else if (!xb_is(t, ";")) {
-                    xb_unknown(x);
+                x_vector(x, 4);
+                if (!x->binary) {
+                    x_skip_space(x);
+                    if (x_char(x, x->pos) == ';' || x_char(x, x->pos) == ',')
+                        ++x->pos;
                 }
             }
-        } else if (xb_is(t, "VertexDuplicationIndices")) {
-            xb_unknown(x);
-        } else if (xb_is(t, "XSkinMeshHeader")) {
-            xb_head(x);
-            for (int i = 0; i < 3; ++i)
-                xb_int(x);
-            xb_closing_brace(x);
-        } else if (xb_is(t, "SkinWeights")) {
-            xb_head(x);
-            xb_token(x, t, sizeof t);       /* the bone's name */
-            uint32_t weights = xb_int(x);
-            if (!xb_count_fits(x, "SkinWeights", weights, 4 + (size_t)x->float_bytes))
+            x_closing_brace(x);
+        } else if (x_is(t, "MeshMaterialList")) {
+            /* a second list's indices would follow the first's: past the faces */
+            if (++material_lists > 1) {
+                x_refuse(x, "a Mesh has two MeshMaterialLists (assimp would read past its faces)");
                 return;
-            for (uint32_t w = 0; w < weights && !x->done; ++w)
-                xb_int(x);
-            for (uint32_t w = 0; w < weights && !x->done; ++w)
-                xb_floats(x, 1);
-            xb_floats(x, 16);
-            xb_closing_brace(x);
+            }
+            x_material_list(x, faces);
+        } else if (x_is(t, "XSkinMeshHeader")) {
+            x_head(x);
+            for (int i = 0; i < 3; ++i)
+                x_int(x);
+            x_closing_brace(x);
+        } else if (x_is(t, "SkinWeights")) {
+            x_head(x);
+            x_string(x);            /* the bone's name */
+            uint32_t weights = x_int(x);
+            if (!x_count_fits(x, "SkinWeights", weights, x->binary ? 4 + x->float_bytes : 4u))
+                return;
+            for (uint32_t w = 0; w < weights && !x->done; ++w) {
+                uint32_t v = x_int(x);
+                if (v >= vertices && !x->done) {
+                    x_refuse(x, "a SkinWeights names vertex %lu of %lu (assimp would write past them)",
+                             (unsigned long)v, (unsigned long)vertices);
+                    return;
+                }
+            }
+            x_floats(x, (int)(weights < 1u << 30 ? weights : 1u << 30));
+            x_floats(x, 16);
+            x_separator(x, true);
+            x_closing_brace(x);
         } else {
-            xb_unknown(x);
+            x_unknown(x);       /* VertexDuplicationIndices and the rest */
         }
     }
 }
 
-static void xb_frame(xb_reader *x)
+static void x_frame(x_reader *x)
 {
-    char t[64];
+    char t[X_TOKEN];
     if (++x->depth > MODEL_GUARD_MAX_DEPTH) {
-        refuse(x->g, "objects nest more than %d deep (a hostile file: assimp would recurse until the stack "
-               "runs out)", MODEL_GUARD_MAX_DEPTH);
-        x->done = true;
-        x->ok = false;
+        x_refuse(x, "objects nest more than %d deep (a hostile file: assimp would recurse until the stack runs "
+                 "out)", MODEL_GUARD_MAX_DEPTH);
         return;
     }
-    xb_head(x);
+    x_head(x);
     while (!x->done) {
-        xb_token(x, t, sizeof t);
-        if (!t[0])
-            xb_stop(x);
-        else if (xb_is(t, "}"))
+        x_token(x, t);
+        if (!t[0]) {
+            x_stop(x);
+        } else if (x_is(t, "}")) {
             break;
-        else if (xb_is(t, "Frame"))
-            xb_frame(x);
-        else if (xb_is(t, "FrameTransformMatrix")) {
-            xb_head(x);
-            xb_floats(x, 16);
-            xb_closing_brace(x);
-        } else if (xb_is(t, "Mesh"))
-            xb_mesh(x);
-        else
-            xb_unknown(x);
+        } else if (x_is(t, "Frame")) {
+            x_frame(x);
+        } else if (x_is(t, "FrameTransformMatrix")) {
+            x_head(x);
+            x_floats(x, 16);
+            x_separator(x, true);
+            x_closing_brace(x);
+        } else if (x_is(t, "Mesh")) {
+            x_mesh(x);
+        } else {
+            x_unknown(x);
+        }
     }
     --x->depth;
 }
 
-static void xb_animation_key(xb_reader *x)
+static void x_animation_key(x_reader *x)
 {
-    xb_head(x);
-    uint32_t type = xb_int(x), keys = xb_int(x);
+    x_head(x);
+    uint32_t type = x_int(x), keys = x_int(x);
     static const uint32_t values[] = {4, 3, 3, 16, 16};     /* by key type */
     for (uint32_t k = 0; k < keys && !x->done; ++k) {
-        xb_int(x);                      /* time */
-        if (type > 4 || xb_int(x) != values[type]) {
-            xb_stop(x);                 /* unknown type, wrong count: assimp throws */
+        x_int(x);                       /* time */
+        if (type > 4 || x_int(x) != values[type]) {
+            x_stop(x);                  /* unknown type, wrong count: assimp throws */
             return;
         }
-        xb_floats(x, (int)values[type]);
+        if (type == 1 || type == 2) {
+            x_vector(x, 3);
+        } else {
+            x_floats(x, (int)values[type]);
+            x_separator(x, true);
+        }
+        x_separator(x, false);
     }
-    xb_closing_brace(x);
+    x_closing_brace(x);
 }
 
-static void xb_animation_set(xb_reader *x)
+static void x_animation_set(x_reader *x)
 {
-    char t[64];
-    xb_head(x);
+    char t[X_TOKEN];
+    x_head(x);
     while (!x->done) {
-        xb_token(x, t, sizeof t);
+        x_token(x, t);
         if (!t[0]) {
-            xb_stop(x);
-        } else if (xb_is(t, "}")) {
+            x_stop(x);
+        } else if (x_is(t, "}")) {
             return;
-        } else if (xb_is(t, "Animation")) {
-            xb_head(x);
+        } else if (x_is(t, "Animation")) {
+            x_head(x);
             while (!x->done) {
-                xb_token(x, t, sizeof t);
+                x_token(x, t);
                 if (!t[0]) {
-                    xb_stop(x);
-                } else if (xb_is(t, "}")) {
+                    x_stop(x);
+                } else if (x_is(t, "}")) {
                     break;
-                } else if (xb_is(t, "AnimationKey")) {
-                    xb_animation_key(x);
-                } else if (xb_is(t, "{")) {
-                    xb_token(x, t, sizeof t);
-                    xb_closing_brace(x);
+                } else if (x_is(t, "AnimationKey")) {
+                    x_animation_key(x);
+                } else if (x_is(t, "{")) {
+                    x_token(x, t);
+                    x_closing_brace(x);
                 } else {
-                    xb_unknown(x);      /* AnimationOptions and the rest */
+                    x_unknown(x);       /* AnimationOptions and the rest */
                 }
             }
         } else {
-            xb_unknown(x);
+            x_unknown(x);
         }
     }
 }
 
-/* ParseFile over a binary .x's data (after its 16-byte header). */
-static bool xb_check(const guard *g, const unsigned char *data, size_t size, unsigned float_bytes)
+/* ParseFile over a .x's data after its 16-byte header (a text file's
+   first line is skipped, a decompressed one's not: as assimp does). */
+static bool x_replay(const guard *g, const unsigned char *data, size_t size, bool binary, unsigned float_bytes,
+                     bool skip_line)
 {
-    xb_reader x = {g, data, 0, (long long)size, float_bytes, 0, 0, false, true};
-    char t[64];
+    x_reader x = {g, data, 0, (long long)size, binary, float_bytes, 0, 0, false, true};
+    char t[X_TOKEN];
+    if (skip_line && !binary) {     /* ReadUntilEndOfLine */
+        while (x.pos < x.end && x_char(&x, x.pos) != '\n' && x_char(&x, x.pos) != '\r')
+            ++x.pos;
+        x.pos += x.pos < x.end;
+    }
     while (!x.done) {
-        xb_token(&x, t, sizeof t);
+        x_token(&x, t);
         if (!t[0])
             break;
-        if (xb_is(t, "template")) {
-            xb_head(&x);
-            xb_token(&x, t, sizeof t);      /* its GUID */
+        if (x_is(t, "template")) {
+            x_head(&x);
+            x_token(&x, t);     /* its GUID */
             for (;;) {
-                xb_token(&x, t, sizeof t);
-                if (x.done || !t[0] || xb_is(t, "}"))
+                x_token(&x, t);
+                if (!t[0])
+                    x_stop(&x);
+                if (x.done || x_is(t, "}"))
                     break;
             }
-        } else if (xb_is(t, "Frame")) {
-            xb_frame(&x);
-        } else if (xb_is(t, "Mesh")) {
-            xb_mesh(&x);
-        } else if (xb_is(t, "AnimTicksPerSecond")) {
-            xb_head(&x);
-            xb_int(&x);
-            xb_closing_brace(&x);
-        } else if (xb_is(t, "AnimationSet")) {
-            xb_animation_set(&x);
-        } else if (xb_is(t, "Material")) {
-            xb_material(&x);
-        } else if (!xb_is(t, "}")) {
-            xb_unknown(&x);
+        } else if (x_is(t, "Frame")) {
+            x_frame(&x);
+        } else if (x_is(t, "Mesh")) {
+            x_mesh(&x);
+        } else if (x_is(t, "AnimTicksPerSecond")) {
+            x_head(&x);
+            x_int(&x);
+            x_closing_brace(&x);
+        } else if (x_is(t, "AnimationSet")) {
+            x_animation_set(&x);
+        } else if (x_is(t, "Material")) {
+            x_material(&x);
+        } else if (!x_is(t, "}")) {
+            x_unknown(&x);
         }
     }
     return x.ok;
 }
 
-/* MSZIP-compressed .x: blocks of raw deflate, one stream across them
-   (each block's dictionary is the last). assimp sizes its buffer at 32,786
-   bytes a block whatever the block holds: that is checked, then the data
-   are inflated here (bounded by it) and scanned as an uncompressed file. */
+/* MSZIP-compressed .x: blocks of raw deflate, each inflated on its own with
+   the block before as its dictionary (assimp's Compression class). assimp
+   sizes its buffer at 32,786 bytes a block whatever the block holds: that
+   is checked against the budget, then the data are inflated here as assimp
+   does and replayed. */
 static bool x_compressed(const guard *g, const unsigned char *data, size_t size, bool binary, unsigned float_bytes)
 {
     const size_t block_out = 32786;
@@ -697,7 +830,7 @@ static bool x_compressed(const guard *g, const unsigned char *data, size_t size,
     while (pos + 3 < size) {
         unsigned ofs = (unsigned)data[pos] | ((unsigned)data[pos + 1] << 8);
         if (ofs >= block_out || data[pos + 2] != 'C' || data[pos + 3] != 'K')
-            return refuse(g, "corrupt compressed .x: a bad MSZIP block header at byte %zu", pos);
+            return true;    /* assimp throws: "Invalid offset", "expected MSZIP header" */
         pos += 4 + ofs;
         ++blocks;
     }
@@ -715,19 +848,25 @@ static bool x_compressed(const guard *g, const unsigned char *data, size_t size,
     for (pos = 22; ok && pos + 3 < size;) {
         unsigned ofs = (unsigned)data[pos] | ((unsigned)data[pos + 1] << 8);
         pos += 4;
+        if (ofs > size - pos + 2) {     /* assimp: "Unexpected EOF in compressed chunk" */
+            ok = false;
+            break;
+        }
         z.next_in = (unsigned char *)(uintptr_t)(data + pos);
-        z.avail_in = (uInt)(ofs <= size - pos ? ofs : size - pos);
+        z.avail_in = (uInt)(ofs <= size - pos ? ofs : size - pos);     /* not past the data */
         z.next_out = out + done;
         z.avail_out = (uInt)block_out;
         int r = inflate(&z, Z_SYNC_FLUSH);
-        ok = r == Z_OK || r == Z_STREAM_END || r == Z_BUF_ERROR;
-        done = (size_t)(z.next_out - out);
+        ok = r == Z_OK || r == Z_STREAM_END;
+        size_t made = block_out - z.avail_out;
+        inflateReset(&z);
+        inflateSetDictionary(&z, out + done, (uInt)made);
+        done += made;
         pos += ofs;
     }
     inflateEnd(&z);
-    bool result = ok ? (binary ? xb_check(g, out, done, float_bytes)
-                               : x_scan(g, &(x_reader){.p = out, .end = out + done}))
-                     : refuse(g, "corrupt compressed .x: the deflate data are invalid");
+    /* assimp throws where inflating failed: it refuses the file itself */
+    bool result = !ok || x_replay(g, out, done, binary, float_bytes, false);
     free(out);
     return result;
 #else
@@ -746,9 +885,7 @@ static bool x_check(const guard *g, const unsigned char *data, size_t size)
     bool binary = memcmp(kind, "bin ", 4) == 0 || memcmp(kind, "bzip", 4) == 0;
     if (memcmp(kind, "tzip", 4) == 0 || memcmp(kind, "bzip", 4) == 0)
         return x_compressed(g, data, size, binary, float_bytes);
-    if (binary)
-        return xb_check(g, data + 16, size - 16, float_bytes);
-    return x_scan(g, &(x_reader){.p = data + 16, .end = data + size});
+    return x_replay(g, data + 16, size - 16, binary, float_bytes, true);
 }
 
 /* ---- glTF 2 (.gltf JSON, .glb binary) --------------------------------- */
