@@ -1,15 +1,18 @@
 /*
  * model_load.h: --mesh FILE, a user's model for lesson 5. Wavefront .obj
  * files are read by raypick's own reader (obj_read.h) in every build, the
- * browser's too; every other format with assimp (its C API,
- * assimp/cimport.h) when raypick was built with it (the Meson feature
- * option `assimp`): the .x files of a D3D9 project (text, binary,
- * compressed), .gltf/.glb, .ply, .stl, ... load as they are.
+ * browser's too; .x (text, binary, compressed: the D3D9 projects'),
+ * .gltf/.glb, .ply and .stl with assimp (its C API, assimp/cimport.h) when
+ * raypick was built with it (the Meson feature option `assimp`), each
+ * checked first by model_guard.h, which knows how assimp reads them. No
+ * other format: assimp's other readers trust what a file declares and
+ * cannot be checked from here.
  *
  * Every mesh of the file is flattened into one mesh_data with its node's
- * transform (instances repeat), triangles only (points and lines are
- * dropped), normals recomputed from the flattened triangles, and the result
- * fitted to the view (mesh_data_fit). The library never sees assimp.
+ * transform (instances repeat), triangles only (polygons as fans from their
+ * first corner, points and lines dropped), normals recomputed from the
+ * flattened triangles, and the result fitted to the view (mesh_data_fit).
+ * The library never sees assimp.
  */
 #ifndef RAYPICK_MODEL_LOAD_H
 #define RAYPICK_MODEL_LOAD_H
