@@ -287,7 +287,7 @@ static void contradicting_options_are_refused(void **state)
 static void help_wins_wherever_it_stands(void **state)
 {
     (void)state;
-    const char *const cases[][4] = {{"--help", NULL}, {"-h", NULL}, {"--lesson", "99", "--help", NULL},
+    const char *const cases[][5] = {{"--help", NULL}, {"-h", NULL}, {"--lesson", "99", "--help", NULL},
                                     {"--bogus", "-h", NULL}, {"--frames", "3", "--bench-frames", "--help"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         parsed *p = parse_args(cases[i]);
