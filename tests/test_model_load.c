@@ -36,7 +36,8 @@ static const char *const FILES[] = {"square.obj", "frames.x", "garbage.x", "poin
                                     "groups.OBJ", "bad.obj", "deep.x", "deep_ok.x", "lie.x", "lie_vertices.x",
                                     "lie_normals.x", "lie.ply", "lie_binary.ply", "lie.gltf", "lie.glb",
                                     "model.dae", "fifo.x", "fifo.obj", "long_number.gltf", "no_end.ply", "empty_face.ply", "short_floats.x", "polygons.x", "past_vertices.x",
-                                    "no_materials.x", "far_normal.x", "skin_write.x"};
+                                    "no_materials.x", "far_normal.x", "skin_write.x",
+                                    "x_inside.gltf", "version1.gltf"};
 
 static int teardown(void **state)
 {
@@ -381,6 +382,12 @@ static void fuzz_findings_are_refused(void **state)
     assert_refused(write_file("long_number.gltf", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":"
                                                   "429496724967295,\"uri\":\"a.bin\"}]}"), 0,
                    "declares a buffer of over 10^12, more than the 84 bytes");
+    /* a .x named .gltf: neither glTF importer takes it, so assimp asks every
+       importer and its .x reader read it unchecked (64 MiB for 331 bytes) */
+    assert_refused(write_file("x_inside.gltf", "xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n1;\n"
+                                                "3;0,1,2;;\n}\n"), 0, "not a glTF 2 file: its JSON is not valid");
+    assert_refused(write_file("version1.gltf", "{\"asset\":{\"version\":\"1.0\"}}"), 0,
+                   "its asset's \"version\" is not a string starting with 2");
     /* no end_header line ("~end_header"): assimp reads the last line forever */
     assert_refused(write_file("no_end.ply", "ply\nformat ascii 1.0\nelement vertex 3\nr int vertex_indices\n"
                                             "~end_header\n0 0 0\n1 0 0 1 2\n"), 0,

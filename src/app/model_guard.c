@@ -934,15 +934,286 @@ static bool gltf_json(const guard *g, const unsigned char *j, size_t n, size_t a
     return true;
 }
 
+/* ---- glTF 2: what assimp's glTF 2 importer takes -------------------------
+
+   Two of assimp's importers claim .gltf and .glb; each looks at the file,
+   and when neither takes it assimp hands it to ANY importer whose
+   signature test it passes (its .obj reader takes almost any text, its
+   .x reader a file that starts with "xof ": fuzz_model found a .x named
+   .gltf read unchecked into a 64 MiB allocation). So a .gltf or .glb must
+   be one the glTF 2 importer takes: JSON rapidjson parses (a stricter
+   subset is checked here), an object at the root whose first "asset" is
+   an object whose first "version" is a string starting with 2 (and whose
+   "profile", if any, an object), and for .glb its header, version 2, the
+   JSON chunk and, where the header's length leaves room, a BIN chunk. */
+
+typedef struct json_reader {
+    const unsigned char *p, *end;
+    bool too_deep;
+} json_reader;
+
+static unsigned json_peek(const json_reader *j)
+{
+    return j->p < j->end ? *j->p : 0u;      /* rapidjson's buffer ends in a 0 */
+}
+
+static void json_space(json_reader *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        ++j->p;
+}
+
+static int json_hex4(const json_reader *j, const unsigned char *at)
+{
+    int v = 0;
+    for (int i = 0; i < 4; ++i) {
+        int c = at + i < j->end ? at[i] : 0;
+        int d = isdigit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* A string at p (its opening quote); *raw and *len: its bytes between the
+   quotes, *escaped: whether it has an escape. Control characters, a 0, a
+   bad escape or a lone surrogate: false (rapidjson refuses them). */
+static bool json_string(json_reader *j, const unsigned char **raw, size_t *len, bool *escaped)
+{
+    if (json_peek(j) != '"')
+        return false;
+    const unsigned char *start = ++j->p;
+    *escaped = false;
+    for (;;) {
+        unsigned c = json_peek(j);
+        if (c == '"')
+            break;
+        if (c < 0x20)           /* a control character, the 0 at the end */
+            return false;
+        if (c != '\\') {
+            ++j->p;
+            continue;
+        }
+        *escaped = true;
+        unsigned e = j->p + 1 < j->end ? j->p[1] : 0u;
+        if (e && strchr("\"\\/bfnrt", (int)e)) {
+            j->p += 2;
+            continue;
+        }
+        if (e != 'u')
+            return false;
+        int cp = json_hex4(j, j->p + 2);
+        if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
+            return false;
+        j->p += 6;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {     /* a low surrogate must follow */
+            if (json_peek(j) != '\\' || (j->p + 1 < j->end ? j->p[1] : 0) != 'u')
+                return false;
+            int low = json_hex4(j, j->p + 2);
+            if (low < 0xDC00 || low > 0xDFFF)
+                return false;
+            j->p += 6;
+        }
+    }
+    *raw = start;
+    *len = (size_t)(j->p - start);
+    ++j->p;
+    return true;
+}
+
+/* RFC 8259's number, at most 300 digits and an exponent up to 300 (a
+   subset of what rapidjson reads: it refuses some larger ones). */
+static bool json_number(json_reader *j)
+{
+    if (json_peek(j) == '-')
+        ++j->p;
+    int digits = 0;
+    if (json_peek(j) == '0') {
+        ++j->p;
+        digits = 1;
+    } else {
+        while (isdigit((int)json_peek(j)) && digits <= 300) {
+            ++j->p;
+            ++digits;
+        }
+    }
+    if (digits == 0 || digits > 300)
+        return false;
+    if (json_peek(j) == '.') {
+        ++j->p;
+        if (!isdigit((int)json_peek(j)))
+            return false;
+        for (digits = 0; isdigit((int)json_peek(j)) && digits <= 300; ++digits)
+            ++j->p;
+        if (digits > 300)
+            return false;
+    }
+    if (json_peek(j) == 'e' || json_peek(j) == 'E') {
+        ++j->p;
+        if (json_peek(j) == '+' || json_peek(j) == '-')
+            ++j->p;
+        int exponent = 0;
+        if (!isdigit((int)json_peek(j)))
+            return false;
+        while (isdigit((int)json_peek(j))) {
+            exponent = exponent * 10 + (int)(json_peek(j) - '0');
+            if (exponent > 300)
+                return false;
+            ++j->p;
+        }
+    }
+    return true;
+}
+
+static bool json_value(json_reader *j, int depth);
+
+static bool json_literal(json_reader *j, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
+        return false;
+    j->p += n;
+    return true;
+}
+
+/* An object or array's members: `key` (0 for arrays) wants a string and a
+   colon before each value. */
+static bool json_members(json_reader *j, int depth, unsigned close, bool key)
+{
+    ++j->p;
+    json_space(j);
+    if (json_peek(j) == close) {
+        ++j->p;
+        return true;
+    }
+    for (;;) {
+        if (key) {
+            const unsigned char *raw;
+            size_t len;
+            bool escaped;
+            if (!json_string(j, &raw, &len, &escaped))
+                return false;
+            json_space(j);
+            if (json_peek(j) != ':')
+                return false;
+            ++j->p;
+        }
+        if (!json_value(j, depth + 1))
+            return false;
+        json_space(j);
+        if (json_peek(j) == close) {
+            ++j->p;
+            return true;
+        }
+        if (json_peek(j) != ',')
+            return false;
+        ++j->p;
+        json_space(j);
+    }
+}
+
+static bool json_value(json_reader *j, int depth)
+{
+    if (depth > MODEL_GUARD_MAX_DEPTH) {
+        j->too_deep = true;
+        return false;
+    }
+    json_space(j);
+    unsigned c = json_peek(j);
+    if (c == '{' || c == '[')
+        return json_members(j, depth, c == '{' ? '}' : ']', c == '{');
+    if (c == '"') {
+        const unsigned char *raw;
+        size_t len;
+        bool escaped;
+        return json_string(j, &raw, &len, &escaped);
+    }
+    if (c == '-' || isdigit((int)c))
+        return json_number(j);
+    return json_literal(j, "true") || json_literal(j, "false") || json_literal(j, "null");
+}
+
+/* In the object at j->p (after its '{'), the value of the first member
+   named `name`: j->p at it, true; false when there is none. A key with an
+   escape in it is refused (*bad): rapidjson compares keys unescaped. */
+static bool json_find(json_reader *j, const char *name, bool *bad)
+{
+    size_t n = strlen(name);
+    json_space(j);
+    if (json_peek(j) == '}')
+        return false;
+    for (;;) {
+        const unsigned char *raw;
+        size_t len;
+        bool escaped;
+        if (!json_string(j, &raw, &len, &escaped) || escaped) {
+            *bad = true;
+            return false;
+        }
+        json_space(j);
+        ++j->p;                 /* the colon (the whole document is checked already) */
+        json_space(j);
+        if (len == n && !memcmp(raw, name, n))
+            return true;
+        json_value(j, 1);
+        json_space(j);
+        if (json_peek(j) != ',')
+            return false;
+        ++j->p;
+        json_space(j);
+    }
+}
+
+/* The JSON of a .gltf or a .glb's JSON chunk, as the glTF 2 importer
+   wants it before it takes the file. */
+static bool gltf2_takes(const guard *g, const unsigned char *d, size_t n)
+{
+    json_reader j = {d, d + n, false};
+    if (n < 2 || !json_value(&j, 0))
+        return j.too_deep ? refuse(g, "JSON nests more than %d deep", MODEL_GUARD_MAX_DEPTH)
+                          : refuse(g, "not a glTF 2 file: its JSON is not valid");
+    json_space(&j);
+    if (json_peek(&j) != 0)
+        return refuse(g, "not a glTF 2 file: more after its JSON");
+    j.p = d;
+    json_space(&j);
+    bool bad = false;
+    if (json_peek(&j) != '{')
+        return refuse(g, "not a glTF 2 file: its JSON is not an object");
+    ++j.p;
+    if (!json_find(&j, "asset", &bad) || bad || json_peek(&j) != '{')
+        return refuse(g, "not a glTF 2 file: no \"asset\" object first of its name");
+    ++j.p;
+    const unsigned char *asset = j.p;
+    const unsigned char *raw;
+    size_t len;
+    bool escaped;
+    if (!json_find(&j, "version", &bad) || bad || !json_string(&j, &raw, &len, &escaped) || len < 1 || raw[0] != '2')
+        return refuse(g, "not a glTF 2 file: its asset's \"version\" is not a string starting with 2");
+    j.p = asset;
+    if (json_find(&j, "profile", &bad) && json_peek(&j) != '{')
+        return refuse(g, "not a glTF 2 file: its asset's \"profile\" is not an object");
+    if (bad)
+        return refuse(g, "not a glTF 2 file: an escaped name in its asset");
+    return true;
+}
+
 static bool glb_check(const guard *g, const unsigned char *d, size_t size)
 {
     if (size < 20 || memcmp(d, "glTF", 4) != 0)
         return refuse(g, "not a binary glTF (.glb) file");
+    if (rd32(d + 4) != 2)
+        return refuse(g, "a binary glTF of version %lu: only version 2 is read", (unsigned long)rd32(d + 4));
     uint32_t total = rd32(d + 8), json = rd32(d + 12);
     if (total > size || json > size - 20 || memcmp(d + 16, "JSON", 4) != 0)
         return refuse(g, "truncated or corrupt .glb: its header declares %lu bytes (JSON %lu), the file has "
                       "%zu", (unsigned long)total, (unsigned long)json, size);
-    return gltf_json(g, d + 20, json, size);
+    /* where the header's length leaves room for it, a BIN chunk must follow */
+    uint64_t body = 20 + (uint64_t)json + ((4 - json % 4) % 4);
+    if (total >= body + 8 && (body + 8 > size || memcmp(d + body + 4, "BIN\0", 4) != 0))
+        return refuse(g, "corrupt .glb: its length leaves room for a BIN chunk that is not there");
+    return gltf2_takes(g, d + 20, json) && gltf_json(g, d + 20, json, size);
 }
 
 /* ---- PLY --------------------------------------------------------------- */
@@ -1042,7 +1313,7 @@ bool model_guard_check(const char *path, const unsigned char *data, size_t size,
     if (ext_is(g.path, "glb"))
         return glb_check(&g, data, size);
     if (ext_is(g.path, "gltf"))
-        return gltf_json(&g, data, size, size + extra_bytes);
+        return gltf2_takes(&g, data, size) && gltf_json(&g, data, size, size + extra_bytes);
     if (ext_is(g.path, "ply"))
         return ply_check(&g, data, size);
     if (ext_is(g.path, "stl"))
