@@ -58,17 +58,6 @@ bool model_guard_known_format(const char *path)
                     ext_is(path, "stl"));
 }
 
-/* A declared count against the bytes after it: each element takes at
-   least `least` bytes, so more elements than that cannot be there. */
-static bool count_fits(const guard *g, const char *what, unsigned long long count, size_t bytes_left,
-                       size_t least)
-{
-    if (count <= bytes_left / least)
-        return true;
-    return refuse(g, "%s declares %llu %s, and the %zu bytes after it hold at most %zu: the file lies or is "
-                  "cut short", what, count, count == 1 ? "element" : "elements", bytes_left, bytes_left / least);
-}
-
 static uint32_t rd32(const unsigned char *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
@@ -1216,86 +1205,322 @@ static bool glb_check(const guard *g, const unsigned char *d, size_t size)
     return gltf2_takes(g, d + 20, json) && gltf_json(g, d + 20, json, size);
 }
 
-/* ---- PLY --------------------------------------------------------------- */
+/* ---- PLY ----------------------------------------------------------------
 
-static size_t ply_type_bytes(const char *t)
+   assimp 5.2's PLY reader, read in its source after fuzz_model pointed at
+   it: a "comment" line in the header becomes an element whose count is
+   any number it starts with; an ASCII list's count is allocated for before
+   its values are looked for (a face "4294967295 0 1 2" asks for 64 GiB);
+   at the end of the file without an end_header line it reads its last line
+   again forever; a line ending in a lone '\r' or a 0 sends its line reader
+   scanning past its buffer for a '\n'. So only a PLY file in the plain form
+   exporters write is given to assimp: "ply", a format line, elements with
+   their properties of the known types (comments among them, obj_info
+   lines), "end_header"; then, ASCII, one line per element instance with
+   exactly its values (whole numbers where the type is an integer), or,
+   binary, every instance's bytes and each list's count within the file.
+   That is read here line by line and value by value, so every count is
+   one the file's bytes hold. */
+
+#define PLY_MAX_ELEMENTS 64
+#define PLY_MAX_PROPERTIES 256
+
+typedef enum ply_kind { PLY_UINT, PLY_INT, PLY_FLOAT } ply_kind;
+
+typedef struct ply_type {
+    const char *name;
+    unsigned bytes;
+    ply_kind kind;
+} ply_type;
+
+static const ply_type PLY_TYPES[] = {
+    {"char", 1, PLY_INT}, {"int8", 1, PLY_INT}, {"uchar", 1, PLY_UINT}, {"uint8", 1, PLY_UINT},
+    {"short", 2, PLY_INT}, {"int16", 2, PLY_INT}, {"ushort", 2, PLY_UINT}, {"uint16", 2, PLY_UINT},
+    {"int", 4, PLY_INT}, {"int32", 4, PLY_INT}, {"uint", 4, PLY_UINT}, {"uint32", 4, PLY_UINT},
+    {"float", 4, PLY_FLOAT}, {"float32", 4, PLY_FLOAT}, {"double", 8, PLY_FLOAT}, {"float64", 8, PLY_FLOAT},
+};
+
+typedef struct ply_property {
+    const ply_type *count_type;     /* a list's count; NULL for one value */
+    const ply_type *type;
+} ply_property;
+
+typedef struct ply_element {
+    uint32_t count;
+    int first, properties;          /* in ply_header.property */
+    bool mesh;                      /* vertex, face or tristrips: no instance array */
+} ply_element;
+
+typedef struct ply_header {
+    ply_element element[PLY_MAX_ELEMENTS];
+    int elements;
+    ply_property property[PLY_MAX_PROPERTIES];
+    int properties;
+    bool ascii, big_endian;
+} ply_header;
+
+/* A line as assimp's line reader splits them: up to a '\n' (a '\r' right
+   before it dropped), the last one up to the end. false at the end, and
+   for what that reader mishandles: a lone '\r', a 0 or a form feed, an
+   empty line (*bad). */
+typedef struct ply_lines {
+    const unsigned char *p, *end;
+    bool bad;
+} ply_lines;
+
+static bool ply_line(ply_lines *r, const unsigned char **s, const unsigned char **e)
 {
-    static const struct { const char *name; size_t bytes; } types[] = {
-        {"char", 1}, {"uchar", 1}, {"int8", 1}, {"uint8", 1}, {"short", 2}, {"ushort", 2}, {"int16", 2},
-        {"uint16", 2}, {"int", 4}, {"uint", 4}, {"int32", 4}, {"uint32", 4}, {"float", 4}, {"float32", 4},
-        {"double", 8}, {"float64", 8},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i)
-        if (!strcmp(t, types[i].name))
-            return types[i].bytes;
-    return 1;
+    if (r->p >= r->end)
+        return false;
+    const unsigned char *start = r->p, *nl = memchr(start, '\n', (size_t)(r->end - start));
+    const unsigned char *stop = nl ? nl : r->end;
+    r->p = nl ? nl + 1 : r->end;
+    if (stop > start && stop[-1] == '\r')
+        --stop;
+    for (const unsigned char *c = start; c < stop; ++c)
+        if (*c == '\r' || *c == '\0' || *c == '\f')
+            r->bad = true;
+    if (stop == start)
+        r->bad = true;
+    *s = start;
+    *e = stop;
+    return !r->bad;
 }
 
-/* Just past the "end_header" that ends the header as assimp reads it: a
-   line of its own (after spaces), the word followed by a space, a line end
-   or the end of the file; NULL when there is none. assimp 5.2 reads header
-   lines until it meets that line and, at the end of the file without it,
-   reads the last line again forever (fuzz_model found an 87-byte .ply whose
-   "~end_header" hung the loader). */
-static const unsigned char *ply_end_header(const unsigned char *d, size_t size)
+/* The next space-separated word of [*s, e) in *w, *n; false at the end. */
+static bool ply_word(const unsigned char **s, const unsigned char *e, const unsigned char **w, size_t *n)
 {
-    for (size_t i = 0; i < size;) {
-        while (i < size && (d[i] == ' ' || d[i] == '\t'))
-            ++i;
-        if (size - i >= 10 && !memcmp(d + i, "end_header", 10) &&
-            (size - i == 10 || d[i + 10] == ' ' || d[i + 10] == '\t' || d[i + 10] == '\r' ||
-             d[i + 10] == '\n' || d[i + 10] == '\0'))
-            return d + i + 10;
-        while (i < size && d[i] != '\n' && d[i] != '\r')
-            ++i;
-        ++i;
-    }
+    while (*s < e && (**s == ' ' || **s == '\t'))
+        ++*s;
+    if (*s >= e)
+        return false;
+    *w = *s;
+    while (*s < e && **s != ' ' && **s != '\t')
+        ++*s;
+    *n = (size_t)(*s - *w);
+    return true;
+}
+
+static bool ply_is(const unsigned char *w, size_t n, const char *word)
+{
+    return strlen(word) == n && !memcmp(w, word, n);
+}
+
+static const ply_type *ply_type_named(const unsigned char *w, size_t n)
+{
+    for (size_t i = 0; i < sizeof PLY_TYPES / sizeof PLY_TYPES[0]; ++i)
+        if (ply_is(w, n, PLY_TYPES[i].name))
+            return &PLY_TYPES[i];
     return NULL;
 }
 
-/* The header's element counts against the bytes after the header: an
-   ASCII element takes two bytes a property at least ("0 "), a binary one
-   its properties' sizes (a list: its count). */
-static bool ply_check(const guard *g, const unsigned char *d, size_t size)
+/* A whole number of digits only, into *v; false for anything else or
+   above UINT32_MAX. */
+static bool ply_count(const unsigned char *w, size_t n, uint32_t *v)
 {
-    const unsigned char *end_header = ply_end_header(d, size);
-    if (size < 4 || memcmp(d, "ply", 3) != 0 || !end_header)
-        return refuse(g, "not a PLY file, or its header has no end_header line");
-    size_t body = size - (size_t)(end_header - d);
-    bool ascii = false;
-    unsigned long long least = 0;       /* bytes all elements take at least */
-    unsigned long long count = 0, per = 0;
-    char name[64] = "";
-    const unsigned char *p = d;
-    while (p < end_header) {
-        const unsigned char *nl = memchr(p, '\n', (size_t)(end_header - p));
-        nl = nl ? nl : end_header;
-        char line[256];
-        size_t len = (size_t)(nl - p) < sizeof line - 1 ? (size_t)(nl - p) : sizeof line - 1;
-        memcpy(line, p, len);
-        line[len] = '\0';
-        p = nl + 1;
-        char a[64], b[64], c[64];
-        unsigned long long n = 0;
-        if (sscanf(line, "format %63s", a) == 1) {
-            ascii = !strcmp(a, "ascii");
-        } else if (sscanf(line, "element %63s %llu", a, &n) == 2) {
-            least += count * (per ? per : 1);
-            count = n;
-            per = 0;
-            snprintf(name, sizeof name, "%s", a);
-            if (!count_fits(g, "the PLY header", n, body, ascii ? 2 : 1))
-                return false;
-        } else if (sscanf(line, "property list %63s %63s %63s", a, b, c) == 3) {
-            per += ascii ? 2 : ply_type_bytes(a);
-        } else if (sscanf(line, "property %63s %63s", a, b) == 2) {
-            per += ascii ? 2 : ply_type_bytes(a);
+    uint64_t x = 0;
+    if (n == 0 || n > 10)
+        return false;
+    for (size_t i = 0; i < n; ++i) {
+        if (!isdigit(w[i]))
+            return false;
+        x = x * 10 + (w[i] - '0');
+    }
+    *v = (uint32_t)x;
+    return x <= UINT32_MAX;
+}
+
+/* An ASCII value of its type, the whole word: digits (a '-' for signed
+   integers), or a decimal number for floats. */
+static bool ply_ascii_value(const unsigned char *w, size_t n, ply_kind kind)
+{
+    size_t i = 0;
+    if (kind != PLY_UINT && i < n && w[i] == '-')
+        ++i;
+    size_t digits = 0;
+    while (i < n && isdigit(w[i]))
+        ++i, ++digits;
+    if (kind != PLY_FLOAT)
+        return digits > 0 && i == n;
+    size_t fraction = 0;
+    if (i < n && w[i] == '.') {
+        ++i;
+        while (i < n && isdigit(w[i]))
+            ++i, ++fraction;
+    }
+    if (digits + fraction == 0)
+        return false;
+    if (i < n && (w[i] == 'e' || w[i] == 'E')) {
+        ++i;
+        if (i < n && (w[i] == '-' || w[i] == '+'))
+            ++i;
+        size_t exponent = 0;
+        while (i < n && isdigit(w[i]))
+            ++i, ++exponent;
+        if (exponent == 0)
+            return false;
+    }
+    return i == n;
+}
+
+/* The header, strictly; *body: where the data start. */
+static bool ply_read_header(const guard *g, const unsigned char *d, size_t size, ply_header *h,
+                            const unsigned char **body)
+{
+    ply_lines r = {d, d + size, false};
+    const unsigned char *s, *e, *w;
+    size_t n;
+    if (!ply_line(&r, &s, &e) || !ply_word(&s, e, &w, &n) || !ply_is(w, n, "ply") || ply_word(&s, e, &w, &n))
+        return refuse(g, "not a PLY file (no 'ply' line first)");
+    if (!ply_line(&r, &s, &e) || !ply_word(&s, e, &w, &n) || !ply_is(w, n, "format") || !ply_word(&s, e, &w, &n))
+        return refuse(g, "not a PLY file raypick reads: no format line second");
+    h->ascii = ply_is(w, n, "ascii");
+    h->big_endian = ply_is(w, n, "binary_big_endian");
+    if (!h->ascii && !h->big_endian && !ply_is(w, n, "binary_little_endian"))
+        return refuse(g, "a PLY format raypick does not read: '%.*s'", (int)(n < 40 ? n : 40), (const char *)w);
+    bool in_run = false;        /* after an element line, among its properties */
+    for (int line = 3;; ++line) {
+        if (!ply_line(&r, &s, &e))
+            return refuse(g, r.bad ? "a PLY header with an empty line, a lone carriage return, a 0 or a form feed "
+                                     "(line %d)" : "a PLY header without an end_header line", line);
+        if (!ply_word(&s, e, &w, &n))
+            return refuse(g, "a PLY header line of spaces only (line %d)", line);
+        if (ply_is(w, n, "end_header")) {
+            if (ply_word(&s, e, &w, &n) || (!h->ascii && (e >= d + size || *e != '\n')))
+                return refuse(g, "a PLY end_header line raypick does not read (line %d)", line);
+            *body = r.p;
+            return true;
+        }
+        if (ply_is(w, n, "element")) {
+            const unsigned char *name;
+            size_t name_len;
+            uint32_t count;
+            if (!ply_word(&s, e, &name, &name_len) || !ply_word(&s, e, &w, &n) || !ply_count(w, n, &count) ||
+                ply_word(&s, e, &w, &n))
+                return refuse(g, "a PLY element line raypick does not read (line %d)", line);
+            if (h->elements == PLY_MAX_ELEMENTS)
+                return refuse(g, "more than %d PLY elements", PLY_MAX_ELEMENTS);
+            h->element[h->elements++] = (ply_element){count, h->properties, 0,
+                                                      ply_is(name, name_len, "vertex") || ply_is(name, name_len, "face")
+                                                      || ply_is(name, name_len, "tristrips")};
+            in_run = true;
+        } else if (ply_is(w, n, "property")) {
+            ply_property prop = {NULL, NULL};
+            if (!in_run || !ply_word(&s, e, &w, &n))
+                return refuse(g, "a PLY property line outside an element's (line %d)", line);
+            if (ply_is(w, n, "list")) {
+                if (!ply_word(&s, e, &w, &n) || !(prop.count_type = ply_type_named(w, n)) ||
+                    prop.count_type->kind == PLY_FLOAT || !ply_word(&s, e, &w, &n))
+                    return refuse(g, "a PLY list property raypick does not read (line %d)", line);
+            }
+            if (!(prop.type = ply_type_named(w, n)) || !ply_word(&s, e, &w, &n) || ply_word(&s, e, &w, &n))
+                return refuse(g, "a PLY property of a type or form raypick does not read (line %d)", line);
+            if (h->properties == PLY_MAX_PROPERTIES)
+                return refuse(g, "more than %d PLY properties", PLY_MAX_PROPERTIES);
+            h->property[h->properties++] = prop;
+            h->element[h->elements - 1].properties++;
+        } else if (ply_is(w, n, "comment")) {
+            /* among properties, skipped; between elements, assimp makes it an
+               element, of as many as a number it starts with, or a second
+               vertex or face element: only plain text is let through */
+            const unsigned char *rest = s;
+            if (!in_run && ply_word(&rest, e, &w, &n) &&
+                (isdigit(w[0]) || ply_is(w, n, "vertex") || ply_is(w, n, "face") || ply_is(w, n, "tristrips") ||
+                 ply_is(w, n, "edge") || ply_is(w, n, "material")))
+                return refuse(g, "a PLY comment assimp would read as an element (line %d)", line);
+        } else if (ply_is(w, n, "obj_info")) {
+            in_run = false;
+        } else {
+            return refuse(g, "a PLY header line raypick does not read (line %d)", line);
         }
     }
-    least += count * (per ? per : 1);
-    if (least > body)
-        return refuse(g, "the PLY header's elements need at least %llu bytes, the file has %zu after its "
-                      "header: it lies or is cut short", least, body);
+}
+
+/* A binary value of `bytes` at p: a list's count, as an unsigned number;
+   false for a negative one. */
+static bool ply_binary_count(const unsigned char *p, const ply_type *t, bool big_endian, uint32_t *out)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < t->bytes; ++i)
+        v = (v << 8) | p[big_endian ? i : t->bytes - 1 - i];
+    bool negative = t->kind == PLY_INT && (v >> (8 * t->bytes - 1)) & 1u;
+    *out = v;
+    return !negative;
+}
+
+static bool ply_check(const guard *g, const unsigned char *d, size_t size)
+{
+    ply_header h;
+    memset(&h, 0, sizeof h);
+    const unsigned char *body = NULL;
+    if (!ply_read_header(g, d, size, &h, &body))
+        return false;
+    const unsigned char *end = d + size;
+    /* assimp keeps every instance of an element other than vertex, face and
+       tristrips: 24 bytes and some 40 a property */
+    unsigned long long kept = 0;
+    for (int i = 0; i < h.elements; ++i) {
+        const ply_element *el = &h.element[i];
+        if (el->count > 0 && el->properties == 0)
+            return refuse(g, "a PLY element of %lu instances without properties", (unsigned long)el->count);
+        if (!el->mesh)
+            kept += (unsigned long long)el->count * (24u + 40u * (unsigned)el->properties);
+    }
+    if ((long long)kept > g->budget)
+        return refuse(g, "its PLY elements would take %llu MiB, more than the %lld MiB allowed (--load-limit)",
+                      kept >> 20, g->budget >> 20);
+    if (h.ascii) {
+        ply_lines r = {body, end, false};
+        for (int i = 0; i < h.elements; ++i) {
+            const ply_element *el = &h.element[i];
+            for (uint32_t k = 0; k < el->count; ++k) {
+                const unsigned char *s = NULL, *e = NULL, *w;
+                size_t n;
+                bool more = ply_line(&r, &s, &e);
+                if (r.bad)
+                    return refuse(g, "a PLY data line that is empty or holds a carriage return, a 0 or a form feed");
+                if (!more)
+                    return refuse(g, "a PLY element declares %lu elements, and the file ends after %lu: it lies or is "
+                                  "cut short", (unsigned long)el->count, (unsigned long)k);
+                for (int p = el->first; p < el->first + el->properties; ++p) {
+                    const ply_property *prop = &h.property[p];
+                    uint32_t values = 1;
+                    if (prop->count_type &&
+                        (!ply_word(&s, e, &w, &n) || !ply_count(w, n, &values)))
+                        return refuse(g, "a PLY list without a count of its values");
+                    for (uint32_t v = 0; v < values; ++v)
+                        if (!ply_word(&s, e, &w, &n) || !ply_ascii_value(w, n, prop->type->kind))
+                            return refuse(g, "a PLY data line without the values its element declares");
+                }
+                if (ply_word(&s, e, &w, &n))
+                    return refuse(g, "a PLY data line with more values than its element declares");
+            }
+        }
+        return true;
+    }
+    const unsigned char *p = body;
+    for (int i = 0; i < h.elements; ++i) {
+        const ply_element *el = &h.element[i];
+        for (uint32_t k = 0; k < el->count; ++k) {
+            for (int q = el->first; q < el->first + el->properties; ++q) {
+                const ply_property *prop = &h.property[q];
+                uint32_t values = 1;
+                if ((size_t)(end - p) < (prop->count_type ? prop->count_type : prop->type)->bytes)
+                    return refuse(g, "a PLY element declares %lu elements, and the file ends in element %lu: it "
+                                  "lies or is cut short", (unsigned long)el->count, (unsigned long)k);
+                if (prop->count_type) {
+                    if (!ply_binary_count(p, prop->count_type, h.big_endian, &values))
+                        return refuse(g, "a PLY list of a negative count");
+                    p += prop->count_type->bytes;
+                }
+                if ((unsigned long long)values * prop->type->bytes > (unsigned long long)(end - p))
+                    return refuse(g, "a PLY list of %lu values, and the %zu bytes after it hold at most %zu: the file "
+                                  "lies or is cut short", (unsigned long)values, (size_t)(end - p),
+                                  (size_t)(end - p) / prop->type->bytes);
+                p += (size_t)values * prop->type->bytes;
+            }
+        }
+    }
     return true;
 }
 
