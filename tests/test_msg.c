@@ -207,6 +207,9 @@ static void an_unknown_id_shows_itself(void **state)
 {
     (void)state;
     assert_string_equal(msg("no.such.id"), "no.such.id");
+    assert_false(msg_exists("no.such.id"));
+    assert_false(msg_exists(NULL));
+    assert_true(msg_exists("language.name"));
     assert_string_equal(msg(""), "");
     assert_null(msg(NULL));
     assert_null(msg_in("en", "no.such.id"));

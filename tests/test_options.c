@@ -93,6 +93,8 @@ static const valued_case valued[] = {
     {"many-objects", "300", {NULL}},
     {"seed", "7", {NULL}},
     {"load-limit", "64", {"--mesh", "model.obj", NULL}},
+    {"lang", "de", {NULL}},
+    {"tour", "1", {"--lesson", "4", NULL}},     /* lesson 4 has a tour */
     {"click", "10,20@1", {NULL}},
     {"key", "m@1", {NULL}},
     {"frames", "4", {NULL}},
@@ -137,6 +139,8 @@ static void options_equal(const app_options *a, const app_options *b)
     assert_true(a->heightmap_spacing == b->heightmap_spacing);
     assert_true(a->heightmap_scale == b->heightmap_scale);
     assert_true(same_text(a->mesh, b->mesh));
+    assert_true(same_text(a->lang, b->lang));
+    assert_int_equal(a->tour, b->tour);
     assert_int_equal(a->many_objects, b->many_objects);
     assert_true(a->load_limit == b->load_limit);
     assert_int_equal(a->report, b->report);

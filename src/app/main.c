@@ -4,6 +4,7 @@
 #endif
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <SDL.h>
 #include <fcntl.h>
@@ -14,6 +15,8 @@
 #endif
 
 #include "app.h"
+#include "lang.h"
+#include "msg.h"
 #include "report.h"
 
 /* A standard stream the parent closed gets /dev/null: otherwise the next
@@ -51,7 +54,10 @@ int main(int argc, char **argv)
 #endif
     app_options opt;
     char err[256] = "";
-    switch (app_parse_options(argc, argv, &opt, err, sizeof err)) {
+    app_parse_result parsed = app_parse_options(argc, argv, &opt, err, sizeof err);
+    /* --lang, else the locale: the help, the lesson list and the HUD */
+    msg_set_language(app_lang_choose(opt.lang, getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG")));
+    switch (parsed) {
     case APP_PARSE_HELP:
         app_print_usage(argv[0], stdout);
         return 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lessons.h"
+#include "msg.h"
 
 /* "lesson N: " for the lesson that loads --option's file (the registry's),
    "" when none does */
@@ -23,10 +24,24 @@ static const char *file_lesson(const char *option, char *buf, size_t size)
     return buf;
 }
 
+/* "en, de, zh": the catalogue's languages */
+static const char *language_list(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *const *code = msg_languages(); *code && used < size; ++code) {
+        int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", *code);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
 void app_print_usage(const char *argv0, FILE *out)
 {
     int count = lessons_count();
-    char heightmap[16], mesh[16];
+    char heightmap[16], mesh[16], languages[64];
     fprintf(out,
             "usage: %s [options]\n"
             "  --lesson N          start in lesson N (1-%d)\n"
@@ -43,6 +58,10 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --seed N            seed of the procedural scenes (default 1)\n"
             "  --load-limit MIB    memory loading --heightmap or --mesh may take (default 1024;\n"
             "                      16-1048576): larger files are refused before they are decoded\n"
+            "  --lang CODE         language of the HUD and this help: %s (default: the\n"
+            "                      locale's, from LC_ALL, LC_MESSAGES or LANG; else en).\n"
+            "                      Fonts: the system's, or the files in RAYPICK_FONT\n"
+            "  --tour N            start at moment N of the lesson's tour (key O walks it)\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
             "  --key K@FRAME       press key K (repeatable)\n"
@@ -57,10 +76,10 @@ void app_print_usage(const char *argv0, FILE *out)
             "--click and --key as often as needed\n"
             "keys: 1-%d lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
             "      left click pick, M/N/B/T/S/L/Z lesson toggles (see the HUD), P step mode\n"
-            "      (. next step, , previous), Esc quit\n"
+            "      (. next step, , previous), C code panel, O tour: next moment, Esc quit\n"
             "lessons:\n",
             argv0, count, file_lesson("heightmap", heightmap, sizeof heightmap),
-            file_lesson("mesh", mesh, sizeof mesh), count);
+            file_lesson("mesh", mesh, sizeof mesh), language_list(languages, sizeof languages), count);
     for (int n = 1; n <= count; ++n)
         fprintf(out, "  %d  %s\n", n, lessons_title(lessons_get(n)));
 }
@@ -250,6 +269,23 @@ static bool set_heightmap_scale(app_options *o, const char *v, char *err, size_t
     return parse_float(v, &o->heightmap_scale) && o->heightmap_scale > 0.0f;
 }
 
+static bool set_lang(app_options *o, const char *v, char *err, size_t n)
+{
+    if (!msg_has_language(v)) {
+        char codes[64];
+        snprintf(err, n, "--lang: no language '%s' (there are %s)", v, language_list(codes, sizeof codes));
+        return false;
+    }
+    o->lang = v;
+    return true;
+}
+
+static bool set_tour(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_int(v, 1, 1000, &o->tour);
+}
+
 /* --click and --key share the event list */
 static app_script_event *next_event(app_options *o, char *err, size_t n)
 {
@@ -289,6 +325,8 @@ static const option_spec options[] = {
     {"many-objects", true, false, set_many_objects},
     {"seed", true, false, set_seed},
     {"load-limit", true, false, set_load_limit},
+    {"lang", true, false, set_lang},
+    {"tour", true, false, set_tour},
     {"click", true, true, set_click},
     {"key", true, true, set_key},
     {"frames", true, false, set_frames},
@@ -339,6 +377,15 @@ static int option_index(const char *name)
    the first broken one to err. */
 static bool options_agree(const app_options *o, const bool *given, char *err, size_t n)
 {
+    const lesson *l = lessons_get(o->lesson)->lesson;
+    if (o->tour > l->tour_count) {
+        if (l->tour_count > 0)
+            snprintf(err, n, "--tour %d: lesson %d's tour has %d moments (1-%d)", o->tour, o->lesson, l->tour_count,
+                     l->tour_count);
+        else
+            snprintf(err, n, "--tour %d: lesson %d has no tour", o->tour, o->lesson);
+        return false;
+    }
     if (o->list_lessons) {
         for (int i = 0; i < OPTION_COUNT; ++i) {
             if (given[i] && options[i].set != set_list_lessons) {
@@ -386,10 +433,19 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
     o->height = 720;
     o->seed = 1;
     err[0] = '\0';
-    /* help wins wherever it stands: "raypick --lesson 9 --help" asks how */
-    for (int i = 1; i < argc; ++i)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return APP_PARSE_HELP;
+    /* help wins wherever it stands: "raypick --lesson 9 --help" asks how,
+       in the language a --lang anywhere asks for */
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") != 0 && strcmp(argv[i], "-h") != 0)
+            continue;
+        for (int j = 1; j < argc; ++j) {
+            const char *code = !strncmp(argv[j], "--lang=", 7) ? argv[j] + 7
+                               : !strcmp(argv[j], "--lang") && j + 1 < argc ? argv[j + 1] : NULL;
+            if (code && msg_has_language(code))
+                o->lang = code;
+        }
+        return APP_PARSE_HELP;
+    }
     bool given[OPTION_COUNT] = {false};
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];

@@ -42,7 +42,7 @@ LESSONS_TABLE(DECLARE)
 enum { NUMBER_NONE, LESSONS_TABLE(NUMBER) NUMBER_END };
 
 #define ENTRY(object, name, pick_ids, files) \
-    {NUMBER_##object, &object, #object, name, "lesson." name ".title", pick_ids, files},
+    {NUMBER_##object, &object, #object, name, "lesson." name ".title", "lesson." name ".keys", pick_ids, files},
 static const lessons_entry table[] = {LESSONS_TABLE(ENTRY)};
 
 #define TABLE_COUNT (NUMBER_END - 1)
@@ -79,6 +79,11 @@ const lessons_entry *lessons_for_file(const char *option)
 const char *lessons_title(const lessons_entry *e)
 {
     return e ? msg(e->title_key) : NULL;
+}
+
+const char *lessons_keys(const lessons_entry *e)
+{
+    return e ? msg(e->keys_key) : NULL;
 }
 
 bool lessons_heading(const lessons_entry *e, char *buf, size_t size)

@@ -31,6 +31,7 @@ typedef struct lessons_entry {
                                its notes are docs/lessons/lessonN-<name>.md */
     const char *title_key;  /* the message catalogue's id of its title
                                (msg.h: "lesson.<name>.title") */
+    const char *keys_key;   /* and of its keys for the help ("lesson.<name>.keys") */
     bool pick_ids;          /* its draw list gives objects GPU pick ids (key G
                                has something to compare with the ray) */
     /* the command-line options (without "--") that name a file it loads,
@@ -51,6 +52,9 @@ const lessons_entry *lessons_for_file(const char *option);
 /* The lesson's title in the catalogue's current language (msg.h),
    "terrain picking"; NULL for NULL. */
 const char *lessons_title(const lessons_entry *e);
+/* The lesson's keys for the help panel, one a line, in the current
+   language; NULL for NULL. */
+const char *lessons_keys(const lessons_entry *e);
 /* "Lesson 4: terrain picking" in the current language into buf; false
    (buf "" when size > 0) when it does not fit or e is NULL. */
 bool lessons_heading(const lessons_entry *e, char *buf, size_t size);

@@ -48,6 +48,11 @@ const char *msg(const char *id)
     return text && text[0] ? text : msg_table_languages[0].texts[i];
 }
 
+bool msg_exists(const char *id)
+{
+    return id && find_id(id) >= 0;
+}
+
 bool msg_set_language(const char *code)
 {
     int i = find_language(code);

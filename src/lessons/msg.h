@@ -29,6 +29,10 @@
    (a typo then shows on screen instead of crashing). NULL for NULL. */
 const char *msg(const char *id);
 
+/* true when the catalogue has `id` (in English, hence in every language
+   through the fallback); false for NULL. */
+bool msg_exists(const char *id);
+
 /* Chooses the language of msg(): "en", "de" or "zh" (msg_languages()).
    false, and the language unchanged, for NULL or any other code. */
 bool msg_set_language(const char *code);
