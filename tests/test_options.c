@@ -267,9 +267,9 @@ static void contradicting_options_are_refused(void **state)
                  "--print-layout prints the layout and exits before the first frame");
     /* --list-lessons prints the registry and exits: nothing else applies */
     expect_error(PARSE("--list-lessons", "--lesson", "2"),
-                 "--list-lessons prints the lessons and exits: it takes no other option (--lesson)");
+                 "--list-lessons prints the lessons and exits: it takes no other option but --lang (--lesson)");
     expect_error(PARSE("--size", "64x64", "--list-lessons"),
-                 "--list-lessons prints the lessons and exits: it takes no other option (--size)");
+                 "--list-lessons prints the lessons and exits: it takes no other option but --lang (--size)");
     /* options that do nothing without another */
     expect_error(PARSE("--load-limit", "64"), "--load-limit needs --heightmap or --mesh (it limits loading them)");
     expect_error(PARSE("--heightmap-scale", "2"), "--heightmap-spacing and --heightmap-scale need --heightmap");
@@ -285,6 +285,10 @@ static void contradicting_options_are_refused(void **state)
     p = PARSE("--list-lessons");
     assert_int_equal(p->result, APP_PARSE_OK);
     assert_true(p->opt.list_lessons);
+    free(p);
+    p = PARSE("--lang", "de", "--list-lessons");     /* the titles in that language */
+    assert_int_equal(p->result, APP_PARSE_OK);
+    assert_string_equal(p->opt.lang, "de");
     free(p);
 }
 

@@ -388,9 +388,10 @@ static bool options_agree(const app_options *o, const bool *given, char *err, si
     }
     if (o->list_lessons) {
         for (int i = 0; i < OPTION_COUNT; ++i) {
-            if (given[i] && options[i].set != set_list_lessons) {
-                snprintf(err, n, "--list-lessons prints the lessons and exits: it takes no other option "
-                                 "(--%s)", options[i].name);
+            /* --lang names the language of the titles it prints */
+            if (given[i] && options[i].set != set_list_lessons && options[i].set != set_lang) {
+                snprintf(err, n, "--list-lessons prints the lessons and exits: it takes no other option but "
+                                 "--lang (--%s)", options[i].name);
                 return false;
             }
         }
