@@ -104,8 +104,14 @@ static bool frustum_from_ndc(const double pv[16], const double ndc[4], rp_conven
     for (int i = 0; i < 8; i++) {
         const double nx = ndc[(i & 1) ? 1 : 0], ny = ndc[(i & 2) ? 3 : 2];
         const double nz = (i & 4) ? 1.0 : z_near;
-        if (!rp_unproject_ndc(inv, nx, ny, nz, corners[i]))
-            return false;   /* a far plane at infinity */
+        /* Each corner's homogeneous w must be positive: the clip-space w of
+           what it stands for is 1 / w, and GL and D3D draw only w > 0. Then
+           w, affine over the box, keeps its sign inside it, so the box maps
+           to a convex hexahedron whose faces are the six planes. A w of
+           either sign wraps the box through infinity: no frustum at all. */
+        const double w = inv[3] * nx + inv[7] * ny + inv[11] * nz + inv[15];
+        if (!(w > 0.0) || !rp_unproject_ndc(inv, nx, ny, nz, corners[i]))
+            return false;   /* behind the camera, or a far plane at infinity */
     }
     /* a projection whose visible points have w < 0 renders nothing in GL
        or D3D; its planes bound nothing: the corners' centre is outside
