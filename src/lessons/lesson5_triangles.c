@@ -41,6 +41,9 @@ typedef struct tri_pick {
 typedef struct lesson5 {
     mesh_data mesh;
     render_mesh_data draw_mesh;     /* what the renderer uploads (points into mesh) */
+    render_mesh_data all_mesh;      /* every triangle: the highlights name faces of it */
+    uint32_t *draw_faces;           /* a user model's draw subset (NULL: all; face of each) */
+    uint32_t *draw_indices;         /* its indices */
     rp_mesh *bvh;
     rp_sphere bound;                /* model space, rp_sphere_from_points */
     bool knot;                      /* the procedural model: it has a hole at its origin */
@@ -84,7 +87,38 @@ static void destroy(void *self_)
         return;
     rp_mesh_destroy(self->bvh);
     mesh_data_free(&self->mesh);
+    free(self->draw_faces);
+    free(self->draw_indices);
     free(self);
+}
+
+/* A user's model may be built to make frames endless (65,536 copies of
+   one triangle, a million overlapping ones: minutes a frame in a software
+   rasteriser): what is drawn is bounded (mesh_data_draw_subset), what is
+   picked is every triangle. */
+#define LESSON5_DRAW_MAX_TRIANGLES ((size_t)1 << 18)
+#define LESSON5_DRAW_MAX_LAYERS 32.0
+
+static bool limit_drawing(lesson5 *self)
+{
+    size_t count = 0;
+    if (!mesh_data_draw_subset(&self->mesh, LESSON5_DRAW_MAX_TRIANGLES, LESSON5_DRAW_MAX_LAYERS,
+                               &self->draw_indices, &count))
+        return false;
+    if (!self->draw_indices)
+        return true;        /* all of it */
+    /* the face each drawn triangle is, for the GPU pick's ids */
+    self->draw_faces = malloc((count ? count : 1) * sizeof *self->draw_faces);
+    if (!self->draw_faces)
+        return false;
+    for (size_t i = 0, f = 0; i < count; ++i) {
+        while (memcmp(self->mesh.indices + 3 * f, self->draw_indices + 3 * i, 3 * sizeof(uint32_t)) != 0)
+            ++f;
+        self->draw_faces[i] = (uint32_t)f;
+    }
+    self->draw_mesh.indices = self->draw_indices;
+    self->draw_mesh.triangle_count = count;
+    return true;
 }
 
 static void *create(const lesson_env *env)
@@ -111,8 +145,14 @@ static void *create(const lesson_env *env)
         return NULL;
     }
     /* the knot is closed and wound outward; a user's model may be neither */
-    self->draw_mesh = (render_mesh_data){self->mesh.vertices, self->mesh.vertex_count, sizeof(mesh_vertex),
-                                         self->mesh.indices, self->mesh.triangle_count, !self->knot};
+    self->all_mesh = (render_mesh_data){self->mesh.vertices, self->mesh.vertex_count, sizeof(mesh_vertex),
+                                        self->mesh.indices, self->mesh.triangle_count, !self->knot};
+    self->draw_mesh = self->all_mesh;
+    if (env->mesh && !limit_drawing(self)) {
+        snprintf(env->err, env->err_size, "out of memory for the model's drawing");
+        destroy(self);
+        return NULL;
+    }
     glm_vec3_copy((vec3){0.0f, 1.7f, 0.0f}, self->position);
     self->angle = 0.35f;
     self->tilt = -0.25f;
@@ -291,10 +331,10 @@ static void draw(const void *self_, render_list *list)
         for (int i = 0; i < self->hit_count; ++i)
             faces[i] = self->hits[i].face;
         /* the nearest in yellow, the others (all hits) in orange */
-        render_list_mesh_highlight(list, &self->draw_mesh, world, faces, 1, (vec4){1.0f, 0.85f, 0.2f, 1.0f},
+        render_list_mesh_highlight(list, &self->all_mesh, world, faces, 1, (vec4){1.0f, 0.85f, 0.2f, 1.0f},
                                    (vec4){1.0f, 1.0f, 0.6f, 1.0f});
         if (self->hit_count > 1)
-            render_list_mesh_highlight(list, &self->draw_mesh, world, faces + 1, (size_t)self->hit_count - 1,
+            render_list_mesh_highlight(list, &self->all_mesh, world, faces + 1, (size_t)self->hit_count - 1,
                                        (vec4){1.0f, 0.45f, 0.15f, 1.0f}, (vec4){1.0f, 0.6f, 0.3f, 1.0f});
     }
     render_list_shadow(list, (vec3){self->position[0], 0.0f, self->position[2]}, 1.4f, 0.0f, 0.7f);
@@ -326,6 +366,10 @@ static void status(const void *self_, char *buf, size_t size)
                      msg(self->sphere_only ? "lesson.picking-triangles.test.sphere"
                                            : "lesson.picking-triangles.test.triangles"),
                      msg(self->spinning ? "word.on" : "word.off"));
+    /* a hostile model is drawn within a budget (mesh_data_draw_subset): say so */
+    if (self->draw_mesh.triangle_count != self->mesh.triangle_count && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, msg("lesson.picking-triangles.drawn"),
+                      self->draw_mesh.triangle_count);
     if (!self->has_ray || n < 0 || (size_t)n >= size)
         return;
     if (self->sphere_only || self->false_positive)
@@ -419,6 +463,15 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
     return n + landmarks(self, eye, n < cap ? out + n : out, n < cap ? cap - n : 0);
 }
 
+/* GPU pick ids count the drawn triangles: the face each one is. */
+static int gpu_object(const void *self_, uint32_t id)
+{
+    const lesson5 *self = self_;
+    if (!self->draw_faces)
+        return (int)id;
+    return id < self->draw_mesh.triangle_count ? (int)self->draw_faces[id] : -1;
+}
+
 const lesson lesson5_triangles = {
     .number = 5,
     .camera = {{0.0f, 1.7f, 0.0f}, 0.0f, 0.12f, 4.6f, 0.7853982f},
@@ -431,4 +484,5 @@ const lesson lesson5_triangles = {
     .draw = draw,
     .status = status,
     .objects = objects,
+    .gpu_object = gpu_object,
 };
