@@ -647,14 +647,26 @@ static void figure(const void *self_, const lesson_figure_area *area, render_lis
     float ts = area->text_scale, line = 13.0f * ts, pad = 6.0f * ts;
     render_list_fig_rect(list, area->x, area->y, area->w, area->h, (vec4){0.03f, 0.04f, 0.08f, 1.0f});
     const vec4 title = {1.0f, 0.92f, 0.65f, 1.0f}, plain = {0.80f, 0.88f, 1.0f, 1.0f};
+    char text[256];
     if (f < 0) {
         render_list_fig_text(list, area->x + pad, area->y + 5.0f * ts, ts, RENDER_ALIGN_LEFT, area->w - 2.0f * pad,
                              title, TEXT("figure.title"));
+        const listing_step *st = cur >= 0 ? &self->steps[cur] : NULL;
+        const listing_watch *pt = st ? listing_step_watch(st, "ptCursor") : NULL, *v = st ? listing_step_watch(st, "v") : NULL;
+        const listing_watch *o = st ? listing_step_watch(st, "vPickRayOrig") : NULL;
+        const listing_watch *d = st ? listing_step_watch(st, "vPickRayDir") : NULL;
+        if (pt && v)
+            snprintf(text, sizeof text, TEXT("figure.screen"), (double)pt->v[0], (double)pt->v[1], (double)v->v[0],
+                     (double)v->v[1], (double)step_f(st, "_11", NAN), (double)step_f(st, "_22", NAN));
+        else if (o && d)
+            snprintf(text, sizeof text, TEXT("figure.model"), (double)o->v[0], (double)o->v[1], (double)o->v[2],
+                     (double)glm_vec3_norm((float *)d->v));
+        else
+            snprintf(text, sizeof text, "%s", cur < 0 ? TEXT("figure.empty") : TEXT("figure.no-face"));
         render_list_fig_text(list, area->x + pad, area->y + 5.0f * ts + line, ts, RENDER_ALIGN_LEFT,
-                             area->w - 2.0f * pad, plain, cur < 0 ? TEXT("figure.empty") : TEXT("figure.no-face"));
+                             area->w - 2.0f * pad, plain, text);
         return;
     }
-    char text[256];
     snprintf(text, sizeof text, TEXT("figure.heading"), f);
     render_list_fig_text(list, area->x + pad, area->y + 5.0f * ts, ts, RENDER_ALIGN_LEFT, area->w - 2.0f * pad, title,
                          text);
