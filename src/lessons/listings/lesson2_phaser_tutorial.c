@@ -83,14 +83,14 @@ bool Ellipsoid_Ray_Intersections(Phaser *self,
     D3DXVECTOR3 RayHelp =
         Sub(*pRayStartPosition, *pEllipsoidPosition);
     float a = pRayDirection->x*pRayDirection->x/pEllipsoidScaleSq->x +
-              pRayDirection->y*pRayDirection->y/pEllipsoidScaleSq->y +
-              pRayDirection->z*pRayDirection->z/pEllipsoidScaleSq->z;
-    float b = 2.0f * (RayHelp.x*pRayDirection->x/pEllipsoidScaleSq->x +
-                      RayHelp.y*pRayDirection->y/pEllipsoidScaleSq->y +
-                      RayHelp.z*pRayDirection->z/pEllipsoidScaleSq->z);
+        pRayDirection->y*pRayDirection->y/pEllipsoidScaleSq->y +
+        pRayDirection->z*pRayDirection->z/pEllipsoidScaleSq->z;
+    float b = 2.0f*(RayHelp.x*pRayDirection->x/pEllipsoidScaleSq->x +
+        RayHelp.y*pRayDirection->y/pEllipsoidScaleSq->y +
+        RayHelp.z*pRayDirection->z/pEllipsoidScaleSq->z);
     float c = RayHelp.x*RayHelp.x/pEllipsoidScaleSq->x +
-              RayHelp.y*RayHelp.y/pEllipsoidScaleSq->y +
-              RayHelp.z*RayHelp.z/pEllipsoidScaleSq->z - 1.0f;
+        RayHelp.y*RayHelp.y/pEllipsoidScaleSq->y +
+        RayHelp.z*RayHelp.z/pEllipsoidScaleSq->z - 1.0f;
     LISTING_STEP(self->trace, STEP_ID("abc-ellipsoid"), WATCH_F("a", a),
                  WATCH_V3("RayHelp", RayHelp.x, RayHelp.y, RayHelp.z), WATCH_F("b", b), WATCH_F("c", c));
     float det = b * b - 4.0f * a * c;

@@ -239,8 +239,8 @@ void Pick(Sample *self, POINT ptCursor)
         BOOL bHit;
         DWORD dwFace = 0;
         FLOAT fBary1 = 0, fBary2 = 0, fDist = 0;
-        D3DXIntersect(self, &vPickRayOrig, &vPickRayDir, &bHit, &dwFace,
-                      &fBary1, &fBary2, &fDist, NULL, NULL);
+        D3DXIntersect(self, &vPickRayOrig, &vPickRayDir, &bHit,
+                      &dwFace, &fBary1, &fBary2, &fDist, NULL, NULL);
         LISTING_STEP(self->trace, bHit ? STEP_ID("d3dx-hit") : STEP_ID("d3dx-miss"), WATCH_B("bHit", bHit),
                      WATCH_I("dwFace", dwFace), WATCH_F("fBary1", fBary1), WATCH_F("fBary2", fBary2),
                      WATCH_F("fDist", fDist));
@@ -254,14 +254,15 @@ void Pick(Sample *self, POINT ptCursor)
         BOOL bHit;
         D3DXINTERSECTINFO *pIntersectInfoArray = NULL;
         DWORD dwCount = 0;
-        D3DXIntersect(self, &vPickRayOrig, &vPickRayDir, &bHit, NULL,
-                      NULL, NULL, NULL, &pIntersectInfoArray, &dwCount);
+        D3DXIntersect(self, &vPickRayOrig, &vPickRayDir, &bHit,
+                      NULL, NULL, NULL, NULL, &pIntersectInfoArray,
+                      &dwCount);
         if (dwCount > MAX_INTERSECTIONS)
             dwCount = MAX_INTERSECTIONS;
         for (DWORD i = 0; i < dwCount; i++) {
             D3DXINTERSECTINFO *info = &pIntersectInfoArray[i];
-            hits[i] = (INTERSECTION){info->FaceIndex, info->U, info->V,
-                                     info->Dist, 0, 0};
+            hits[i] = (INTERSECTION){info->FaceIndex, info->U,
+                                     info->V, info->Dist, 0, 0};
         }
         self->g_dwNumIntersections = dwCount;
         LISTING_STEP(self->trace, STEP_ID("d3dx-all"), WATCH_B("bHit", bHit),
@@ -283,7 +284,8 @@ void Pick(Sample *self, POINT ptCursor)
                              WATCH_I("i", i), WATCH_F("fDist", fDist),
                              WATCH_F("hits[0].fDist", self->g_dwNumIntersections ? hits[0].fDist : NAN));
                 LISTING_FACE_OF_STEP(self, i);
-                if (self->g_bAllHits || self->g_dwNumIntersections == 0 ||
+                if (self->g_bAllHits ||
+                    self->g_dwNumIntersections == 0 ||
                     fDist < hits[0].fDist) {
                     if (!self->g_bAllHits)
                         self->g_dwNumIntersections = 0;
@@ -294,7 +296,7 @@ void Pick(Sample *self, POINT ptCursor)
                                  WATCH_I("i", i), WATCH_F("fDist", fDist),
                                  WATCH_I("g_dwNumIntersections", self->g_dwNumIntersections));
                     LISTING_FACE_OF_STEP(self, i);
-                    if (self->g_dwNumIntersections == MAX_INTERSECTIONS)
+                    if (n + 1 == MAX_INTERSECTIONS)
                         break;
                 }
             }
