@@ -447,6 +447,8 @@ static void draw(const void *self_, render_list *list)
     const lesson5 *self = self_;
     mat4 world;
     world_matrix(self, world);
+    if (lesson_stepper_active(&self->stepper) && self->has_ray)
+        glm_mat4_copy((vec4 *)self->click_world, world);    /* the model as the steps saw it */
     render_list_pick_id(list, 0);       /* triangle i writes id 0 + i in the GPU pass */
     render_list_mesh(list, &self->draw_mesh, world, (vec4){0.55f, 0.68f, 0.86f, 1.0f}, 4.0f);
     render_list_pick_id(list, -1);
