@@ -235,6 +235,45 @@ static void the_loop_agrees_with_d3dxintersect(void **state)
     L->destroy(lib);
 }
 
+/* Pick's D3DXIntersect path (the listing's ray, the library's BVH) gives
+   what rp_intersect_ray_mesh_instance gives for the click's world ray and
+   the world matrix: the same face, t and barycentrics. */
+static void d3dxintersect_is_rp_intersect_ray_mesh_instance(void **state)
+{
+    (void)state;
+    void *self = create_ok(L, 1);
+    mesh_data knot;
+    assert_true(torus_knot_build(NULL, &knot));
+    rp_mesh *m = rp_mesh_create(knot.vertices[0].p, knot.vertex_count, sizeof(mesh_vertex), knot.indices,
+                                knot.triangle_count);
+    assert_non_null(m);
+    mat4 world;
+    lesson_world(world);
+    int hits = 0;
+    for (float py = 60.0f; py < TEST_H; py += 43.0f)
+        for (float px = 60.0f; px < TEST_W; px += 47.0f) {
+            lesson_click c;
+            assert_true(make_click(L, self, px, py, &c));
+            lesson_pick p;
+            L->click(self, &c, &p);
+            rp_hit h;
+            rp_triangle_hit t;
+            bool lib = rp_intersect_ray_mesh_instance(m, world, &c.ray, &h, &t);
+            assert_int_equal(p.hit, lib);
+            if (!lib)
+                continue;
+            assert_int_equal(p.id, (int)t.triangle);
+            assert_float_equal(p.t, h.t, 1e-4f * h.t);
+            assert_float_equal(field(&p, "u")->value.f, t.u, 1e-3f);
+            assert_float_equal(field(&p, "v")->value.f, t.v, 1e-3f);
+            ++hits;
+        }
+    assert_true(hits > 40);
+    rp_mesh_destroy(m);
+    mesh_data_free(&knot);
+    L->destroy(self);
+}
+
 /* "Show All Hits" in the loop: face order, not distance; D3DXIntersect's:
    nearest first. The same faces. */
 static void all_hits_come_in_face_order_from_the_loop(void **state)
@@ -460,6 +499,7 @@ int main(void)
         cmocka_unit_test(picks_ray_is_the_librarys),
         cmocka_unit_test(intersect_triangle_agrees_with_the_library),
         cmocka_unit_test(the_samples_mistakes_are_kept),
+        cmocka_unit_test(d3dxintersect_is_rp_intersect_ray_mesh_instance),
         cmocka_unit_test(the_loop_agrees_with_d3dxintersect),
         cmocka_unit_test(all_hits_come_in_face_order_from_the_loop),
         cmocka_unit_test(every_step_names_its_line),
