@@ -651,12 +651,16 @@ static void figure(const void *self_, const lesson_figure_area *area, render_lis
     const vec4 title = {1.0f, 0.92f, 0.65f, 1.0f}, plain = {0.80f, 0.88f, 1.0f, 1.0f};
     char text[256];
     if (f < 0) {
-        render_list_fig_text(list, area->x + pad, area->y + 5.0f * ts, ts, RENDER_ALIGN_LEFT, area->w - 2.0f * pad,
-                             title, TEXT("figure.title"));
         const listing_step *st = cur >= 0 ? &self->steps[cur] : NULL;
         const listing_watch *pt = st ? listing_step_watch(st, "ptCursor") : NULL, *v = st ? listing_step_watch(st, "v") : NULL;
         const listing_watch *o = st ? listing_step_watch(st, "vPickRayOrig") : NULL;
         const listing_watch *d = st ? listing_step_watch(st, "vPickRayDir") : NULL;
+        /* the ray's own steps come before any triangle: a heading about the ray */
+        const char *heading = pt && v   ? TEXT("figure.title-screen")
+                              : o && d ? TEXT("figure.title-model")
+                                       : TEXT("figure.title");
+        render_list_fig_text(list, area->x + pad, area->y + 5.0f * ts, ts, RENDER_ALIGN_LEFT, area->w - 2.0f * pad,
+                             title, heading);
         if (pt && v)
             snprintf(text, sizeof text, TEXT("figure.screen"), (double)pt->v[0], (double)pt->v[1], (double)v->v[0],
                      (double)v->v[1], (double)step_f(st, "_11", NAN), (double)step_f(st, "_22", NAN));
