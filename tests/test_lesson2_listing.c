@@ -193,6 +193,17 @@ static void fire_phaser_keeps_the_smallest_l(void **state)
     ph = phaser_for(shields, 3);
     assert_int_equal(FirePhaser(&ph, gun, up, &l), -1);
     assert_string_equal(steps[trace.count - 1].msg_id, "lesson.phaser-shields.step.result-none");
+    /* the watches show what the code holds: l stays 0.0f after a miss, and
+       *pBeamLength is the caller's, untouched (not a nan the code never wrote) */
+    assert_float_equal(l, -6.0f, 1e-5f);
+    assert_float_equal(listing_step_watch(&steps[trace.count - 1], "*pBeamLength")->v[0], -6.0f, 1e-5f);
+    int misses = 0;
+    for (int i = 0; i < trace.count; ++i)
+        if (strcmp(steps[i].msg_id, "lesson.phaser-shields.step.returned-miss") == 0) {
+            assert_float_equal(listing_step_watch(&steps[i], "l")->v[0], 0.0f, 0.0f);
+            ++misses;
+        }
+    assert_int_equal(misses, 3);
 }
 
 /* ------------------------------------------------------------ steps -> lines */

@@ -134,7 +134,7 @@ int FirePhaser(Phaser *self, D3DXVECTOR3 A, D3DXVECTOR3 Dir,
         LISTING_STEP(self->trace,
                      !hit ? STEP_ID("returned-miss")
                      : hitShield >= 0 && !(l < *pBeamLength) ? STEP_ID("returned-farther") : STEP_ID("returned-hit"),
-                     WATCH_I("i", i), WATCH_B("hit", hit), WATCH_F("l", hit ? l : NAN));
+                     WATCH_I("i", i), WATCH_B("hit", hit), WATCH_F("l", l));
         if (hit && (hitShield < 0 || l < *pBeamLength)) {
             hitShield = i;
             *pBeamLength = l;
@@ -146,7 +146,7 @@ int FirePhaser(Phaser *self, D3DXVECTOR3 A, D3DXVECTOR3 Dir,
     LISTING_STEP(self->trace,
                  hitShield < 0 ? STEP_ID("result-none")
                  : *pBeamLength < 0.0f ? STEP_ID("result-behind") : STEP_ID("result"),
-                 WATCH_I("hitShield", hitShield), WATCH_F("*pBeamLength", hitShield >= 0 ? *pBeamLength : NAN));
+                 WATCH_I("hitShield", hitShield), WATCH_F("*pBeamLength", *pBeamLength));
     return hitShield;
 }
 /* LISTING END */
