@@ -542,6 +542,7 @@ static bool pick(const void *self_, lesson_pick *out)
 static const vec4 ROOT = {1.0f, 1.0f, 1.0f, 1.0f}, RIGHT = {0.3f, 1.0f, 0.4f, 1.0f};
 static const vec4 WRONG = {1.0f, 0.3f, 0.25f, 1.0f}, GUN = {1.0f, 0.85f, 0.4f, 1.0f};
 static const vec4 BEAM_COLOR = {1.0f, 0.42f, 0.12f, 1.0f}, TUTORIAL_SHAPE = {1.0f, 0.75f, 0.3f, 0.8f};
+static const vec4 RAY_HELP = {0.85f, 0.45f, 1.0f, 1.0f};
 
 static void draw_ships(const lesson2 *self, render_list *list)
 {
@@ -695,7 +696,8 @@ static bool tutorial_right(const lesson2 *self, int i, float l)
    test with its semi-axes (and, turned, the shape the tutorial tests), the
    roots, the root chosen, and at the end the mode's beam. No flash: it
    would cover the points. Labels: A the gun, 1 and 2 the roots s1 and s2,
-   L the tutorial's l. */
+   L the tutorial's l; while a, b, c are formed, RayHelp from the centre M
+   to A in violet. */
 static void draw_steps(const lesson2 *self, render_list *list)
 {
     const shot *s = &self->last;
@@ -719,6 +721,11 @@ static void draw_steps(const lesson2 *self, render_list *list)
         }
         if (turned(e))
             draw_tutorial_shape(e, list);
+        /* a, b, c are built from RayHelp = A - M: the arrow from the centre M to the gun */
+        if (v->kind == K_ABC) {
+            render_list_line(list, e->center, s->beam.origin, RAY_HELP);
+            render_list_point(list, e->center, 12.0f, RAY_HELP);
+        }
     }
     const call_numbers *q = &v->q;
     if (q->has_roots) {

@@ -79,6 +79,7 @@ EDGE = (255, 242, 89)        # lesson 5: (1, 0.95, 0.35): the triangle's edges
 INSIDE = (77, 255, 102)      # lesson 5: (0.3, 1, 0.4): P in the triangle
 OUTSIDE = (255, 77, 64)      # lesson 5: (1, 0.3, 0.25): P outside
 RIGHT = (77, 255, 102)       # lesson 2: (0.3, 1, 0.4): the right root
+RAY_HELP = (217, 115, 255)   # lesson 2: (0.85, 0.45, 1): RayHelp, the centre M to the gun A
 
 
 class Panel(unittest.TestCase):
@@ -164,6 +165,20 @@ class Framed(unittest.TestCase):
 
         (fx, fy), (gx, gy) = centre(img), centre(free)
         self.assertGreater(abs(fx - gx) + abs(fy - gy), 50, "the framed view is not the user's")
+
+    def test_lesson2_rayhelp_drawn_while_abc_are_formed(self):
+        # tour 1, 18 steps back: a, RayHelp, b, c of the cruiser; RayHelp is
+        # the violet line from its centre to the gun, there and at no other step
+        lines, img = shot(2, "abc", tour(1, back=18))
+        self.assertEqual(only(lines, "step")[-1]["tag"], "lesson.phaser-shields.step.abc")
+        room = only(lines, "panel")[-1]["room_w"]
+        top = only(lines, "screenshot")[-1]["hud"]["top"]
+        below = (0, top[1] + top[3], room, H - top[1] - top[3])
+        violet = lambda p: near(p, RAY_HELP, 30)
+        self.assertGreater(count(img, below, violet), 100, "RayHelp, violet")
+        lines, roots = shot(2, "roots", tour(1, back=16))
+        self.assertEqual(only(lines, "step")[-1]["tag"], "lesson.phaser-shields.step.roots")
+        self.assertLess(count(roots, below, violet), 10, "no RayHelp once the roots are found")
 
     def test_lesson5_step_camera_frames_the_triangle(self):
         lines, img = shot(5, "framed", tour(1))
