@@ -917,7 +917,14 @@ static void figure(const void *self_, const lesson_figure_area *area, render_lis
         render_list_fig_rect(list, p.x, p.y, x0 - p.x, p.h, (vec4){0.22f, 0.07f, 0.07f, 1.0f});
     float axis_y = plot_y(&p, 0.0f);
     render_list_fig_line(list, p.x, axis_y, p.x + p.w, axis_y, 1.5f, (vec4){0.75f, 0.8f, 0.9f, 1.0f});
-    render_list_fig_line(list, x0, p.y, x0, p.y + p.h, 1.5f, GUN);
+    if (q->has_roots) {     /* broken where the roots' labels go, so it never strikes through them */
+        float gap0 = axis_y + 5.0f * ts, gap1 = glm_min(axis_y + 6.0f * ts + 2.0f * line, p.y + p.h);
+        render_list_fig_line(list, x0, p.y, x0, glm_min(gap0, p.y + p.h), 1.5f, GUN);
+        if (gap1 < p.y + p.h)
+            render_list_fig_line(list, x0, gap1, x0, p.y + p.h, 1.5f, GUN);
+    } else {
+        render_list_fig_line(list, x0, p.y, x0, p.y + p.h, 1.5f, GUN);
+    }
     bool gun_right = x0 > p.x + 0.6f * p.w;     /* its label on the side with room */
     render_list_fig_text(list, x0 + (gun_right ? -3.0f : 3.0f) * ts, p.y, ts,
                          gun_right ? RENDER_ALIGN_RIGHT : RENDER_ALIGN_LEFT, 0.0f, GUN, TEXT("figure.gun"));
