@@ -177,7 +177,7 @@ class Listings(unittest.TestCase):
     def test_every_listing_is_built(self):
         with open(os.path.join(ROOT, "src", "lessons", "meson.build")) as f:
             build = f.read()
-        # one list, and more appended to it (each lesson's own line)
+        # listing_names = [...], and any listing_names += [...] after it
         names = " ".join(re.findall(r"listing_names \+?= \[([^\]]*)\]", build))
         for path in self.listings():
             name = os.path.splitext(os.path.basename(path))[0]
