@@ -44,6 +44,7 @@ struct app {
     app_camera cameras[LESSONS_MAX];
     int current;                    /* index into lessons: lesson number - 1 */
     bool show_help;
+    bool details;                   /* X: the pick's method and timing (and the lesson's details) */
     bool orbiting;
     bool quit;
     int frame;
@@ -291,7 +292,10 @@ static void handle_key(app *a, char k)
         a->panel_pref = panel_visible(a, &cv) ? 0 : 1;
     else if (k == 'o')
         tour_next(a);
-    else if (l->key(a->states[a->current], k) && a->has_pick && l->pick)
+    else if (k == 'x') {    /* details: the app's (the pick's timing) and the lesson's, if it has any */
+        a->details = !a->details;
+        l->key(a->states[a->current], k);
+    } else if (l->key(a->states[a->current], k) && a->has_pick && l->pick)
         l->pick(a->states[a->current], &a->pick);     /* the key may have changed the pick (lesson 4's M) */
 }
 
@@ -477,14 +481,21 @@ static void hud_pick_text(const app *a, hud_texts *t)
         render_format_us(a->pick_us, render_clock_step_seconds() * 1e6, took, sizeof took);
         lesson_display_name("name", p->what, what, sizeof what);
         lesson_display_name("method", p->method, method, sizeof method);
-        if (p->hit) {
+        /* the method and the time it took: details (X), not a beginner's first screen */
+        if (p->hit && a->details)
             snprintf(pick, size, msg("hud.pick.hit"), what, (double)p->t, (double)p->point[0], (double)p->point[1],
                      (double)p->point[2], method, took);
-            snprintf(t->pick_short, sizeof t->pick_short, msg("hud.pick.short_hit"), what, (double)p->t);
-        } else {
+        else if (p->hit)
+            snprintf(pick, size, msg("hud.pick.hit_plain"), what, (double)p->t, (double)p->point[0],
+                     (double)p->point[1], (double)p->point[2]);
+        else if (a->details)
             snprintf(pick, size, msg("hud.pick.miss"), method, took);
+        else
+            snprintf(pick, size, "%s", msg("hud.pick.miss_plain"));
+        if (p->hit)
+            snprintf(t->pick_short, sizeof t->pick_short, msg("hud.pick.short_hit"), what, (double)p->t);
+        else
             snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_miss"));
-        }
     } else {
         snprintf(pick, size, "%s", msg("hud.pick.none"));
         snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_none"));
@@ -517,6 +528,18 @@ static void hud_pick_text(const app *a, hud_texts *t)
     }
 }
 
+/* does a line of the key help start with key k? */
+static bool keys_name_key(const char *keys, char k)
+{
+    for (const char *line = keys; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        while (*line == ' ')
+            ++line;
+        if (line[0] == k && (line[1] == ' ' || line[1] == '\0'))
+            return true;
+    }
+    return false;
+}
+
 static void hud_build(const app *a, hud_texts *t)
 {
     const lesson *l = a->lessons[a->current];
@@ -534,7 +557,10 @@ static void hud_build(const app *a, hud_texts *t)
         if (k > 0 && (size_t)k < sizeof t->help)
             k += snprintf(t->help + k, sizeof t->help - (size_t)k, keys, lessons_count());
         if (k > 0 && (size_t)k < sizeof t->help)
-            snprintf(t->help + k, sizeof t->help - (size_t)k, "\n%s", msg("teach.keys"));
+            k += snprintf(t->help + k, sizeof t->help - (size_t)k, "\n%s", msg("teach.keys"));
+        /* X once: a lesson whose keys say what its details hold (1, 3) */
+        if (k > 0 && (size_t)k < sizeof t->help && !keys_name_key(lessons_keys(e), 'X'))
+            snprintf(t->help + k, sizeof t->help - (size_t)k, "   %s", msg("teach.keys.details"));
     } else {
         snprintf(t->help, sizeof t->help, "%s", msg("hud.help.short"));
     }

@@ -315,4 +315,17 @@ typedef struct lesson_label_room {
 bool lesson_list_label_spaced(render_list *list, lesson_label_room *room, const vec3 p, const char *text,
                               float px_height, const vec4 color);
 
+/* ---- insets (lesson->figure) ---- */
+
+/* A line of an inset's text is this many pixels at its text scale. */
+#define LESSON_FIG_LINE 13.0f
+/* About how many lines text takes wrapped to max_w pixels at text scale
+   ts: a lesson cannot measure the font, so an ASCII character counts about
+   6 pixels at scale 1, a CJK one 12 (a little more than the HUD font
+   needs). At least 1; 0 for NULL. */
+int lesson_fig_lines(const char *text, float max_w, float ts);
+/* text at y in the area, wrapped to its width (a 6-pixel margin each
+   side, at its text scale); returns the y under it by lesson_fig_lines. */
+float lesson_fig_text(render_list *list, const lesson_figure_area *area, float y, const vec4 color, const char *text);
+
 #endif /* RAYPICK_LESSON_H */
