@@ -191,6 +191,15 @@ typedef struct lesson_tour_moment {
     const char *until;
 } lesson_tour_moment;
 
+/* What the mouse did besides a click (lesson->pointer): the port of
+   WM_MOUSEMOVE and of a drag held by SetCapture. */
+typedef enum lesson_pointer_phase {
+    LESSON_POINTER_MOVE,    /* moved with no button held: hover */
+    LESSON_POINTER_DRAG,    /* moved with the left button held since a click (click() came
+                               first, at the press); the cursor may be outside the window */
+    LESSON_POINTER_RELEASE  /* the left button went up, at c (ends the drag) */
+} lesson_pointer_phase;
+
 typedef struct lesson {
     int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks);
                                its title and keys are the catalogue's
@@ -233,6 +242,12 @@ typedef struct lesson {
        as it stands now, after a key changed it (lesson 4's M shows the
        other method's point); false when there is none. */
     bool (*pick)(const void *self, lesson_pick *out);
+    /* Optional (NULL: only clicks): the cursor moved, with or without the
+       left button held, or the button went up; c holds the ray under the
+       cursor (as a click's). true when out is filled with what the event
+       picked (the app reports it; a hover's pick does not replace the
+       click's on the HUD's pick line). */
+    bool (*pointer)(void *self, lesson_pointer_phase phase, const lesson_click *c, lesson_pick *out);
     /* The lesson's tour: staged moments (NULL, 0: none). */
     const lesson_tour_moment *tour;
     int tour_count;
