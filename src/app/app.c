@@ -467,7 +467,8 @@ static void handle_event(app *a, const SDL_Event *e)
     case SDL_MOUSEMOTION:
         if (a->orbiting)
             app_camera_orbit(&a->cameras[a->current], (float)e->motion.xrel, (float)e->motion.yrel);
-        else
+        else if (!a->script)    /* a script moves the pointer itself: the X server's moves (the
+                                   window appearing under the cursor) would make its runs differ */
             handle_pointer(a, a->dragging ? LESSON_POINTER_DRAG : LESSON_POINTER_MOVE, (float)e->motion.x,
                            (float)e->motion.y);
         break;

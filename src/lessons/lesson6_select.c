@@ -63,10 +63,10 @@ static const struct {
 
 /* Where the units start (x, z on the map) and which units the paths join. */
 static const float unit_start[UNIT_COUNT][2] = {
-    {-10.0f, -6.0f}, {-6.0f, 4.0f}, {-13.0f, 9.0f}, {-3.0f, -11.0f},
+    {-10.0f, -6.0f}, {-6.0f, 4.0f}, {-13.0f, 9.0f}, {2.0f, -1.0f},
     {8.0f, -4.0f},   {11.0f, 6.0f}, {4.0f, 11.0f},  {14.0f, -11.0f},
 };
-static const int path_ends[PATH_COUNT][2] = {{0, 4}, {1, 6}, {3, 7}};
+static const int path_ends[PATH_COUNT][2] = {{0, 4}, {1, 6}, {3, 5}};
 
 typedef enum grab_kind { GRAB_NONE, GRAB_UNIT, GRAB_RECT } grab_kind;
 
