@@ -344,6 +344,77 @@ static void draws_the_hover_the_selection_and_the_rectangle(void **state)
     L6()->destroy(self);
 }
 
+/* ------------------------------------------------------------ the tour */
+
+static void tour_moments_are_valid(void **state)
+{
+    (void)state;
+    const lesson *l = L6();
+    assert_int_equal(l->tour_count, 4);
+    void *probe = create_default();
+    for (int m = 0; m < l->tour_count; ++m) {
+        const lesson_tour_moment *t = &l->tour[m];
+        assert_true(msg_exists(t->sentence));
+        assert_true(t->click_count == 1);
+        float px, py;
+        assert_true(tour_click_pixel(l, probe, &l->camera, &t->clicks[0], &px, &py));
+        void *self = stage_tour_moment(l, m, NULL);
+        assert_non_null(self);
+        l->destroy(self);
+    }
+    l->destroy(probe);
+}
+
+/* Each moment shows what its sentence says: the path lit, unit 2 moved
+   with the grabbed point under the cursor, the rectangle's selection, the
+   unit the layers leave out. */
+static void tour_moments_show_what_they_say(void **state)
+{
+    (void)state;
+    const lesson *l = L6();
+    lesson_pick p;
+    void *self = stage_tour_moment(l, 0, &p);
+    assert_non_null(self);
+    assert_true(p.hit && p.id == UNITS);            /* path 1 */
+    render_list list;
+    memset(&list, 0, sizeof list);
+    draw_once(l, self, &list);
+    assert_true(count_cmds(&list, RENDER_CMD_BEAM) > 0);
+    l->destroy(self);
+
+    self = stage_tour_moment(l, 1, &p);
+    assert_non_null(self);
+    const lesson_field *moved = lesson_pick_field(&p, "moved");
+    assert_true(p.id == 1 && moved && moved->value.b);
+    assert_true(grab_error_px(&p, l->tour[1].clicks[0].to_fx * TEST_W, l->tour[1].clicks[0].to_fy * TEST_H) < 0.5f);
+    l->destroy(self);
+
+    self = stage_tour_moment(l, 2, &p);
+    assert_non_null(self);
+    const lesson_field *sel = lesson_pick_field(&p, "selected");
+    assert_non_null(sel);
+    lesson_object objs[CAP];
+    start_objects(l, self, objs, CAP);
+    const lesson_tour_click *c = &l->tour[2].clicks[0];
+    bool want[UNITS];
+    int count = brute_force_selection(objs, c->fx * TEST_W, c->fy * TEST_H, c->to_fx * TEST_W, c->to_fy * TEST_H,
+                                      3u, want);
+    assert_true(count >= 2);
+    assert_int_equal(sel->count, count);
+    for (int j = 0; j < sel->count; ++j)
+        assert_true(want[sel->value.ints[j]]);
+    l->destroy(self);
+
+    self = stage_tour_moment(l, 3, &p);
+    assert_non_null(self);
+    assert_false(p.hit);        /* unit 2 under the cursor, its layer left out */
+    char buf[512];
+    l->status(self, buf, sizeof buf);
+    assert_non_null(strstr(buf, "pickable layers: paths"));
+    render_list_free(&list);
+    l->destroy(self);
+}
+
 int main(void)
 {
     msg_set_language("en");
@@ -355,6 +426,8 @@ int main(void)
         cmocka_unit_test(a_rectangle_selects_what_the_loop_selects),
         cmocka_unit_test(a_release_without_a_gesture_reports_nothing),
         cmocka_unit_test(draws_the_hover_the_selection_and_the_rectangle),
+        cmocka_unit_test(tour_moments_are_valid),
+        cmocka_unit_test(tour_moments_show_what_they_say),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

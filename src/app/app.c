@@ -381,7 +381,25 @@ static void tour_click(app *a, const lesson_tour_click *c)
     int ww, wh;
     SDL_GetWindowSize(a->window, &ww, &wh);
     /* handle_click takes window coordinates of a pixel and aims at its centre */
-    handle_click(a, px * (float)ww / (float)v.width - 0.5f, py * (float)wh / (float)v.height - 0.5f);
+    float wx = px * (float)ww / (float)v.width - 0.5f, wy = py * (float)wh / (float)v.height - 0.5f;
+    switch (c->gesture) {
+    case LESSON_GESTURE_CLICK:
+        handle_click(a, wx, wy);
+        break;
+    case LESSON_GESTURE_MOVE:
+        handle_pointer(a, LESSON_POINTER_MOVE, wx, wy);
+        break;
+    case LESSON_GESTURE_DRAG: {
+        float x1 = c->to_fx * (float)ww - 0.5f, y1 = c->to_fy * (float)wh - 0.5f;
+        handle_click(a, wx, wy);
+        for (int k = 1; k <= LESSON_TOUR_DRAG_MOVES; ++k) {
+            float f = (float)k / LESSON_TOUR_DRAG_MOVES;
+            handle_pointer(a, LESSON_POINTER_DRAG, wx + (x1 - wx) * f, wy + (y1 - wy) * f);
+        }
+        handle_pointer(a, LESSON_POINTER_RELEASE, x1, y1);
+        break;
+    }
+    }
 }
 
 /* Stages moment m of the lesson's tour: the lesson afresh, the moment's

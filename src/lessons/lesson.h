@@ -161,12 +161,26 @@ typedef enum lesson_tour_aim {
     LESSON_AIM_OBJECT
 } lesson_tour_aim;
 
+/* What a tour click does there (a lesson with a pointer callback): a
+   click (the zero value), the cursor moved there with no button (hover),
+   or a drag: the left button down there, LESSON_TOUR_DRAG_MOVES moves on
+   the line to the window fraction (to_fx, to_fy), the button up there. */
+typedef enum lesson_tour_gesture {
+    LESSON_GESTURE_CLICK,
+    LESSON_GESTURE_MOVE,
+    LESSON_GESTURE_DRAG
+} lesson_tour_gesture;
+
+#define LESSON_TOUR_DRAG_MOVES 8
+
 typedef struct lesson_tour_click {
     lesson_tour_aim aim;
     float fx, fy;                   /* WINDOW: 0..1 */
     vec3 world;                     /* WORLD */
     int object;                     /* OBJECT: its id */
     float along;                    /* OBJECT, a spire: 0 base .. 1 top */
+    lesson_tour_gesture gesture;
+    float to_fx, to_fy;             /* DRAG: where it ends, 0..1 of the window */
 } lesson_tour_click;
 
 #define LESSON_TOUR_CLICKS 2

@@ -519,6 +519,32 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
     return n;
 }
 
+/* ------------------------------------------------------------ tour */
+
+#define TOUR_ID(name) "lesson.hover-drag-select.tour." name
+
+static const lesson_tour_moment tour[] = {
+    /* hover: the cursor on path 1's middle; the path glows */
+    {.sentence = TOUR_ID("hover"),
+     .click_count = 1,
+     .clicks = {{.aim = LESSON_AIM_OBJECT, .object = UNIT_COUNT, .gesture = LESSON_GESTURE_MOVE}}},
+    /* drag: unit 2 up the slope */
+    {.sentence = TOUR_ID("drag"),
+     .click_count = 1,
+     .clicks = {{.aim = LESSON_AIM_OBJECT, .object = 1, .gesture = LESSON_GESTURE_DRAG, .to_fx = 0.44f,
+                 .to_fy = 0.46f}}},
+    /* select: a rectangle from the middle of the ground down to the right */
+    {.sentence = TOUR_ID("select"),
+     .click_count = 1,
+     .clicks = {{.aim = LESSON_AIM_WINDOW, .fx = 0.54f, .fy = 0.56f, .gesture = LESSON_GESTURE_DRAG,
+                 .to_fx = 0.94f, .to_fy = 0.89f}}},
+    /* layers: L twice (paths only), the cursor on unit 2 picks nothing */
+    {.sentence = TOUR_ID("layers"),
+     .keys = "ll",
+     .click_count = 1,
+     .clicks = {{.aim = LESSON_AIM_OBJECT, .object = 1, .gesture = LESSON_GESTURE_MOVE}}},
+};
+
 const lesson lesson6_select = {
     .number = 6,
     .camera = {{0.0f, 2.0f, 0.0f}, 0.0f, 0.75f, 36.0f, 0.7853982f},
@@ -532,4 +558,6 @@ const lesson lesson6_select = {
     .status = status,
     .objects = objects,
     .pointer = pointer,
+    .tour = tour,
+    .tour_count = (int)(sizeof tour / sizeof tour[0]),
 };
