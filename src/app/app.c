@@ -46,6 +46,7 @@ struct app {
     bool show_help;
     bool orbiting;
     bool dragging;                  /* the left button is held since a click (SDL_CaptureMouse) */
+    float pointer_x, pointer_y;     /* where the cursor was last seen, window coordinates */
     bool quit;
     int frame;
     /* the last pick, for the HUD */
@@ -261,6 +262,8 @@ static void handle_pointer(app *a, lesson_pointer_phase phase, float wx, float w
     const lesson *l = a->lessons[a->current];
     lesson_click c;
     render_view v;
+    a->pointer_x = wx;
+    a->pointer_y = wy;
     if (!l->pointer || !click_at(a, wx, wy, &v, &c))
         return;
     double start = render_clock_seconds();
@@ -282,6 +285,8 @@ static void handle_pointer(app *a, lesson_pointer_phase phase, float wx, float w
    cursor leaves the window, as SetCapture does). */
 static void left_press(app *a, float wx, float wy)
 {
+    a->pointer_x = wx;
+    a->pointer_y = wy;
     handle_click(a, wx, wy);
     a->dragging = true;
     if (!a->script)
@@ -307,6 +312,9 @@ static void switch_lesson(app *a, int index)
 {
     if (index < 0 || index >= lessons_count() || index == a->current)
         return;
+    /* a drag under way ends in the lesson it began in (its release), so
+       that lesson is not left holding it */
+    left_release(a, a->pointer_x, a->pointer_y);
     if (!a->states[index]) {    /* first shown now: made here (small, without files) */
         char err[512];
         a->states[index] = create_lesson(a, index, err, sizeof err, NULL, NULL);
@@ -410,6 +418,7 @@ static void tour_setup(app *a, int m)
     if (m < 0 || m >= l->tour_count)
         return;
     const lesson_tour_moment *t = &l->tour[m];
+    left_release(a, a->pointer_x, a->pointer_y);   /* a drag under way ends before the lesson is remade */
     char err[512];
     void *fresh = create_lesson(a, a->current, err, sizeof err, NULL, NULL);
     if (!fresh) {

@@ -357,6 +357,9 @@ static bool pointer(void *self_, lesson_pointer_phase phase, const lesson_click 
 {
     lesson6 *self = self_;
     if (phase == LESSON_POINTER_MOVE) {
+        /* no button is held: a gesture a release never ended (a script's
+           --click, the app switching lessons mid-drag) is over */
+        self->grab = GRAB_NONE;
         rp_hit hit, ground_hit;
         bool ground;
         self->hover = pick_scene(self, c, &hit, &ground, &ground_hit);
