@@ -2,7 +2,10 @@
    own ray function: random mixed scenes with duplicates (ties), moves seen
    only after a build, refit and rebuild agreeing, a 100k-object scene,
    identical objects, every kind of invalid input, and the traced
-   traversal (rp_intersect_ray_scene_traced). */
+   traversal (rp_intersect_ray_scene_traced). Under valgrind
+   (RAYPICK_TEST_SCALE, test_scale.h) the brute-force comparisons cast
+   fewer rays and the thread test builds fewer boxes, still enough for a
+   top over several subtrees. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +17,7 @@
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "test_scale.h"
 #include "../src/lib/bvh4.h"
 #include "../src/lib/internal.h"
 #include "../src/lib/bvh_build.h"
@@ -440,13 +444,14 @@ static void nearest_equals_brute_force_on_mixed_scenes(void **state)
         }
         assert_true(rp_scene_build(s));
         int hits = 0, ties = 0;
-        for (int r = 0; r < 2000; r++) {
+        const int rays = (int)test_scaled(2000, 400);
+        for (int r = 0; r < rays; r++) {
             rp_ray ray;
             random_ray(&ray, extent, r % 4 ? &objs[(int)uniform(0, n)] : NULL);
             int i = check_ray(s, &ray, mesh, objs, n);
             hits += i >= 0;
             /* count the ties on some rays (the check above covers them all) */
-            for (int k = 0; i >= 0 && r < 400 && k < n; k++) {
+            for (int k = 0; i >= 0 && r < rays / 5 && k < n; k++) {
                 rp_hit h, best;
                 rp_triangle_hit th;
                 hit_object(&ray, mesh, &objs[i], &best, &th);
@@ -454,7 +459,7 @@ static void nearest_equals_brute_force_on_mixed_scenes(void **state)
                     ties++;
             }
         }
-        assert_true(hits > 160);       /* the hit paths were really exercised */
+        assert_true(hits > 2 * rays / 25);     /* the hit paths were really exercised */
         if (n >= 7)
             assert_true(ties > 0);     /* the duplicates were really exercised */
         rp_scene_destroy(s);
@@ -538,7 +543,7 @@ static void refit_and_rebuild_agree(void **state)
         }
         assert_true(rp_scene_build(moved));
         assert_true(rp_scene_build(fresh));
-        for (int r = 0; r < 800; r++) {
+        for (int r = 0; r < (int)test_scaled(800, 100); r++) {
             rp_ray ray;
             random_ray(&ray, extent + move[m], &objs[(int)uniform(0, n)]);
             int a = check_ray(moved, &ray, mesh, objs, n);
@@ -558,7 +563,7 @@ static void hundred_thousand_objects_match_brute_force(void **state)
 {
     (void)state;
     rng = 42;
-    const int n = 100000, rays = 2000;
+    const int n = 100000, rays = (int)test_scaled(2000, 200);
     long opened = 0, tested = 0;
     int tree_nodes = 0;
     rp_sphere *spheres = malloc(n * sizeof *spheres);
@@ -686,7 +691,9 @@ static void assert_tree_valid(const rp_bvh *bvh, const rp_bvh_box *boxes, uint32
 static void tree_is_the_same_on_any_number_of_threads(void **state)
 {
     (void)state;
-    const uint32_t n = 80000;    /* some 8 subtrees under a top of 3 levels */
+    /* some 8 subtrees under a top of 3 levels; at least 3 (bvh_build.c:
+       SUBTREE_MIN is 16384) */
+    const uint32_t n = (uint32_t)test_scaled(80000, 40000);
     rp_bvh_box *boxes = malloc(n * sizeof *boxes);
     rng = 77;
     for (int variant = 0; variant < 6; variant++) {
