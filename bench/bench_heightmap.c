@@ -30,6 +30,7 @@
 #include <raypick/raypick.h>
 #include "stats.h"
 #include "timer.h"
+#include "../tests/random_scene.h"   /* the generator */
 #include "heightmap_internal.h"   /* raypick_internal_dep */
 
 #define CAMERA_RAYS 2000
@@ -37,15 +38,9 @@
 #define SEARCH_STEPS 300
 #define SEARCH_ACCURACY 0.01f
 
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
+static rs_rng rng = {0x2545f4914f6cdd1dULL};
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
+static double uniform(double lo, double hi) { return rs_uniform(&rng, lo, hi); }
 
 static double now_ns(void)
 {

@@ -32,6 +32,7 @@
 #include "machine.h"
 #include "stats.h"
 #include "timer.h"
+#include "../tests/random_scene.h"   /* the generator */
 #include "../src/lib/mesh_internal.h"
 
 #ifdef RP_BENCH_HAVE_EMBREE
@@ -41,15 +42,9 @@
 #define CAMERA_RAYS 20000
 #define CRACK_RAYS 20000
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static rs_rng rng = {0x9e3779b97f4a7c15ULL};
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
+static double uniform(double lo, double hi) { return rs_uniform(&rng, lo, hi); }
 
 static double now_ns(void) { return bench_now_seconds() * 1e9; }
 

@@ -111,20 +111,6 @@ static void check_bvh(const rp_mesh *m)
     assert_int_equal(t.covered, m->bvh.prim_count);
 }
 
-/* A ray from a random point on a sphere of radius `far` around the
-   origin to a random point of the box [-r, r]^3. */
-static rp_ray aimed_ray(test_rng *g, double far, double r)
-{
-    double d[3];
-    rand_dir(g, d);
-    rp_ray ray;
-    for (int i = 0; i < 3; i++) {
-        ray.origin[i] = (float)(d[i] * far);
-        ray.dir[i] = (float)(rng_uniform(g, -r, r) - d[i] * far);
-    }
-    return ray;
-}
-
 static void assert_same_hit(const rp_hit *a, const rp_triangle_hit *ta, const rp_hit *b,
                             const rp_triangle_hit *tb)
 {

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "random_scene.h"
 #include "test_scale.h"
 #include "../src/lib/bvh4.h"
 #include "../src/lib/internal.h"
@@ -24,15 +25,9 @@
 
 /* ---- a deterministic generator ---------------------------------------- */
 
-static uint64_t rng;
+static rs_rng rng;
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
+static double uniform(double lo, double hi) { return rs_uniform(&rng, lo, hi); }
 
 static float uf(double lo, double hi) { return (float)uniform(lo, hi); }
 
@@ -43,42 +38,27 @@ static void random_quat(versor q)
     glm_quatv(q, uf(0, 6.28), axis);
 }
 
-/* ---- objects of every kind --------------------------------------------- */
+/* ---- objects of every kind (random_scene.h) ------------------------------ */
 
-enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH, KINDS };
-
-typedef struct object {
-    enum kind kind;
-    rp_sphere sphere;
-    rp_ellipsoid ellipsoid;
-    rp_aabb aabb;
-    rp_obb obb;
-    mat4 model;
-} object;
-
-/* A closed unit cube, 12 triangles. */
+/* The cube the mesh instances share. */
 static rp_mesh *cube_mesh(void)
 {
-    static const float v[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
-                                  {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
-    static const uint32_t idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                     2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3};
-    rp_mesh *m = rp_mesh_create(&v[0][0], 8, 0, idx, 12);
+    rp_mesh *m = rs_cube_mesh();
     assert_non_null(m);
     return m;
 }
 
-static void random_object(object *o, enum kind k, float extent)
+static void random_object(rs_object *o, rs_kind k, float extent)
 {
     vec3 c = {uf(-extent, extent), uf(-extent, extent), uf(-extent, extent)};
     float s = uf(0.2, 2.0);
     o->kind = k;
     switch (k) {
-    case SPHERE:
+    case RS_SPHERE:
         glm_vec3_copy(c, o->sphere.center);
         o->sphere.radius = s;
         break;
-    case ELLIPSOID:
+    case RS_ELLIPSOID:
         glm_vec3_copy(c, o->ellipsoid.center);
         o->ellipsoid.radii[0] = s;
         o->ellipsoid.radii[1] = uf(0.2, 2.0);
@@ -88,13 +68,13 @@ static void random_object(object *o, enum kind k, float extent)
         else
             random_quat(o->ellipsoid.orientation);
         break;
-    case AABB:
+    case RS_AABB:
         for (int i = 0; i < 3; i++) {
             o->aabb.min[i] = c[i] - uf(0, 2);
             o->aabb.max[i] = c[i] + uf(0, 2);
         }
         break;
-    case OBB:
+    case RS_OBB:
         glm_vec3_copy(c, o->obb.center);
         o->obb.half_extents[0] = s;
         o->obb.half_extents[1] = uf(0.1, 2.0);
@@ -113,78 +93,14 @@ static void random_object(object *o, enum kind k, float extent)
     }
 }
 
-static int add_object(rp_scene *s, const rp_mesh *mesh, object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_add_sphere(s, &o->sphere);
-    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->ellipsoid);
-    case AABB: return rp_scene_add_aabb(s, &o->aabb);
-    case OBB: return rp_scene_add_obb(s, &o->obb);
-    default: return rp_scene_add_mesh(s, mesh, o->model);
-    }
-}
-
-static bool set_object(rp_scene *s, int i, object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_set_sphere(s, i, &o->sphere);
-    case ELLIPSOID: return rp_scene_set_ellipsoid(s, i, &o->ellipsoid);
-    case AABB: return rp_scene_set_aabb(s, i, &o->aabb);
-    case OBB: return rp_scene_set_obb(s, i, &o->obb);
-    default: return rp_scene_set_mesh_model(s, i, o->model);
-    }
-}
-
-static bool hit_object(const rp_ray *ray, const rp_mesh *mesh, object *o, rp_hit *h,
-                       rp_triangle_hit *tri)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_intersect_ray_sphere(ray, &o->sphere, h);
-    case ELLIPSOID: return rp_intersect_ray_ellipsoid(ray, &o->ellipsoid, h);
-    case AABB: return rp_intersect_ray_aabb(ray, &o->aabb, h);
-    case OBB: return rp_intersect_ray_obb(ray, &o->obb, h);
-    default: return rp_intersect_ray_mesh_instance(mesh, o->model, ray, h, tri);
-    }
-}
-
-/* The contract's answer: the smallest t, the lowest index on equal t. */
-static int brute_force(const rp_ray *ray, const rp_mesh *mesh, object *objs, int n, rp_hit *out,
-                       rp_triangle_hit *tri)
-{
-    int best = -1;
-    rp_hit best_hit;
-    rp_triangle_hit best_tri;
-    for (int i = 0; i < n; i++) {
-        rp_hit h;
-        rp_triangle_hit th;
-        if (hit_object(ray, mesh, &objs[i], &h, &th) && (best < 0 || h.t < best_hit.t)) {
-            best = i;
-            best_hit = h;
-            best_tri = th;
-        }
-    }
-    if (best >= 0) {
-        *out = best_hit;
-        if (objs[best].kind == MESH)
-            *tri = best_tri;
-    }
-    return best;
-}
-
-static void random_ray(rp_ray *r, float extent, const object *aim)
+static void random_ray(rp_ray *r, float extent, const rs_object *aim)
 {
     for (int i = 0; i < 3; i++)
         r->origin[i] = uf(-2 * extent, 2 * extent);
     if (aim != NULL) {
         /* towards an object's centre, give or take: most such rays hit */
         vec3 c;
-        switch (aim->kind) {
-        case SPHERE: glm_vec3_copy((float *)aim->sphere.center, c); break;
-        case ELLIPSOID: glm_vec3_copy((float *)aim->ellipsoid.center, c); break;
-        case AABB: glm_vec3_center((float *)aim->aabb.min, (float *)aim->aabb.max, c); break;
-        case OBB: glm_vec3_copy((float *)aim->obb.center, c); break;
-        default: glm_vec3_copy((float *)aim->model[3], c); break;
-        }
+        rs_center(aim, c);
         for (int i = 0; i < 3; i++)
             r->dir[i] = (c[i] + uf(-0.5, 0.5) - r->origin[i]) * uf(0.01, 3);
     } else {
@@ -217,13 +133,13 @@ static const rp_triangle_hit tri_sentinel = {777u, SENTINEL, SENTINEL};
 
 /* Scene query and brute force agree on index, hit and triangle; a miss
    and a non-mesh hit leave tri untouched. Returns the index. */
-static int check_ray(const rp_scene *s, const rp_ray *ray, const rp_mesh *mesh, object *objs,
+static int check_ray(const rp_scene *s, const rp_ray *ray, const rp_mesh *mesh, rs_object *objs,
                      int n)
 {
     rp_hit got = sentinel_hit(), want = sentinel_hit();
     rp_triangle_hit got_tri = tri_sentinel, want_tri = tri_sentinel;
     int i = rp_intersect_ray_scene(s, ray, &got, &got_tri);
-    int j = brute_force(ray, mesh, objs, n, &want, &want_tri);
+    int j = rs_nearest(ray, mesh, objs, n, &want, &want_tri);
     assert_int_equal(i, j);
     assert_same_hit(&got, &want);
     assert_memory_equal(&got_tri, &want_tri, sizeof got_tri);
@@ -328,7 +244,7 @@ static rp_bvh_box *random_boxes(uint32_t n, double spread, double h_lo, double h
 static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
 {
     (void)state;
-    rng = 99991u;
+    rng.s = 99991u;
     const uint32_t sizes[] = {3, 5000, 40000};
     for (int s = 0; s < 3; s++) {
         uint32_t n = sizes[s];
@@ -373,7 +289,7 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
 static void split_refit_equals_serial_refit(void **state)
 {
     (void)state;
-    rng = 4242u;
+    rng.s = 4242u;
     const uint32_t sizes[] = {5000, 40000};
     for (int s = 0; s < 2; s++) {
         uint32_t n = sizes[s];
@@ -428,10 +344,10 @@ static void nearest_equals_brute_force_on_mixed_scenes(void **state)
     rp_mesh *mesh = cube_mesh();
     const int sizes[] = {1, 2, 7, 60, 400};
     for (int seed = 1; seed <= 5; seed++) {
-        rng = 0x9e3779b97f4a7c15ULL * (uint64_t)seed;
+        rng.s = 0x9e3779b97f4a7c15ULL * (uint64_t)seed;
         int n = sizes[seed - 1];
         float extent = 2.0f + sqrtf((float)n);
-        object *objs = calloc((size_t)n, sizeof *objs);
+        rs_object *objs = calloc((size_t)n, sizeof *objs);
         rp_scene *s = rp_scene_create();
         assert_non_null(s);
         for (int i = 0; i < n; i++) {
@@ -439,8 +355,8 @@ static void nearest_equals_brute_force_on_mixed_scenes(void **state)
             if (i > 0 && i % 5 == 0)
                 objs[i] = objs[(int)uniform(0, i)];
             else
-                random_object(&objs[i], (enum kind)(i % KINDS), extent);
-            assert_int_equal(add_object(s, mesh, &objs[i]), i);
+                random_object(&objs[i], (rs_kind)(i % RS_KINDS), extent);
+            assert_int_equal(rs_add(s, mesh, &objs[i]), i);
         }
         assert_true(rp_scene_build(s));
         int hits = 0, ties = 0;
@@ -454,8 +370,8 @@ static void nearest_equals_brute_force_on_mixed_scenes(void **state)
             for (int k = 0; i >= 0 && r < rays / 5 && k < n; k++) {
                 rp_hit h, best;
                 rp_triangle_hit th;
-                hit_object(&ray, mesh, &objs[i], &best, &th);
-                if (k != i && hit_object(&ray, mesh, &objs[k], &h, &th) && h.t == best.t)
+                rs_hit(&ray, mesh, &objs[i], &best, &th);
+                if (k != i && rs_hit(&ray, mesh, &objs[k], &h, &th) && h.t == best.t)
                     ties++;
             }
         }
@@ -515,31 +431,31 @@ static void refit_and_rebuild_agree(void **state)
     rp_mesh *mesh = cube_mesh();
     const float move[] = {0.3f, 40.0f};     /* small moves refit; huge ones rebuild */
     for (int m = 0; m < 2; m++) {
-        rng = 1234567u + (uint64_t)m;
+        rng.s = 1234567u + (uint64_t)m;
         const int n = 500;
         float extent = 25.0f;
-        object *objs = calloc(n, sizeof *objs);
+        rs_object *objs = calloc(n, sizeof *objs);
         rp_scene *moved = rp_scene_create(), *fresh = rp_scene_create();
         for (int i = 0; i < n; i++) {
-            random_object(&objs[i], (enum kind)(i % KINDS), extent);
-            assert_int_equal(add_object(moved, mesh, &objs[i]), i);
+            random_object(&objs[i], (rs_kind)(i % RS_KINDS), extent);
+            assert_int_equal(rs_add(moved, mesh, &objs[i]), i);
         }
         assert_true(rp_scene_build(moved));
         for (int i = 0; i < n; i++) {
             vec3 d = {uf(-move[m], move[m]), uf(-move[m], move[m]), uf(-move[m], move[m])};
-            object *o = &objs[i];
+            rs_object *o = &objs[i];
             switch (o->kind) {
-            case SPHERE: glm_vec3_add(o->sphere.center, d, o->sphere.center); break;
-            case ELLIPSOID: glm_vec3_add(o->ellipsoid.center, d, o->ellipsoid.center); break;
-            case AABB:
+            case RS_SPHERE: glm_vec3_add(o->sphere.center, d, o->sphere.center); break;
+            case RS_ELLIPSOID: glm_vec3_add(o->ellipsoid.center, d, o->ellipsoid.center); break;
+            case RS_AABB:
                 glm_vec3_add(o->aabb.min, d, o->aabb.min);
                 glm_vec3_add(o->aabb.max, d, o->aabb.max);
                 break;
-            case OBB: glm_vec3_add(o->obb.center, d, o->obb.center); break;
+            case RS_OBB: glm_vec3_add(o->obb.center, d, o->obb.center); break;
             default: glm_vec3_add(o->model[3], d, o->model[3]); break;
             }
-            assert_true(set_object(moved, i, o));
-            assert_int_equal(add_object(fresh, mesh, o), i);
+            assert_true(rs_set(moved, i, o));
+            assert_int_equal(rs_add(fresh, mesh, o), i);
         }
         assert_true(rp_scene_build(moved));
         assert_true(rp_scene_build(fresh));
@@ -562,7 +478,7 @@ static void refit_and_rebuild_agree(void **state)
 static void hundred_thousand_objects_match_brute_force(void **state)
 {
     (void)state;
-    rng = 42;
+    rng.s = 42;
     const int n = 100000, rays = (int)test_scaled(2000, 200);
     long opened = 0, tested = 0;
     int tree_nodes = 0;
@@ -695,7 +611,7 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
        SUBTREE_MIN is 16384) */
     const uint32_t n = (uint32_t)test_scaled(80000, 40000);
     rp_bvh_box *boxes = malloc(n * sizeof *boxes);
-    rng = 77;
+    rng.s = 77;
     for (int variant = 0; variant < 6; variant++) {
         const bool scattered = variant % 2 == 1;
         for (uint32_t i = 0; i < n; i++) {
@@ -839,7 +755,7 @@ static void numerically_singular_instance_never_hits(void **state)
 static void box_rounding_is_outward_and_tight(void **state)
 {
     (void)state;
-    rng = 0x5eed0123u;
+    rng.s = 0x5eed0123u;
     int finite = 0;
     for (int i = 0; i < 400000; i++) {
         double x = ldexp(uniform(0.5, 1.0), (int)uniform(-160.0, 141.0)) * (i & 1 ? -1.0 : 1.0);
@@ -879,7 +795,7 @@ static void invalid_objects_are_refused(void **state)
     rp_obb obb = {{0, 0, 0}, {1, 1, 1}, {0, 0, 0, 1}};
     mat4 id = GLM_MAT4_IDENTITY_INIT;
 
-    /* NULL scene or object */
+    /* NULL scene or rs_object */
     assert_int_equal(rp_scene_add_sphere(NULL, &sp), -1);
     assert_int_equal(rp_scene_add_sphere(s, NULL), -1);
     assert_int_equal(rp_scene_add_ellipsoid(NULL, &el), -1);
@@ -971,7 +887,7 @@ static void wrong_moves_change_nothing(void **state)
     assert_false(rp_scene_set_obb(s, 2, &obb));
     assert_false(rp_scene_set_mesh_model(s, 0, model));
     assert_false(rp_scene_set_mesh_model(s, 4, NULL));
-    /* invalid values on the right object */
+    /* invalid values on the right rs_object */
     rp_sphere bad_sp = {{0, 0, -10}, -1};
     rp_ellipsoid bad_el = {{3, 0, -10}, {1, 0, 1}, {0, 0, 0, 0}};
     rp_aabb bad_box = {{7, -1, -11}, {5, 1, -9}};
@@ -1060,14 +976,14 @@ static void trace_records_the_boxes_the_traversal_opened(void **state)
 {
     (void)state;
     rp_mesh *mesh = cube_mesh();
-    rng = 77;
+    rng.s = 77;
     const int n = 400;
     float extent = 2.0f + sqrtf((float)n);
-    object *objs = calloc((size_t)n, sizeof *objs);
+    rs_object *objs = calloc((size_t)n, sizeof *objs);
     rp_scene *s = rp_scene_create();
     for (int i = 0; i < n; i++) {
-        random_object(&objs[i], (enum kind)(i % KINDS), extent);
-        assert_int_equal(add_object(s, mesh, &objs[i]), i);
+        random_object(&objs[i], (rs_kind)(i % RS_KINDS), extent);
+        assert_int_equal(rs_add(s, mesh, &objs[i]), i);
     }
     assert_true(rp_scene_build(s));
     enum { CAP = 2048 };
