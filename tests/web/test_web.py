@@ -38,9 +38,8 @@ native message, a name with a directory in it with the page's own.
 The tests are methods of WebTest (unittest), sharing one browser and one
 server; each prints a line per check and fails at its end when any check
 failed, listing them, or when a page it loaded threw an uncaught
-exception. Writes OUT/summary.json ({"passed", "failed"}: test methods)
-and prints "N passed, M failed" last; needs python3-websocket and
-python3-pil."""
+exception. Writes OUT/summary.json ({"passed", "failed"}: test methods,
+what scripts/web --test reports); needs python3-websocket and python3-pil."""
 import argparse
 import json
 import math
@@ -555,9 +554,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump({"passed": passed, "failed": failed}, f)
-    print("web tests took %.0f s; screenshots in %s" % (time.monotonic() - start, out))
-    print()
-    print("%d passed, %d failed" % (passed, failed))
+    print("web tests took %.0f s; %d passed, %d failed; screenshots in %s"
+          % (time.monotonic() - start, passed, failed, out))
     return 1 if failed else 0
 
 
