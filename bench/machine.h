@@ -1,31 +1,57 @@
 /* machine.h: the machine a benchmark's figures come from: the CPU model
-   (from /proc/cpuinfo where there is one) and the SIMD paths the library
-   was built with (src/lib/simd.h decides them; the benchmarks are built
-   with the same flags). */
+   and its AVX level (from /proc/cpuinfo where there is one: the level the
+   library's run-time kernels take, src/lib/simd.c, unless RAYPICK_SIMD
+   caps it) and the SIMD compiled in (src/lib/simd.h decides it; the
+   benchmarks are built with the same flags). */
 #ifndef RP_BENCH_MACHINE_H
 #define RP_BENCH_MACHINE_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../src/lib/simd.h"
 
+/* simd.h's level name for the CPU flags on one /proc/cpuinfo "flags" line */
+static inline const char *bench_isa_of_flags(char *flags_line)
+{
+    bool avx = false, avx2 = false, fma = false;
+    int avx512 = 0;   /* how many of F, CD, BW, DQ, VL */
+    for (char *t = strtok(flags_line, " \t\n:"); t != NULL; t = strtok(NULL, " \t\n:")) {
+        avx |= strcmp(t, "avx") == 0;
+        avx2 |= strcmp(t, "avx2") == 0;
+        fma |= strcmp(t, "fma") == 0;
+        avx512 += strcmp(t, "avx512f") == 0 || strcmp(t, "avx512cd") == 0 ||
+                  strcmp(t, "avx512bw") == 0 || strcmp(t, "avx512dq") == 0 ||
+                  strcmp(t, "avx512vl") == 0;
+    }
+    const rp_isa isa = !avx ? RP_ISA_SSE2 : !(avx2 && fma) ? RP_ISA_AVX
+                     : avx512 < 5 ? RP_ISA_AVX2 : RP_ISA_AVX512;
+    return rp_simd_isa_name(isa);
+}
+
 static inline void bench_print_machine(void)
 {
-    char line[256], model[256] = "unknown";
+    char line[8192], model[256] = "unknown";
+    const char *isa = "unknown";
     FILE *f = fopen("/proc/cpuinfo", "r");
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
         const char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon != NULL) {
+        if (strncmp(line, "model name", 10) == 0 && colon != NULL && strcmp(model, "unknown") == 0) {
             snprintf(model, sizeof model, "%s", colon + 2);
             model[strcspn(model, "\n")] = '\0';
-            break;
+        } else if (strncmp(line, "flags", 5) == 0 && strcmp(isa, "unknown") == 0) {
+            isa = bench_isa_of_flags(line + 5);
         }
     }
     if (f != NULL)
         fclose(f);
-    printf("CPU: %s; SIMD: %s%s\n", model, RP_SIMD_SSE2 ? "SSE2" : "none (plain C)",
-           RP_SIMD_AVX && rp_simd_has_avx() ? ", AVX for the sphere filter" : "");
+    const char *cap = getenv("RAYPICK_SIMD");
+    printf("CPU: %s (%s); SIMD: %s compiled in%s%s%s\n", model, isa,
+           RP_SIMD_SSE2 ? "SSE2" : "none (plain C)",
+           RP_SIMD_DISPATCH ? ", run-time kernels" : "", cap ? ", RAYPICK_SIMD=" : "",
+           cap ? cap : "");
 }
 
 #endif

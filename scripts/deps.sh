@@ -3,14 +3,16 @@
 
 RP_DEBIAN_PACKAGES="meson ninja-build pkg-config gcc libcglm-dev libcmocka-dev \
 libsdl2-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri python3 python3-pil \
-libassimp-dev cmake make g++"
+libassimp-dev cmake make g++ fonts-dejavu-core fonts-noto-cjk yamllint"
 
 rp_ensure_packages() {
     if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
         if ! command -v meson >/dev/null 2>&1; then
             cat >&2 <<'MSG'
 raypick needs: meson, ninja, pkg-config, a C11 compiler, cglm, cmocka, SDL2,
-OpenGL headers and stb (stb_image, stb_image_write, stb_easy_font).
+OpenGL headers and stb (stb_image, stb_image_write, stb_easy_font,
+stb_truetype); for German and Chinese on the HUD a font with their
+characters (DejaVu Sans and Noto Sans CJK, or set RAYPICK_FONT).
   macOS (Homebrew):  brew install meson ninja pkg-config cglm cmocka sdl2 stb
   MSYS2 (UCRT64):    pacman -S mingw-w64-ucrt-x86_64-{meson,gcc,pkgconf,cglm,cmocka,SDL2}
   elsewhere:         install meson; the .wrap files in subprojects/ fetch the rest

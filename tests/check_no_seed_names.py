@@ -13,8 +13,10 @@ docs/tutorials.md). Fails when "seed 0..." appears in:
 - README.md;
 - the program's --help output (when RAYPICK_EXE is given: a native build
   with the demo);
-- a C string literal under src/: the HUD's titles, key lists and status
-  lines, and the help text, are all string literals there.
+- a C string literal under src/ (the help text, the loading screen);
+- a text of the message catalogue, po/*.pot and po/*.po (the HUD's
+  titles, key lists and status lines in every language; the translators'
+  comments may).
 """
 import os
 import re
@@ -106,6 +108,16 @@ class UserFacingText(unittest.TestCase):
         self.assertGreater(checked, 10)
         self.assertEqual(bad, [], 'the HUD and --help name the tutorial, not its seed file')
 
+    def test_message_catalogue(self):
+        folder = os.path.join(ROOT, 'po')
+        files = sorted(n for n in os.listdir(folder) if n.endswith(('.po', '.pot')))
+        self.assertIn('raypick.pot', files)
+        bad = []
+        for name in files:
+            for n, line in seed_names(read(os.path.join(folder, name))):
+                if not line.startswith('#'):
+                    bad.append('po/%s:%d: %s' % (name, n, line))
+        self.assertEqual(bad, [], 'the HUD names the tutorial, not its seed file')
 
 
 class HelpOutput(unittest.TestCase):

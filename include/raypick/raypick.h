@@ -30,6 +30,11 @@
  *   box.h        ray vs axis-aligned and oriented boxes; bounds of points
  *   mesh.h       ray vs triangle (watertight) and vs triangle meshes (BVH)
  *   scene.h      many objects under one BVH, refitted when they move
+ *   plane.h      planes, ray vs plane, dragging on a plane under the cursor
+ *   frustum.h    the frustum of a camera or a screen rectangle (marquee
+ *                selection) against every shape
+ *   thin.h       points, segments and polylines picked within a tolerance
+ *                (world units or pixels)
  */
 #ifndef RAYPICK_RAYPICK_H
 #define RAYPICK_RAYPICK_H
@@ -43,5 +48,8 @@
 #include "box.h"
 #include "mesh.h"
 #include "scene.h"
+#include "plane.h"
+#include "frustum.h"
+#include "thin.h"
 
 #endif /* RAYPICK_RAYPICK_H */

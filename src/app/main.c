@@ -1,5 +1,6 @@
 /* main.c: raypick, the demo. Parses the command line and runs the app. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <SDL.h>
 #ifdef _WIN32
 #include <fcntl.h>
@@ -7,6 +8,8 @@
 #endif
 
 #include "app.h"
+#include "lang.h"
+#include "msg.h"
 #include "report.h"
 
 int main(int argc, char **argv)
@@ -17,7 +20,10 @@ int main(int argc, char **argv)
 #endif
     app_options opt;
     char err[256] = "";
-    switch (app_parse_options(argc, argv, &opt, err, sizeof err)) {
+    app_parse_result parsed = app_parse_options(argc, argv, &opt, err, sizeof err);
+    /* --lang, else the locale: the help, the lesson list and the HUD */
+    msg_set_language(app_lang_choose(opt.lang, getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG")));
+    switch (parsed) {
     case APP_PARSE_HELP:
         app_print_usage(argv[0], stdout);
         return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lessons.h"
+#include "msg.h"
 
 /* "lesson N: " for the lesson that loads --option's file (the registry's),
    "" when none does */
@@ -22,10 +23,24 @@ static const char *file_lesson(const char *option, char *buf, size_t size)
     return buf;
 }
 
+/* "en, de, zh": the catalogue's languages */
+static const char *language_list(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *const *code = msg_languages(); *code && used < size; ++code) {
+        int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", *code);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
 void app_print_usage(const char *argv0, FILE *out)
 {
     int count = lessons_count();
-    char heightmap[16], mesh[16];
+    char heightmap[16], mesh[16], languages[64];
     fprintf(out,
             "usage: %s [options]\n"
             "  --lesson N          start in lesson N (1-%d)\n"
@@ -40,6 +55,10 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --many-objects N    lesson 1's many-objects mode (A): N objects (1-1000000,\n"
             "                      default 100000)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
+            "  --lang CODE         language of the HUD and this help: %s (default: the\n"
+            "                      locale's, from LC_ALL, LC_MESSAGES or LANG; else en).\n"
+            "                      Fonts: the system's, or the files in RAYPICK_FONT\n"
+            "  --tour N            start at moment N of the lesson's tour (key O walks it)\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
             "  --key K@FRAME       press key K (repeatable)\n"
@@ -52,12 +71,12 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --help              this text\n"
             "keys: 1-%d lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
             "      left click pick, M/N/B/T/S/L/Z lesson toggles (see the HUD), P step mode\n"
-            "      (. next step, , previous), Esc quit\n"
+            "      (. next step, , previous), C code panel, O tour: next moment, Esc quit\n"
             "lessons:\n",
             argv0, count, file_lesson("heightmap", heightmap, sizeof heightmap),
-            file_lesson("mesh", mesh, sizeof mesh), count);
+            file_lesson("mesh", mesh, sizeof mesh), language_list(languages, sizeof languages), count);
     for (int n = 1; n <= count; ++n)
-        fprintf(out, "  %d  %s\n", n, lessons_get(n)->lesson->title);
+        fprintf(out, "  %d  %s\n", n, lessons_title(lessons_get(n)));
 }
 
 static bool parse_int(const char *s, long min, long max, int *out)
@@ -147,6 +166,9 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
         bool takes_value = true, ok = true;
         int seed = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            for (int j = i + 1; j + 1 < argc; ++j)     /* the help in the language asked for */
+                if (!strcmp(argv[j], "--lang") && msg_has_language(argv[j + 1]))
+                    o->lang = argv[j + 1];
             return APP_PARSE_HELP;
         } else if (!strcmp(a, "--report")) {
             o->report = true;
@@ -160,6 +182,13 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
         } else if (!v) {
             snprintf(err, n, "%s needs a value", a);
             return APP_PARSE_ERROR;
+        } else if (!strcmp(a, "--lang")) {
+            if (!msg_has_language(v)) {
+                char codes[64];
+                snprintf(err, n, "--lang: no language '%s' (there are %s)", v, language_list(codes, sizeof codes));
+                return APP_PARSE_ERROR;
+            }
+            o->lang = v;
         } else if (!strcmp(a, "--lesson")) {
             ok = parse_int(v, 1, lessons_count(), &o->lesson);
         } else if (!strcmp(a, "--size")) {
@@ -168,6 +197,8 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             ok = parse_int(v, 1, 1000000, &o->frames);
         } else if (!strcmp(a, "--bench-frames")) {
             ok = parse_int(v, 1, 1000000, &o->bench_frames);
+        } else if (!strcmp(a, "--tour")) {
+            ok = parse_int(v, 1, 1000, &o->tour);
         } else if (!strcmp(a, "--many-objects")) {
             ok = parse_int(v, 1, 1000000, &o->many_objects);
         } else if (!strcmp(a, "--seed")) {
@@ -211,6 +242,15 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
                      o->events[i].frame, frames, frames - 1);
             return APP_PARSE_ERROR;
         }
+    }
+    const lesson *l = lessons_get(o->lesson)->lesson;
+    if (o->tour > l->tour_count) {
+        if (l->tour_count > 0)
+            snprintf(err, n, "--tour %d: lesson %d's tour has %d moments (1-%d)", o->tour, o->lesson, l->tour_count,
+                     l->tour_count);
+        else
+            snprintf(err, n, "--tour %d: lesson %d has no tour", o->tour, o->lesson);
+        return APP_PARSE_ERROR;
     }
     if ((o->heightmap_spacing > 0.0f || o->heightmap_scale > 0.0f) && !o->heightmap) {
         snprintf(err, n, "--heightmap-spacing and --heightmap-scale need --heightmap");

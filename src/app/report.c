@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "lessons.h"
+#include "msg.h"
 
 void report_vec3(FILE *out, const vec3 v)
 {
@@ -198,15 +199,39 @@ static void write_rect(FILE *out, const char *name, const hud_rect *r)
     fprintf(out, "\"%s\":[%.6g,%.6g,%.6g,%.6g]", name, (double)r->x, (double)r->y, (double)r->w, (double)r->h);
 }
 
-/* "hud": the panels the next frame draws, in drawable pixels */
-static void write_hud(FILE *out, const hud_layout *h)
+/* the faces opened so far: [{"path":..,"name":..,"index":n}, ...] */
+static void write_fonts(FILE *out, const font_set *fonts)
 {
+    fputs(",\"fonts\":[", out);
+    int n = 0;
+    for (int i = 0; fonts && i < FONT_MAX_FACES; ++i) {
+        const char *path = font_set_face_path(fonts, i);
+        if (!path)
+            continue;
+        fputs(n++ ? ",{\"path\":" : "{\"path\":", out);
+        report_string(out, path);
+        fputs(",\"name\":", out);
+        report_string(out, font_set_face_name(fonts, i));
+        fprintf(out, ",\"index\":%d}", font_set_face_index(fonts, i));
+    }
+    fputc(']', out);
+}
+
+/* "hud": the panels the next frame draws, in drawable pixels, and its text */
+static void write_hud(FILE *out, const report_hud *hud)
+{
+    const hud_layout *h = &hud->layout;
     fprintf(out, ",\"hud\":{\"scale\":%.6g,\"title_scale\":%.6g,\"show_status\":%s,\"full_pick\":%s,"
             "\"full_help\":%s,", (double)h->scale, (double)h->title_scale, h->show_status ? "true" : "false",
             h->full_pick ? "true" : "false", h->full_help ? "true" : "false");
     write_rect(out, "top", &h->top);
     fputc(',', out);
     write_rect(out, "bottom", &h->bottom);
+    fprintf(out, ",\"text_x\":%.6g,\"title_y\":%.6g,\"title\":", (double)h->text_x, (double)h->title_y);
+    report_string(out, hud->title);
+    fputs(",\"language\":", out);
+    report_string(out, hud->language);
+    write_fonts(out, hud->fonts);
     fputc('}', out);
 }
 
@@ -214,12 +239,17 @@ void report_screenshot(FILE *out, const char *path, int frame, int width, int he
 {
     fprintf(out, "{\"screenshot\":{\"frame\":%d,\"width\":%d,\"height\":%d,\"path\":", frame, width, height);
     report_string(out, path);
-    if (hud)
-        write_hud(out, hud);
+    if (hud) {
+        fputs(",\"hud\":{", out);
+        write_rect(out, "top", &hud->top);
+        fputc(',', out);
+        write_rect(out, "bottom", &hud->bottom);
+        fputc('}', out);
+    }
     fprintf(out, "}}\n");
 }
 
-void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
+void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const report_hud *hud,
                    const lesson_object *objects, int count)
 {
     const lessons_entry *e = lessons_get(lesson);
@@ -273,7 +303,7 @@ static void write_lesson(FILE *out, const lessons_entry *e)
     fprintf(out, "{\"number\":%d,\"name\":", e->number);
     report_string(out, e->name);
     fputs(",\"title\":", out);
-    report_string(out, e->lesson->title);
+    report_string(out, lessons_title(e));
     fputs(",\"title_key\":", out);
     report_string(out, e->title_key);
     fprintf(out, ",\"pick_ids\":%s,\"files\":[", e->pick_ids ? "true" : "false");
@@ -299,5 +329,50 @@ void report_lessons(FILE *out)
         fputs(n < count ? ",\n" : "\n", out);
     }
     fputs("]}\n", out);
+    fflush(out);
+}
+
+void report_step(FILE *out, int lesson, int frame, const lesson_code_view *v)
+{
+    if (!v || !v->step || !v->code)
+        return;
+    int line = listing_display_line(v->code, v->step->source_line);
+    fprintf(out, "{\"step\":{\"lesson\":%d,\"frame\":%d,\"index\":%d,\"count\":%d,\"line\":%d,"
+            "\"source_line\":%d,\"listing\":", lesson, frame, v->index, v->count, line, v->step->source_line);
+    report_string(out, v->code->path);
+    fprintf(out, ",\"tag\":");
+    report_string(out, v->step->msg_id);
+    fprintf(out, ",\"sentence\":");
+    report_string(out, msg(v->step->msg_id));
+    fprintf(out, ",\"code\":");
+    report_string(out, listing_line_text(v->code, line));
+    fprintf(out, ",\"watches\":{");
+    for (int i = 0; i < v->step->watch_count; ++i) {
+        char value[96];
+        report_string(out, v->step->watches[i].name);
+        fputc(':', out);
+        report_string(out, listing_watch_format(&v->step->watches[i], value, sizeof value));
+        if (i + 1 < v->step->watch_count)
+            fputc(',', out);
+    }
+    fprintf(out, "}}}\n");
+    fflush(out);
+}
+
+void report_panel(FILE *out, int lesson, int frame, const code_panel_layout *panel)
+{
+    fprintf(out, "{\"panel\":{\"lesson\":%d,\"frame\":%d,\"shown\":%s", lesson, frame, panel ? "true" : "false");
+    if (panel) {
+        fputc(',', out);
+        write_rect(out, "code", &panel->code);
+        fputc(',', out);
+        write_rect(out, "figure", &panel->figure);
+        fputc(',', out);
+        write_rect(out, "lit", &panel->lit);
+        fprintf(out, ",\"first_line\":%d,\"visible_lines\":%d,\"line_h\":%.2f,\"code_y\":%.1f,\"room_w\":%.1f",
+                panel->first_line, panel->visible_lines, (double)panel->line_h, (double)panel->code_y,
+                (double)panel->room_w);
+    }
+    fprintf(out, "}}\n");
     fflush(out);
 }

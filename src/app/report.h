@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "font.h"
+#include "code_panel.h"
 #include "hud_layout.h"
 #include "lesson.h"
 
@@ -49,12 +51,33 @@ void report_pick(FILE *out, const report_click_info *info, const lesson_click *c
    that frame drew them (hud NULL: none), so a test can tell the scene's
    pixels from the HUD's. */
 void report_screenshot(FILE *out, const char *path, int frame, int width, int height, const hud_layout *hud);
+/* The HUD as --print-layout describes it. */
+typedef struct report_hud {
+    hud_layout layout;      /* the panels and where the text goes */
+    const char *title;      /* the heading drawn, UTF-8 */
+    const char *language;   /* the catalogue's language shown (msg.h) */
+    const font_set *fonts;  /* the faces drawing it; NULL: the built-in font */
+} report_hud;
+
+/* --report, when step mode shows a step (at a click, '.', ',', a tour
+   moment): {"step":{"lesson", "frame", "index" (0-based), "count",
+   "line" (the listing's display line it lights), "source_line",
+   "listing" (its path), "tag" (the step's id in the catalogue),
+   "sentence" (its text now), "code" (the lit line's text), "watches":
+   {"name":"value", ...}}}. */
+void report_step(FILE *out, int lesson, int frame, const lesson_code_view *v);
+/* After --screenshot, with --report: {"panel":{"lesson", "frame",
+   "shown", and when shown "code", "figure", "lit" ([x,y,w,h], drawable
+   pixels), "first_line", "visible_lines", "line_h", "code_y",
+   "room_w"}}: where the code panel and the inset were drawn. */
+void report_panel(FILE *out, int lesson, int frame, const code_panel_layout *panel);
 /* One JSON line: the lesson's number and registry name, the camera and
    the objects (count of them), each with where it appears in a window of
    window_w x window_h (window coordinates, what a click needs; the view's
-   width and height are the drawable's), and the HUD's panels when hud is
-   not NULL. */
-void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const hud_layout *hud,
+   width and height are the drawable's), and the HUD when hud is not NULL:
+   its panels, scales, the title's text and place, the language and the
+   font faces opened so far (path, family name, index in the file). */
+void report_layout(FILE *out, int lesson, const render_view *v, int window_w, int window_h, const report_hud *hud,
                    const lesson_object *objects, int count);
 /* Where world point p appears: window coordinates (top-left origin) in a
    window of window_w x window_h whose drawable is v's size; on_screen when

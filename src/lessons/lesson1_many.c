@@ -23,6 +23,7 @@
  * the object's index, the scene's, which the ray's pick reports.
  */
 #include "lesson1_many.h"
+#include "msg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -503,25 +504,23 @@ void lesson1_many_draw(const lesson1_many *m, render_list *list)
 
 void lesson1_many_status(const lesson1_many *m, char *buf, size_t size)
 {
-    char picked[64] = "nothing yet";
+    char picked[96], name[48];
+    snprintf(picked, sizeof picked, "%s", msg("lesson.picking-spheres.many.none_yet"));
     if (m->picked >= 0)
-        snprintf(picked, sizeof picked, "%s %d", KIND_NAME[m->objects[m->picked].kind], m->picked);
+        snprintf(picked, sizeof picked, "%s %d", lesson_display_name("name", KIND_NAME[m->objects[m->picked].kind],
+                                                                     name, sizeof name), m->picked);
     else if (m->has_ray)
-        snprintf(picked, sizeof picked, "miss");
-    char visits[160] = "";
+        snprintf(picked, sizeof picked, "%s", msg("word.miss"));
+    char visits[320] = "";
     if (m->has_ray)
-        snprintf(visits, sizeof visits,
-                 "\nthe ray opened %d of %d BVH nodes (blue) and %d leaf boxes (orange), tested %d of %d objects",
-                 m->trace.nodes_visited, m->trace.tree_nodes, m->trace.leaves_visited, m->trace.objects_tested,
-                 m->count);
+        snprintf(visits, sizeof visits, msg("lesson.picking-spheres.many.visits"), m->trace.nodes_visited,
+                 m->trace.tree_nodes, m->trace.leaves_visited, m->trace.objects_tested, m->count);
     char pick[64] = "-";
     if (m->has_ray)
         render_format_us(m->pick_us, render_clock_step_seconds() * 1e6, pick, sizeof pick);
-    snprintf(buf, size,
-             "many objects (A: back): %d   spheres %d, ellipsoids %d, boxes %d (drawn as impostors), "
-             "tori %d\nmove %.2f ms   rp_scene_build (a refit) %.2f ms   pick %s   picked: %s%s%s",
-             m->count, m->instance_count[0], m->instance_count[1], m->instance_count[2], m->mesh_count,
-             m->move_ms, m->build_ms, pick, picked, visits, m->builds_failed ? "   (a build ran out of memory)" : "");
+    snprintf(buf, size, msg("lesson.picking-spheres.many.status"), m->count, m->instance_count[0],
+             m->instance_count[1], m->instance_count[2], m->mesh_count, m->move_ms, m->build_ms, pick, picked, visits,
+             m->builds_failed ? msg("lesson.picking-spheres.many.out_of_memory") : "");
 }
 
 void lesson1_many_toggle(lesson1_many **m, bool *on, uint32_t seed, int count)

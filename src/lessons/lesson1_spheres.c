@@ -23,6 +23,7 @@
  * for the rest); step mode (P . ,) shows each object's test in turn.
  */
 #include "lesson.h"
+#include "msg.h"
 #include "lesson1_many.h"
 #include "shape_bounds.h"
 #include "steady_math.h"
@@ -66,7 +67,7 @@ typedef struct lesson1 {
     shape_bounds bounds;
     int volume;                     /* VOLUME_TUTORIAL or 1 + bound_volume */
     int false_positives[VOLUME_COUNT];  /* of the last click, per volume */
-    char fp_names[VOLUME_COUNT][64];
+    char fp_names[VOLUME_COUNT][128];   /* names on the HUD: UTF-8 */
     lesson_method method;
     bool nearest_only;
     bool set_clear;                 /* T: the tutorial's rule (hit on, the rest off) instead of a toggle */
@@ -81,7 +82,8 @@ typedef struct lesson1 {
     rp_ray last_ray;
     vec3 last_point;
     bool last_hit;
-    char agreement[96];
+    char agreement[192];    /* the other pick-ray method's answer, for the HUD */
+    bool agrees;            /* ... and whether it is the same */
     lesson1_many *many;             /* A: made on first use, kept */
     bool many_on;
     int many_count;                 /* its objects (--many-objects; 0: 100,000) */
@@ -134,7 +136,9 @@ static void destroy(void *self_)
 
 static const char *volume_name(int v)
 {
-    return v == VOLUME_TUTORIAL ? "tutorial sphere" : v == 1 ? "smallest sphere" : bound_volume_name((bound_volume)(v - 1));
+    return v == VOLUME_TUTORIAL ? msg("lesson.picking-spheres.volume.tutorial")
+           : v == 1             ? msg("lesson.picking-spheres.volume.smallest")
+                                : bound_volume_name((bound_volume)(v - 1));
 }
 
 static void object_rotation(const object *o, versor q)
@@ -262,9 +266,11 @@ static void count_false_positives(lesson1 *self, const rp_ray *ray)
             if (mesh[i] || !volume_hit(self, i, v, ray, NULL))
                 continue;
             ++self->false_positives[v];
+            char name[48];
             if (n < sizeof self->fp_names[v])
                 n += (size_t)snprintf(self->fp_names[v] + n, sizeof self->fp_names[v] - n, "%s%s",
-                                      n ? ", " : "", self->objects[i].name);
+                                      n ? ", " : "", lesson_display_name("name", self->objects[i].name, name,
+                                                                         sizeof name));
         }
     }
 }
@@ -280,18 +286,24 @@ static void compare_methods(lesson1 *self, const lesson_click *c, int id, const 
     bool ok = c->method == LESSON_PICK_D3D9
                   ? rp_pick_ray_unproject(c->px, c->py, &c->viewport, proj, view, RP_GL, &other)
                   : rp_pick_ray_perspective(c->px, c->py, &c->viewport, proj, view, RP_GL, &other);
-    const char *other_name = lesson_method_name(c->method == LESSON_PICK_D3D9 ? LESSON_PICK_UNPROJECT : LESSON_PICK_D3D9);
+    char other_name[48], name[48];
+    lesson_display_name("method",
+                        lesson_method_name(c->method == LESSON_PICK_D3D9 ? LESSON_PICK_UNPROJECT : LESSON_PICK_D3D9),
+                        other_name, sizeof other_name);
     rp_hit other_hit;
     int other_id = ok ? nearest_hit(self, &other, &other_hit) : -2;
+    self->agrees = other_id == id;
     if (other_id != id) {
-        snprintf(self->agreement, sizeof self->agreement, "%s DISAGREES: it picks %s", other_name,
-                 other_id >= 0 ? self->objects[other_id].name : "nothing");
+        if (other_id >= 0)
+            lesson_display_name("name", self->objects[other_id].name, name, sizeof name);
+        snprintf(self->agreement, sizeof self->agreement, msg("lesson.picking-spheres.agree.differs"), other_name,
+                 other_id >= 0 ? name : msg("word.nothing"));
     } else if (id < 0) {
-        snprintf(self->agreement, sizeof self->agreement, "%s agrees: nothing hit", other_name);
+        snprintf(self->agreement, sizeof self->agreement, msg("lesson.picking-spheres.agree.nothing"), other_name);
     } else {
         float d = glm_vec3_distance((float *)hit->point, other_hit.point);
-        snprintf(self->agreement, sizeof self->agreement, "%s agrees: %s, points %.1e apart", other_name,
-                 self->objects[id].name, (double)d);
+        snprintf(self->agreement, sizeof self->agreement, msg("lesson.picking-spheres.agree.hit"), other_name,
+                 lesson_display_name("name", self->objects[id].name, name, sizeof name), (double)d);
     }
 }
 
@@ -375,7 +387,7 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
     self->last_id = id;
     count_false_positives(self, &c->ray);
     compare_methods(self, c, id, &hit);
-    snprintf(out->note, sizeof out->note, "%s", self->agreement);
+    snprintf(out->note, sizeof out->note, "%.95s", self->agreement);     /* note: 96 bytes */
 
     lesson_pick_bool(out, "nearest_only", self->nearest_only);
     lesson_pick_bool(out, "set_clear", self->set_clear);
@@ -386,7 +398,7 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
         lesson_pick_float(out, "t1", self->tests[id].t1, 6);
     }
     lesson_pick_ints(out, "toggled", hits, hit_count);
-    lesson_pick_bool(out, "agree", strstr(self->agreement, "agrees") != NULL);
+    lesson_pick_bool(out, "agree", self->agrees);
     lesson_pick_int(out, "volume", self->volume);
     lesson_pick_ints(out, "false_positives", self->false_positives, VOLUME_COUNT);
 
@@ -514,28 +526,29 @@ static void draw(const void *self_, render_list *list)
 static void test_text(const lesson1 *self, int i, char *buf, size_t size)
 {
     const object_test *t = &self->tests[i];
-    const char *name = self->objects[i].name;
-    if (!t->quadratic)
-        snprintf(buf, size, t->hit ? "%s (%s): the ray enters at t %.3f, leaves at t %.3f -> hit"
-                                   : "%s (%s): the slabs do not overlap -> miss",
-                 name, volume_name(self->volume), (double)t->t_enter, (double)t->t_exit);
+    char name[48];
+    lesson_display_name("name", self->objects[i].name, name, sizeof name);
+    if (!t->quadratic && t->hit)
+        snprintf(buf, size, msg("lesson.picking-spheres.test.slabs_hit"), name, volume_name(self->volume),
+                 (double)t->t_enter, (double)t->t_exit);
+    else if (!t->quadratic)
+        snprintf(buf, size, msg("lesson.picking-spheres.test.slabs_miss"), name, volume_name(self->volume));
     else if (t->disc < 0.0f)
-        snprintf(buf, size, "%s: a %.4g  b %.4g  c %.4g  b^2-4ac %.4g < 0: no root -> miss", name, (double)t->a,
-                 (double)t->b, (double)t->c, (double)t->disc);
+        snprintf(buf, size, msg("lesson.picking-spheres.test.no_root"), name, (double)t->a, (double)t->b,
+                 (double)t->c, (double)t->disc);
     else
-        snprintf(buf, size, "%s: a %.4g  b %.4g  c %.4g  b^2-4ac %.4g  t0 %.4g  t1 %.4g -> %s", name, (double)t->a,
-                 (double)t->b, (double)t->c, (double)t->disc, (double)t->t0, (double)t->t1,
-                 t->hit ? "hit" : "miss: both behind the origin");
+        snprintf(buf, size, msg("lesson.picking-spheres.test.roots"), name, (double)t->a, (double)t->b, (double)t->c,
+                 (double)t->disc, (double)t->t0, (double)t->t1,
+                 msg(t->hit ? "word.hit" : "lesson.picking-spheres.test.behind"));
 }
 
 /* What t measures with the last click's ray. */
 static void t_meaning(const lesson1 *self, char *buf, size_t size)
 {
     if (self->last_method == LESSON_PICK_D3D9)
-        snprintf(buf, size, "t: world units along the ray (D3D9 ray: unit dir, a = 1)");
+        snprintf(buf, size, "%s", msg("lesson.picking-spheres.t.d3d9"));
     else
-        snprintf(buf, size, "t: a fraction of near -> far (unproject ray: dir = far - near, |dir| = %.1f)",
-                 (double)self->dir_length);
+        snprintf(buf, size, msg("lesson.picking-spheres.t.unproject"), (double)self->dir_length);
 }
 
 static void status(const void *self_, char *buf, size_t size)
@@ -548,7 +561,7 @@ static void status(const void *self_, char *buf, size_t size)
     int n = 0;
     for (int i = 0; i < OBJECT_COUNT; ++i)
         n += self->objects[i].rotating;
-    char meaning[96] = "", numbers[160] = "", step[200] = "", label[32];
+    char meaning[192] = "", numbers[160] = "", step[320] = "", label[48], name[48];
     if (self->has_ray) {
         t_meaning(self, meaning, sizeof meaning);
         int k = snprintf(numbers, sizeof numbers, "px %.4f  py %.4f (CalculateRay: ((2x/w)-1)/_11, (1-2y/h)/_22)",
@@ -556,23 +569,23 @@ static void status(const void *self_, char *buf, size_t size)
         const object_test *t = self->last_id >= 0 ? &self->tests[self->last_id] : NULL;
         if (t && t->quadratic && k > 0 && (size_t)k < sizeof numbers)
             snprintf(numbers + k, sizeof numbers - (size_t)k, "   %s: t0 %.4g  t1 %.4g",
-                     self->objects[self->last_id].name, (double)t->t0, (double)t->t1);
+                     lesson_display_name("name", self->objects[self->last_id].name, name, sizeof name),
+                     (double)t->t0, (double)t->t1);
     }
     if (lesson_stepper_active(&self->stepper)) {
         int k = snprintf(step, sizeof step, "%s  ", lesson_stepper_label(&self->stepper, label, sizeof label));
         if (k > 0 && (size_t)k < sizeof step)
             test_text(self, self->stepper.current, step + k, sizeof step - (size_t)k);
     } else {
-        snprintf(step, sizeof step, self->stepper.on ? "step mode (P): click, then . next  , previous"
-                                                     : "P: step through each object's test");
+        snprintf(step, sizeof step, "%s",
+                 msg(self->stepper.on ? "lesson.picking-spheres.step.waiting" : "lesson.picking-spheres.step.hint"));
     }
-    int k = snprintf(buf, size, "ray: %s (M)   picks: %s (N)   bounds: %s (B)   rotating: %d\n"
-                     "click rule: %s (T)\n%s%s%s\n%s\n"
-                     "volume: %s (V)   false positives of the last click: tutorial sphere %d, "
-                     "smallest sphere %d, AABB %d, OBB %d",
-                     self->method == LESSON_PICK_D3D9 ? "D3D9 CalculateRay" : "XNA unproject",
-                     self->nearest_only ? "nearest only" : "all on the ray", self->show_bounds ? "shown" : "hidden",
-                     n, self->set_clear ? "the tutorial's: hit objects on, all others off" : "toggle what is hit (demo)",
+    int k = snprintf(buf, size, msg("lesson.picking-spheres.status"),
+                     msg(self->method == LESSON_PICK_D3D9 ? "lesson.picking-spheres.ray.d3d9"
+                                                          : "lesson.picking-spheres.ray.unproject"),
+                     msg(self->nearest_only ? "lesson.picking-spheres.picks.nearest" : "lesson.picking-spheres.picks.all"),
+                     msg(self->show_bounds ? "word.shown" : "word.hidden"), n,
+                     msg(self->set_clear ? "lesson.picking-spheres.rule.tutorial" : "lesson.picking-spheres.rule.toggle"),
                      self->agreement, self->has_ray ? "\n" : "", meaning,
                      numbers[0] ? numbers : step, volume_name(self->volume), self->false_positives[0],
                      self->false_positives[1], self->false_positives[2], self->false_positives[3]);
@@ -609,15 +622,6 @@ static int gpu_object(const void *self_, uint32_t id)
 
 const lesson lesson1_spheres = {
     .number = 1,
-    .title = "Lesson 1: picking bounding spheres",
-    .keys = "left click  toggle rotation of what the ray hits\n"
-            "M  D3D9 ray / unproject ray\n"
-            "N  nearest only / all on the ray\n"
-            "B  show bounding volumes\n"
-            "V  volume: tutorial sphere / smallest sphere / AABB / OBB\n"
-            "A  many objects: 100,000 moving in one scene BVH / back\n"
-            "T  click rule: toggle (demo) / set hit, clear the rest (tutorial)\n"
-            LESSON_STEP_KEYS,
     .camera = {{0.0f, 1.0f, -2.0f}, 0.0f, 0.38f, 15.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

@@ -20,6 +20,7 @@
  */
 #include "lesson.h"
 #include "steady_math.h"
+#include "msg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,7 +84,7 @@ typedef struct lesson2 {
     beam beams[BEAM_COUNT];
     int next_beam;
     float time;
-    char last[96];
+    char last[256];         /* the last shot in words, for the HUD (UTF-8) */
     shot_math math;
     lesson_stepper stepper;
 } lesson2;
@@ -136,7 +137,7 @@ static void *create(const lesson_env *env)
     glm_vec3_copy((vec3){-2.4f, 2.0f, -11.6f}, self->turrets[1]);
     for (int i = 0; i < BEAM_COUNT; ++i)
         self->beams[i].start = -1.0f;
-    snprintf(self->last, sizeof self->last, "click to fire");
+    snprintf(self->last, sizeof self->last, "%s", msg("lesson.phaser-shields.last.ready"));
     return self;
 }
 
@@ -342,8 +343,10 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
     lesson_pick_int(out, "turret", self->turret);
     lesson_pick_vec3(out, "aim", aim, 6);
     if (!in_range) {
-        snprintf(self->last, sizeof self->last, "%s: miss, the beam flies its full range", TURRET_NAMES[self->turret]);
-        snprintf(out->note, sizeof out->note, "%s", self->last);
+        char turret[96];
+        snprintf(self->last, sizeof self->last, msg("lesson.phaser-shields.last.miss"),
+                 lesson_display_name("name", TURRET_NAMES[self->turret], turret, sizeof turret));
+        snprintf(out->note, sizeof out->note, "%.95s", self->last);
         lesson_pick_int(out, "shield", self->math.shield);     /* the quadratic's */
         report_math(&self->math, out);
         return;
@@ -358,9 +361,12 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
     lesson_pick_float(out, "t_enter", hit.t_enter, 7);
     lesson_pick_float(out, "t_exit", hit.t_exit, 7);
     report_math(&self->math, out);
-    snprintf(self->last, sizeof self->last, "%s hits the %s at its %s point", TURRET_NAMES[self->turret],
-             self->shields[id].name, hit.inside ? "EXIT" : "entry");
-    snprintf(out->note, sizeof out->note, "%s", self->last);
+    char turret[96], name[96];
+    snprintf(self->last, sizeof self->last, msg("lesson.phaser-shields.last.hit"),
+             lesson_display_name("name", TURRET_NAMES[self->turret], turret, sizeof turret),
+             lesson_display_name("name", self->shields[id].name, name, sizeof name),
+             msg(hit.inside ? "lesson.phaser-shields.point.exit" : "lesson.phaser-shields.point.entry"));
+    snprintf(out->note, sizeof out->note, "%.95s", self->last);
 }
 
 /* ------------------------------------------------------------ draw */
@@ -545,28 +551,31 @@ static void draw(const void *self_, render_list *list)
 
 /* ------------------------------------------------------------ HUD */
 
+/* the steps' titles: catalogue ids */
 static const char *const STEP_TITLES[STEP_COUNT] = {
-    "the beam", "into the shield's unit space", "the quadratic a t^2 + b t + c = 0",
-    "the discriminant", "the roots", "which root"};
+    "lesson.phaser-shields.step.beam", "lesson.phaser-shields.step.unit_space", "lesson.phaser-shields.step.quadratic",
+    "lesson.phaser-shields.step.discriminant", "lesson.phaser-shields.step.roots", "lesson.phaser-shields.step.which"};
 
 /* the library's answer for the shot, in words */
 static void right_answer(const shot_math *m, char *buf, size_t size)
 {
     if (!m->lib_hit)
-        snprintf(buf, size, "no root >= 0: a miss");
+        snprintf(buf, size, "%s", msg("lesson.phaser-shields.right.none"));
     else if (!m->in_range)
-        snprintf(buf, size, "t = %.3f, beyond the beam's range: a miss", (double)m->lib_t);
+        snprintf(buf, size, msg("lesson.phaser-shields.right.beyond"), (double)m->lib_t);
     else
-        snprintf(buf, size, "t = %.3f, the %s point", (double)m->lib_t, m->inside ? "EXIT" : "entry");
+        snprintf(buf, size, msg("lesson.phaser-shields.right.point"), (double)m->lib_t,
+                 msg(m->inside ? "lesson.phaser-shields.point.exit" : "lesson.phaser-shields.point.entry"));
 }
 
 /* the root the seed returns, in words */
 static void seed_answer(const shot_math *m, char *buf, size_t size)
 {
     if (m->disc < 0.0f)
-        snprintf(buf, size, "none (disc < 0): a miss");
+        snprintf(buf, size, "%s", msg("lesson.phaser-shields.seed.none"));
     else
-        snprintf(buf, size, "%.3f%s", (double)m->s_minus, m->s_minus < 0.0f ? ", BEHIND the gun" : "");
+        snprintf(buf, size, "%.3f%s", (double)m->s_minus,
+                 m->s_minus < 0.0f ? msg("lesson.phaser-shields.seed.behind") : "");
 }
 
 static void step_text(const lesson2 *self, char *buf, size_t size)
@@ -574,53 +583,49 @@ static void step_text(const lesson2 *self, char *buf, size_t size)
     const shot_math *m = &self->math;
     const shield *s = &self->shields[m->shield];
     const rp_ellipsoid *e = &s->shape;
-    char label[32], seed[64], right[80];
+    char label[48], seed[96], right[128], name[96];
     lesson_stepper_label(&self->stepper, label, sizeof label);
     seed_answer(m, seed, sizeof seed);
     right_answer(m, right, sizeof right);
     int step = self->stepper.current;
-    int n = snprintf(buf, size, "%s: %s  (. next  , back  P off)\n", label, STEP_TITLES[step]);
+    int n = snprintf(buf, size, msg("lesson.phaser-shields.step.header"), label, msg(STEP_TITLES[step]));
     if (n < 0 || (size_t)n >= size)
         return;
     buf += n;
     size -= (size_t)n;
     switch (step) {
     case STEP_BEAM:
-        snprintf(buf, size, "A = turret (%.2f, %.2f, %.2f), unit Dir = (%.3f, %.3f, %.3f); P = A + t Dir\n"
-                 "%s: centre (%.2f, %.2f, %.2f), semi-axes (%.2f, %.2f, %.2f)%s",
+        snprintf(buf, size, msg("lesson.phaser-shields.step.beam_text"),
                  (double)m->beam.origin[0], (double)m->beam.origin[1], (double)m->beam.origin[2],
-                 (double)m->beam.dir[0], (double)m->beam.dir[1], (double)m->beam.dir[2], s->name,
+                 (double)m->beam.dir[0], (double)m->beam.dir[1], (double)m->beam.dir[2],
+                 lesson_display_name("name", s->name, name, sizeof name),
                  (double)e->center[0], (double)e->center[1], (double)e->center[2], (double)e->radii[0],
                  (double)e->radii[1], (double)e->radii[2],
-                 e->orientation[3] != 0.0f ? ", rotated" : ", axis-aligned");
+                 msg(e->orientation[3] != 0.0f ? "lesson.phaser-shields.shape.rotated"
+                                               : "lesson.phaser-shields.shape.axis_aligned"));
         break;
     case STEP_UNIT_SPACE:
-        snprintf(buf, size, "undo the rotation, divide by the semi-axes: the shield is the unit sphere\n"
-                 "o = (%.3f, %.3f, %.3f)   d = (%.3f, %.3f, %.3f)   (t keeps its meaning)",
+        snprintf(buf, size, msg("lesson.phaser-shields.step.unit_text"),
                  (double)m->o[0], (double)m->o[1], (double)m->o[2], (double)m->d[0], (double)m->d[1],
                  (double)m->d[2]);
         break;
     case STEP_COEFFICIENTS:
-        snprintf(buf, size, "a = d.d = %.4g   b = 2 o.d = %.4g   c = o.o - 1 = %.4g\n"
-                 "(the tutorial's sums x^2/a^2 + y^2/b^2 + z^2/c^2, axis by axis)",
+        snprintf(buf, size, msg("lesson.phaser-shields.step.coeff_text"),
                  (double)m->a, (double)m->b, (double)m->c);
         break;
     case STEP_DISCRIMINANT:
-        snprintf(buf, size, "b^2 - 4ac = %.4g: %s", (double)m->disc,
-                 m->disc < 0.0f ? "< 0, the beam's line misses the shield"
-                                : ">= 0, the beam's line meets the shield twice");
+        snprintf(buf, size, msg("lesson.phaser-shields.step.disc_text"), (double)m->disc,
+                 msg(m->disc < 0.0f ? "lesson.phaser-shields.disc.negative" : "lesson.phaser-shields.disc.positive"));
         break;
     case STEP_ROOTS:
         if (m->disc < 0.0f)
-            snprintf(buf, size, "no real roots");
+            snprintf(buf, size, "%s", msg("lesson.phaser-shields.step.no_roots"));
         else
-            snprintf(buf, size, "s = (-b -+ sqrt(b^2 - 4ac)) / 2a:  %.3f and %.3f (white points)\n"
-                     "where the beam's line goes into and out of the shield",
+            snprintf(buf, size, msg("lesson.phaser-shields.step.roots_text"),
                      (double)m->s_minus, (double)m->s_plus);
         break;
     default:
-        snprintf(buf, size, "the tutorial returns min(s1, s2) = %s (red)\n"
-                 "right: the smallest root >= 0: %s (green)", seed, right);
+        snprintf(buf, size, msg("lesson.phaser-shields.step.which_text"), seed, right);
         break;
     }
 }
@@ -629,26 +634,28 @@ static void status(const void *self_, char *buf, size_t size)
 {
     const lesson2 *self = self_;
     const shot_math *m = &self->math;
+    char turret[96];
+    lesson_display_name("name", TURRET_NAMES[self->turret], turret, sizeof turret);
     if (m->valid && lesson_stepper_active(&self->stepper)) {
-        int n = snprintf(buf, size, "firing: %s (T)\n", TURRET_NAMES[self->turret]);
+        int n = snprintf(buf, size, msg("lesson.phaser-shields.status.firing"), turret);
         if (n >= 0 && (size_t)n < size)
             step_text(self, buf + n, size - (size_t)n);
         return;
     }
-    int n = snprintf(buf, size, "firing: %s (T)   step mode (P): %s\n%s", TURRET_NAMES[self->turret],
-                     self->stepper.on ? "on, click to fire" : "off", self->last);
+    int n = snprintf(buf, size, msg("lesson.phaser-shields.status.main"), turret,
+                     msg(self->stepper.on ? "lesson.phaser-shields.step.on" : "word.off"), self->last);
     if (!m->valid || n < 0 || (size_t)n >= size)
         return;
-    char seed[64], right[80], roots[64] = "roots: none";
+    char seed[96], right[128], roots[64], name[96];
     seed_answer(m, seed, sizeof seed);
     right_answer(m, right, sizeof right);
     if (m->disc >= 0.0f)
-        snprintf(roots, sizeof roots, "roots %.3f, %.3f", (double)m->s_minus, (double)m->s_plus);
-    snprintf(buf + n, size - (size_t)n,
-             "\n%s, unit space: a = %.4g  b = %.4g  c = %.4g  b^2-4ac = %.4g\n"
-             "%s   tutorial min(s1, s2): %s   right: %s",
-             self->shields[m->shield].name, (double)m->a, (double)m->b, (double)m->c, (double)m->disc, roots,
-             seed, right);
+        snprintf(roots, sizeof roots, msg("lesson.phaser-shields.roots.two"), (double)m->s_minus, (double)m->s_plus);
+    else
+        snprintf(roots, sizeof roots, "%s", msg("lesson.phaser-shields.roots.none"));
+    snprintf(buf + n, size - (size_t)n, msg("lesson.phaser-shields.status.math"),
+             lesson_display_name("name", self->shields[m->shield].name, name, sizeof name), (double)m->a,
+             (double)m->b, (double)m->c, (double)m->disc, roots, seed, right);
 }
 
 static int objects(const void *self_, const vec3 eye, lesson_object *out, int cap)
@@ -681,10 +688,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson2_shields = {
     .number = 2,
-    .title = "Lesson 2: phaser vs. shields",
-    .keys = "left click  fire at the point under the cursor\n"
-            LESSON_STEP_KEYS
-            "T  switch turret (one sits inside its own shield)",
     .camera = {{0.0f, 2.0f, -3.5f}, 0.0f, 0.44f, 19.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

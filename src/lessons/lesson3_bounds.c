@@ -19,6 +19,7 @@
  */
 #include "lesson.h"
 #include "steady_math.h"
+#include "msg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,8 +35,10 @@
 enum { STEP_PAIR, STEP_DISTANCE, STEP_EXACT, STEP_SHORTCUT, STEP_SCALED, STEP_MODELS, STEP_COUNT };
 
 typedef enum test_mode { MODE_EXACT, MODE_SHORTCUT, MODE_SCALED, MODE_COUNT } test_mode;
+/* the tests' names: catalogue ids */
 static const char *const MODE_NAMES[MODE_COUNT] = {
-    "exact: d^2 <= (ra+rb)^2", "tutorial's shortcut: d^2 < ra^2+rb^2", "shortcut, radii * sqrt(2)"};
+    "lesson.bounding-sphere-tests.mode.exact", "lesson.bounding-sphere-tests.mode.shortcut",
+    "lesson.bounding-sphere-tests.mode.scaled"};
 
 typedef struct ship {
     const char *name;
@@ -535,7 +538,13 @@ static void draw(const void *self_, render_list *list)
 
 static const char *yes_no(bool contact)
 {
-    return contact ? "contact" : "apart";
+    return msg(contact ? "lesson.bounding-sphere-tests.contact" : "lesson.bounding-sphere-tests.apart");
+}
+
+/* SHRINK as a percentage, for the HUD */
+static int shrink_percent(void)
+{
+    return (int)lroundf(SHRINK * 100.0f);
 }
 
 /* the selected pair's numbers: one step of step mode, or all in two lines */
@@ -544,52 +553,59 @@ static void pair_text(const lesson3 *self, char *buf, size_t size)
     pair_numbers n;
     selected_pair(self, &n);
     if (n.a < 0) {
-        snprintf(buf, size, "\nclick a ship: its tests against its nearest neighbour%s",
-                 self->stepper.on ? " (step mode: the scene is frozen)" : "   P: step mode");
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.pair.none"),
+                 msg(self->stepper.on ? "lesson.bounding-sphere-tests.pair.frozen"
+                                      : "lesson.bounding-sphere-tests.pair.step_hint"));
         return;
     }
-    const char *na = self->ships[n.a].name, *nb = self->ships[n.b].name;
+    char na[64], nb[64];
+    lesson_display_name("name", self->ships[n.a].name, na, sizeof na);
+    lesson_display_name("name", self->ships[n.b].name, nb, sizeof nb);
     if (!lesson_stepper_active(&self->stepper)) {
-        snprintf(buf, size, "\n%s + %s: d^2 = %.3f  (ra+rb)^2 = %.3f  ra^2+rb^2 = %.3f  2(ra^2+rb^2) = %.3f\n"
-                 "exact: %s   shortcut: %s   sqrt(2): %s   models: %s   P: step mode",
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.pair.summary"),
                  na, nb, (double)n.d2, (double)n.exact_bound, (double)n.shortcut_bound, (double)n.scaled_bound,
-                 yes_no(n.exact), yes_no(n.shortcut), yes_no(n.scaled), n.models ? "overlap" : "apart");
+                 yes_no(n.exact), yes_no(n.shortcut), yes_no(n.scaled),
+                 msg(n.models ? "lesson.bounding-sphere-tests.overlap" : "lesson.bounding-sphere-tests.apart"));
         return;
     }
-    char label[32];
+    char label[48], spheres[96];
     lesson_stepper_label(&self->stepper, label, sizeof label);
-    int k = snprintf(buf, size, "\n%s  (. next  , back  P off; the scene is frozen)\n", label);
+    int k = snprintf(buf, size, msg("lesson.bounding-sphere-tests.step.header"), label);
     if (k < 0 || (size_t)k >= size)
         return;
     buf += k;
     size -= (size_t)k;
     switch (self->stepper.current) {
     case STEP_PAIR:
-        snprintf(buf, size, "the pair: %s (ra = %.3f) and its nearest neighbour %s (rb = %.3f)\n"
-                 "spheres %s", na, (double)n.ra, nb, (double)n.rb,
-                 self->shrink ? "shrunk to 80% of the models (S)" : "enclosing the models");
+        if (self->shrink)
+            snprintf(spheres, sizeof spheres, msg("lesson.bounding-sphere-tests.spheres.shrunk_models"),
+                     shrink_percent());
+        else
+            snprintf(spheres, sizeof spheres, "%s", msg("lesson.bounding-sphere-tests.spheres.enclosing_models"));
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.step.pair"), na, (double)n.ra, nb, (double)n.rb,
+                 spheres);
         break;
     case STEP_DISTANCE:
-        snprintf(buf, size, "d^2 = |ca - cb|^2 = %.4f   (no square root: every test compares squares)",
-                 (double)n.d2);
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.step.distance"), (double)n.d2);
         break;
     case STEP_EXACT:
-        snprintf(buf, size, "exact: (ra+rb)^2 = %.4f;  d^2 <= (ra+rb)^2?  %s: %s", (double)n.exact_bound,
-                 n.exact ? "yes" : "no", yes_no(n.exact));
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.step.exact"), (double)n.exact_bound,
+                 msg(n.exact ? "word.yes" : "word.no"), yes_no(n.exact));
         break;
     case STEP_SHORTCUT:
-        snprintf(buf, size, "shortcut: ra^2+rb^2 = %.4f;  d^2 < ra^2+rb^2?  %s: %s%s", (double)n.shortcut_bound,
-                 n.shortcut ? "yes" : "no", yes_no(n.shortcut),
-                 n.exact && !n.shortcut ? "  (MISSES the contact)" : "");
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.step.shortcut"), (double)n.shortcut_bound,
+                 msg(n.shortcut ? "word.yes" : "word.no"), yes_no(n.shortcut),
+                 n.exact && !n.shortcut ? msg("lesson.bounding-sphere-tests.step.misses") : "");
         break;
     case STEP_SCALED:
-        snprintf(buf, size, "radii * sqrt(2): 2(ra^2+rb^2) = %.4f;  d^2 < that?  %s: %s%s", (double)n.scaled_bound,
-                 n.scaled ? "yes" : "no", yes_no(n.scaled), n.scaled && !n.exact ? "  (a FALSE alarm)" : "");
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.step.scaled"), (double)n.scaled_bound,
+                 msg(n.scaled ? "word.yes" : "word.no"), yes_no(n.scaled),
+                 n.scaled && !n.exact ? msg("lesson.bounding-sphere-tests.step.false_alarm") : "");
         break;
     default:
-        snprintf(buf, size, "the models themselves: %s%s\n(sampled on a %dx%dx%d grid where the enclosing spheres meet)",
-                 n.models ? "they overlap" : "apart",
-                 n.models && !n.exact ? ": the spheres say apart, they MISS it (red)" : "", OVERLAP_GRID,
+        snprintf(buf, size, msg("lesson.bounding-sphere-tests.step.models"),
+                 msg(n.models ? "lesson.bounding-sphere-tests.models.overlap" : "lesson.bounding-sphere-tests.apart"),
+                 n.models && !n.exact ? msg("lesson.bounding-sphere-tests.models.missed") : "", OVERLAP_GRID,
                  OVERLAP_GRID, OVERLAP_GRID);
         break;
     }
@@ -598,16 +614,16 @@ static void pair_text(const lesson3 *self, char *buf, size_t size)
 static void status(const void *self_, char *buf, size_t size)
 {
     const lesson3 *self = self_;
-    int n = snprintf(buf, size,
-             "test: %s (M)\n"
-             "contacts: %d by this test, %d exact, %d disagree%s\n"
-             "bounding spheres: %s (S), %s (B)   projectiles inside a sphere: %d\n"
-             "models overlapping while their spheres are apart: %d%s",
-             MODE_NAMES[self->mode], self->contacts_mode, self->contacts_exact, self->disagreements,
-             self->disagreements ? "  (magenta: missed, amber: false alarm)" : "",
-             self->shrink ? "shrunk to 80% of the model" : "enclosing the model",
-             self->show_bounds ? "shown" : "hidden", self->shots_inside, self->hidden_overlaps,
-             self->hidden_overlaps ? "  (red)" : "");
+    char spheres[96];
+    if (self->shrink)
+        snprintf(spheres, sizeof spheres, msg("lesson.bounding-sphere-tests.spheres.shrunk_model"), shrink_percent());
+    else
+        snprintf(spheres, sizeof spheres, "%s", msg("lesson.bounding-sphere-tests.spheres.enclosing_model"));
+    int n = snprintf(buf, size, msg("lesson.bounding-sphere-tests.status"),
+             msg(MODE_NAMES[self->mode]), self->contacts_mode, self->contacts_exact, self->disagreements,
+             self->disagreements ? msg("lesson.bounding-sphere-tests.status.colours") : "", spheres,
+             msg(self->show_bounds ? "word.shown" : "word.hidden"), self->shots_inside, self->hidden_overlaps,
+             self->hidden_overlaps ? msg("lesson.bounding-sphere-tests.status.red") : "");
     if (n >= 0 && (size_t)n < size)
         pair_text(self, buf + n, size - (size_t)n);
 }
@@ -629,12 +645,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson3_bounds = {
     .number = 3,
-    .title = "Lesson 3: bounding-sphere tests",
-    .keys = "left click  select and pause / resume a ship\n"
-            LESSON_STEP_KEYS
-            "M  exact / tutorial's shortcut / sqrt(2)-scaled radii\n"
-            "S  shrink bounding spheres below the models\n"
-            "B  show bounding spheres",
     .camera = {{0.0f, 1.6f, -2.5f}, 0.0f, 0.5f, 12.0f, 0.7853982f},
     .create = create,
     .destroy = destroy,

@@ -18,6 +18,7 @@
  */
 #include "lesson.h"
 #include "steady_math.h"
+#include "msg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -320,25 +321,26 @@ static void draw(const void *self_, render_list *list)
 static void status(const void *self_, char *buf, size_t size)
 {
     const lesson5 *self = self_;
-    int n = snprintf(buf, size, "%zu triangles   picks: %s (A)   test: %s (B)   spin: %s (S)\n",
-                     self->mesh.triangle_count, self->all_hits ? "all hits" : "nearest",
-                     self->sphere_only ? "bounding sphere only" : "triangles (BVH)",
-                     self->spinning ? "on" : "off");
+    int n = snprintf(buf, size, msg("lesson.picking-triangles.status"), self->mesh.triangle_count,
+                     msg(self->all_hits ? "lesson.picking-triangles.picks.all" : "lesson.picking-triangles.picks.nearest"),
+                     msg(self->sphere_only ? "lesson.picking-triangles.test.sphere"
+                                           : "lesson.picking-triangles.test.triangles"),
+                     msg(self->spinning ? "word.on" : "word.off"));
     if (!self->has_ray || n < 0 || (size_t)n >= size)
         return;
     if (self->sphere_only || self->false_positive)
-        n += snprintf(buf + n, size - (size_t)n, "bounding sphere: %s%s\n", self->sphere_hit ? "hit" : "miss",
-                      self->false_positive ? ", triangles: miss -> FALSE POSITIVE" : "");
-    if (self->hit_count == 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, "no triangle hit");
-    for (int i = 0; i < self->hit_count && i < 6 && (size_t)n < size; ++i) {
+        n += snprintf(buf + n, size - (size_t)n, msg("lesson.picking-triangles.sphere"),
+                      msg(self->sphere_hit ? "word.hit" : "word.miss"),
+                      self->false_positive ? msg("lesson.picking-triangles.sphere.false_positive") : "");
+    if (self->hit_count == 0 && n >= 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "%s", msg("lesson.picking-triangles.none"));
+    for (int i = 0; i < self->hit_count && i < 6 && n >= 0 && (size_t)n < size; ++i) {
         const tri_pick *p = &self->hits[i];
-        n += snprintf(buf + n, size - (size_t)n, "%sface %u  u %.3f  v %.3f  t %.3f  tu %.3f  tv %.3f",
-                      i ? "\n" : "", (unsigned)p->face, (double)p->u, (double)p->v, (double)p->t,
-                      (double)p->tu, (double)p->tv);
+        n += snprintf(buf + n, size - (size_t)n, msg("lesson.picking-triangles.face"), i ? "\n" : "",
+                      (unsigned)p->face, (double)p->u, (double)p->v, (double)p->t, (double)p->tu, (double)p->tv);
     }
-    if (self->hit_total > 6 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, "\n... %d hits in all", self->hit_total);
+    if (self->hit_total > 6 && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, msg("lesson.picking-triangles.more"), self->hit_total);
 }
 
 /* ------------------------------------------------------------ layout */
@@ -419,11 +421,6 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 
 const lesson lesson5_triangles = {
     .number = 5,
-    .title = "Lesson 5: picking triangles (the DirectX SDK's Pick sample)",
-    .keys = "left click  pick the nearest triangle (D3DXIntersect)\n"
-            "A  all hits / nearest (the sample's F5)\n"
-            "B  bounding sphere only / triangles\n"
-            "S  spin the model",
     .camera = {{0.0f, 1.7f, 0.0f}, 0.0f, 0.12f, 4.6f, 0.7853982f},
     .create = create,
     .destroy = destroy,

@@ -1,6 +1,8 @@
 /* lessons.c: the lesson registry (lessons.h). */
 #include "lessons.h"
 
+#include "msg.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +42,7 @@ LESSONS_TABLE(DECLARE)
 enum { NUMBER_NONE, LESSONS_TABLE(NUMBER) NUMBER_END };
 
 #define ENTRY(object, name, pick_ids, files) \
-    {NUMBER_##object, &object, #object, name, "lesson." name ".title", pick_ids, files},
+    {NUMBER_##object, &object, #object, name, "lesson." name ".title", "lesson." name ".keys", pick_ids, files},
 static const lessons_entry table[] = {LESSONS_TABLE(ENTRY)};
 
 #define TABLE_COUNT (NUMBER_END - 1)
@@ -72,6 +74,31 @@ const lessons_entry *lessons_for_file(const char *option)
         if (lessons_loads_file(lessons_get(n), option))
             return lessons_get(n);
     return NULL;
+}
+
+const char *lessons_title(const lessons_entry *e)
+{
+    return e ? msg(e->title_key) : NULL;
+}
+
+const char *lessons_keys(const lessons_entry *e)
+{
+    return e ? msg(e->keys_key) : NULL;
+}
+
+bool lessons_heading(const lessons_entry *e, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return false;
+    buf[0] = '\0';
+    if (!e)
+        return false;
+    int n = snprintf(buf, size, msg("lesson.heading"), e->number, lessons_title(e));
+    if (n < 0 || (size_t)n >= size) {
+        buf[0] = '\0';
+        return false;
+    }
+    return true;
 }
 
 bool lessons_notes_path(const lessons_entry *e, char *buf, size_t size)

@@ -15,6 +15,7 @@
  * grown until it encloses every input point, checked in double. */
 #include "raypick/box.h"
 #include "internal.h"
+#include "points_internal.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -23,59 +24,22 @@
 
 /* ---- reading the points -------------------------------------------------- */
 
-typedef struct point_array {
-    const unsigned char *base;
-    size_t count, stride;
-} point_array;
-
-/* stride 0 means packed; otherwise at least three floats and float-aligned
-   (a multiple of 4: D3DVERTEX is 32 bytes) */
-static bool point_array_init(const float *xyz, size_t count, size_t stride_bytes,
-                             point_array *pa)
-{
-    if (xyz == NULL || count == 0)
-        return false;
-    if (stride_bytes == 0)
-        stride_bytes = 3 * sizeof(float);
-    if (stride_bytes < 3 * sizeof(float) || stride_bytes % sizeof(float) != 0)
-        return false;
-    pa->base = (const unsigned char *)xyz;
-    pa->count = count;
-    pa->stride = stride_bytes;
-    return true;
-}
-
-static void point_at(const point_array *pa, size_t i, float p[3])
-{
-    memcpy(p, pa->base + i * pa->stride, 3 * sizeof(float));
-}
-
-static bool points_finite(const point_array *pa)
-{
-    for (size_t i = 0; i < pa->count; i++) {
-        float p[3];
-        point_at(pa, i, p);
-        if (!rp_vec3_finite(p))
-            return false;
-    }
-    return true;
-}
 
 /* ---- box ----------------------------------------------------------------- */
 
 bool rp_aabb_from_points(const float *xyz, size_t count, size_t stride_bytes, rp_aabb *out)
 {
-    point_array pa;
-    if (!point_array_init(xyz, count, stride_bytes, &pa))
+    rp_points pa;
+    if (!rp_points_init(xyz, count, stride_bytes, &pa))
         return false;
     rp_aabb box;
-    point_at(&pa, 0, box.min);
+    rp_points_get(&pa, 0, box.min);
     if (!rp_vec3_finite(box.min))
         return false;
     glm_vec3_copy(box.min, box.max);
     for (size_t i = 1; i < count; i++) {
         float p[3];
-        point_at(&pa, i, p);
+        rp_points_get(&pa, i, p);
         if (!rp_vec3_finite(p))
             return false;
         for (int k = 0; k < 3; k++) {
@@ -209,7 +173,7 @@ static uint64_t next_random(uint64_t *state)
 /* The points in double, in a pseudo-random order: Fisher-Yates on an
    index array (small and cache-friendly), then one gather. NULL when out
    of memory. */
-static double (*shuffled_points(const point_array *pa))[3]
+static double (*shuffled_points(const rp_points *pa))[3]
 {
     const size_t n = pa->count;
     if (n > SIZE_MAX / sizeof(double[3]))
@@ -232,7 +196,7 @@ static double (*shuffled_points(const point_array *pa))[3]
     }
     for (size_t i = 0; i < n; i++) {
         float p[3];
-        point_at(pa, order[i], p);
+        rp_points_get(pa, order[i], p);
         pts[i][0] = p[0];
         pts[i][1] = p[1];
         pts[i][2] = p[2];
@@ -245,7 +209,7 @@ static double (*shuffled_points(const point_array *pa))[3]
    float radius r with |p - c| <= r for every point, in double, with a
    margin of a few double roundings so that any order of summing the
    squares agrees. */
-static bool enclosing_float_sphere(const point_array *pa, const double centre[3],
+static bool enclosing_float_sphere(const rp_points *pa, const double centre[3],
                                    rp_sphere *s)
 {
     for (int k = 0; k < 3; k++) {
@@ -257,7 +221,7 @@ static bool enclosing_float_sphere(const point_array *pa, const double centre[3]
     double max_d2 = 0.0;
     for (size_t i = 0; i < pa->count; i++) {
         float p[3];
-        point_at(pa, i, p);
+        rp_points_get(pa, i, p);
         const double pd[3] = {p[0], p[1], p[2]};
         const double d2 = dist2d(pd, c);
         max_d2 = d2 > max_d2 ? d2 : max_d2;
@@ -279,8 +243,8 @@ static bool enclosing_float_sphere(const point_array *pa, const double centre[3]
 bool rp_sphere_from_points(const float *xyz, size_t count, size_t stride_bytes,
                            rp_sphere *out)
 {
-    point_array pa;
-    if (!point_array_init(xyz, count, stride_bytes, &pa) || !points_finite(&pa))
+    rp_points pa;
+    if (!rp_points_init(xyz, count, stride_bytes, &pa) || !rp_points_finite(&pa))
         return false;
 
     double (*pts)[3] = shuffled_points(&pa);

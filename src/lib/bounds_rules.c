@@ -9,6 +9,7 @@
  * arithmetic is not on a knife edge. */
 #include "raypick/box.h"
 #include "internal.h"
+#include "points_internal.h"
 
 #include <float.h>
 #include <string.h>
@@ -55,36 +56,10 @@ bool rp_aabb_to_center_extents(const rp_aabb *box, vec3 center, vec3 extents)
 
 /* ---- reading points (the layout of rp_aabb_from_points) ------------------ */
 
-typedef struct point_reader {
-    const unsigned char *base;
-    size_t count, stride;
-} point_reader;
-
-static bool point_reader_init(const float *xyz, size_t count, size_t stride_bytes,
-                              point_reader *pr)
-{
-    if (xyz == NULL || count == 0)
-        return false;
-    if (stride_bytes == 0)
-        stride_bytes = 3 * sizeof(float);
-    if (stride_bytes < 3 * sizeof(float) || stride_bytes % sizeof(float) != 0)
-        return false;
-    pr->base = (const unsigned char *)xyz;
-    pr->count = count;
-    pr->stride = stride_bytes;
-    for (size_t i = 0; i < count; i++) {
-        float p[3];
-        memcpy(p, pr->base + i * pr->stride, sizeof p);
-        if (!rp_vec3_finite(p))
-            return false;
-    }
-    return true;
-}
-
-static void point_d(const point_reader *pr, size_t i, double p[3])
+static void point_d(const rp_points *pr, size_t i, double p[3])
 {
     float f[3];
-    memcpy(f, pr->base + i * pr->stride, sizeof f);
+    rp_points_get(pr, i, f);
     p[0] = f[0], p[1] = f[1], p[2] = f[2];
 }
 
@@ -112,7 +87,7 @@ static bool round_sphere(const double c[3], double r, rp_sphere *s)
 
 /* D3DXComputeBoundingSphere: the mean point, then the farthest point's
    distance from the mean as it is stored (in float). */
-static bool sphere_centroid(const point_reader *pr, rp_sphere *s)
+static bool sphere_centroid(const rp_points *pr, rp_sphere *s)
 {
     double sum[3] = {0.0, 0.0, 0.0};
     for (size_t i = 0; i < pr->count; i++) {
@@ -139,7 +114,7 @@ static bool sphere_centroid(const point_reader *pr, rp_sphere *s)
 
 /* Ritter's first pass: for each axis the first point with the smallest and
    the first with the largest coordinate (strict comparisons, in order). */
-static void extreme_points(const point_reader *pr, double lo[3][3], double hi[3][3])
+static void extreme_points(const rp_points *pr, double lo[3][3], double hi[3][3])
 {
     point_d(pr, 0, lo[0]);
     for (int a = 0; a < 3; a++) {
@@ -176,7 +151,7 @@ static int ritter_axis(const double span2[3], bool monogame)
     return dy > dz ? 1 : 2;
 }
 
-static bool sphere_ritter(const point_reader *pr, bool monogame, rp_sphere *s)
+static bool sphere_ritter(const rp_points *pr, bool monogame, rp_sphere *s)
 {
     double lo[3][3], hi[3][3];
     extreme_points(pr, lo, hi);
@@ -212,8 +187,8 @@ bool rp_sphere_from_points_rule(const float *xyz, size_t count, size_t stride_by
         return rp_sphere_from_points(xyz, count, stride_bytes, out);
     if (rule != RP_SPHERE_CENTROID && rule != RP_SPHERE_RITTER && rule != RP_SPHERE_RITTER_MONOGAME)
         return false;
-    point_reader pr;
-    if (!point_reader_init(xyz, count, stride_bytes, &pr))
+    rp_points pr;
+    if (!rp_points_init(xyz, count, stride_bytes, &pr) || !rp_points_finite(&pr))
         return false;
     rp_sphere s;
     const bool ok = rule == RP_SPHERE_CENTROID ? sphere_centroid(&pr, &s)

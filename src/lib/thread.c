@@ -1,8 +1,13 @@
-/* thread.c: rp_thread_start / rp_thread_join / rp_cpu_count and
-   rp_ticket_take (thread_internal.h) on POSIX threads, Win32 threads, or
-   nothing. */
+/* thread.c: rp_thread_start / rp_thread_join / rp_cpu_count,
+   rp_ticket_take and the relaxed loads and stores (thread_internal.h) on
+   POSIX threads, Win32 threads, or nothing. C11's <stdatomic.h> is not
+   used: MSVC's C compiler has it only as an experiment; gcc's and clang's
+   __atomic builtins and Windows' Interlocked functions do the same. */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L   /* sysconf's _SC_NPROCESSORS_ONLN on glibc */
+#endif
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE 1        /* macOS hides it under _POSIX_C_SOURCE alone */
 #endif
 #include <stdlib.h>
 
@@ -130,5 +135,32 @@ long rp_ticket_take(rp_ticket *t)
     return InterlockedIncrement(&t->next) - 1;
 #else
 #error "raypick: no atomic increment for this compiler; build with RAYPICK_NO_THREADS"
+#endif
+}
+
+long rp_atomic_load_relaxed(const long *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+#elif defined(RP_THREADS_WIN32)
+    /* an aligned 32-bit volatile read is one load on every Windows target */
+    return *(const volatile long *)p;
+#elif defined(RP_THREADS_NONE)
+    return *p;
+#else
+#error "raypick: no atomic load for this compiler; build with RAYPICK_NO_THREADS"
+#endif
+}
+
+void rp_atomic_store_relaxed(long *p, long v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+#elif defined(RP_THREADS_WIN32)
+    InterlockedExchange((volatile LONG *)p, v);
+#elif defined(RP_THREADS_NONE)
+    *p = v;
+#else
+#error "raypick: no atomic store for this compiler; build with RAYPICK_NO_THREADS"
 #endif
 }

@@ -34,4 +34,10 @@ typedef struct rp_ticket {
 /* The next number; safe to call from several threads at once. */
 long rp_ticket_take(rp_ticket *t);
 
+/* A long that several threads read and write whole, with no order
+   between them and other memory (C11's memory_order_relaxed): enough for a
+   cache of a value every thread would compute alike. */
+long rp_atomic_load_relaxed(const long *p);
+void rp_atomic_store_relaxed(long *p, long v);
+
 #endif /* RAYPICK_THREAD_INTERNAL_H */

@@ -174,8 +174,9 @@ static inline bool rp_tri_intersect(const rp_tri_ray *r, const float *p0, const 
     const int pos = (U > 0.0f) | (V > 0.0f) | (W > 0.0f);
     if (neg & pos)
         return false;
-    const int finite = (U != 0.0f) & (V != 0.0f) & (W != 0.0f) & (fabsf(U) <= FLT_MAX) &
-                       (fabsf(V) <= FLT_MAX) & (fabsf(W) <= FLT_MAX);
+    const float au = fabsf(U), av = fabsf(V), aw = fabsf(W);   /* no calls inside the &s */
+    const int finite = (U != 0.0f) & (V != 0.0f) & (W != 0.0f) & (au <= FLT_MAX) &
+                       (av <= FLT_MAX) & (aw <= FLT_MAX);
     if (!finite)
         return rp_tri_slow(r, p0, p1, p2, res);
 

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 199309L    /* clock_gettime under -std=c11 */
 #endif
 #include "clock.h"
+#include "msg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,9 +84,9 @@ void render_format_us(double us, double step_us, char *buf, size_t size)
     if (!isfinite(us) || us < 0.0)
         snprintf(buf, size, "-");
     else if (!(step_us > 1.0))
-        snprintf(buf, size, "%.1f us", us);
+        snprintf(buf, size, msg("time.us"), us);
     else if (us < step_us)
-        snprintf(buf, size, "under %.0f us", step_us);
+        snprintf(buf, size, msg("time.under_us"), step_us);
     else
-        snprintf(buf, size, "%.0f us (the clock steps %.0f us)", us, step_us);
+        snprintf(buf, size, msg("time.us_steps"), us, step_us);
 }

@@ -21,7 +21,8 @@ double render_clock_step_seconds(void);
 
 /* A duration in microseconds for the HUD, into buf (size bytes, always
    terminated when size > 0), honest about a coarse clock (step_us: the
-   clock's step in microseconds, 0 if unknown):
+   clock's step in microseconds, 0 if unknown), in the message catalogue's
+   language (msg.h; in English:)
      step_us <= 1:            "12.3 us"
      below one step:          "under 100 us"
      otherwise:               "300 us (the clock steps 100 us)"

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <cglm/cglm.h>
 
+#include "font.h"
 #include "render_list.h"
 
 typedef struct renderer renderer;
@@ -56,8 +57,18 @@ void render_end(renderer *r);
 /* Draws a frame's scene: the list's commands, phase by phase (above).
    Terrain meshes are built on first sight and kept until render_destroy. */
 void render_submit(renderer *r, const render_list *list);
+/* The part of the drawable the frame's 3D scene fills (drawable pixels,
+   top-left origin); render_begin resets it to the whole drawable.
+   render_submit draws the scene's phases only there (scissored) and the
+   2D figures everywhere: a column of opaque panels beside the scene then
+   costs the scene nothing. Ignored for an empty or non-finite rectangle. */
+void render_scene_rect(renderer *r, float x, float y, float w, float h);
 
-/* HUD, in drawable pixels from the top-left corner; drawn last. */
+/* HUD, in drawable pixels from the top-left corner; drawn last. Text is
+   UTF-8, drawn with the fonts given to render_set_fonts (any script they
+   cover; a character none has shows as the font's missing box), else with
+   the built-in ASCII font (stb_easy_font: other characters show as '?').
+   At scale 1 a line is 12 pixels, an em 10. */
 void render_text(renderer *r, float x, float y, float scale, const vec4 color, const char *text);
 /* render_text that leaves out every character reaching past x = max_x */
 void render_text_clipped(renderer *r, float x, float y, float scale, const vec4 color, const char *text,
@@ -76,8 +87,19 @@ void render_panel(renderer *r, float x, float y, float w, float h, const vec4 co
 void render_loading_begin(renderer *r, const render_view *v);
 void render_loading_text(renderer *r, float x, float y, float scale, const vec4 panel, const vec4 color,
                          const char *text);
-float render_text_width(const char *text, float scale);
-float render_text_height(const char *text, float scale);
+/* The widest line of text at scale, as render_text draws it (with the
+   renderer's fonts, or the built-in font's widths); 0 for NULL. */
+float render_text_width(renderer *r, const char *text, float scale);
+/* 12 * scale a line, the last one counted only when it holds something
+   (stb_easy_font's rule); 0 for NULL. */
+float render_text_height(const renderer *r, const char *text, float scale);
+/* The HUD's fonts from now on (font.h): the renderer owns them and closes
+   them in render_destroy or at the next call; NULL: the built-in ASCII
+   font. r NULL: fonts are closed. */
+void render_set_fonts(renderer *r, font_set *fonts);
+/* The fonts render_set_fonts gave (NULL: the built-in font); still the
+   renderer's. */
+font_set *render_fonts(const renderer *r);
 
 /* The finished frame's pixels, RGB, top row first (width * height * 3 bytes). */
 bool render_read_pixels(renderer *r, int width, int height, uint8_t *rgb);

@@ -13,6 +13,7 @@
      impostor.c     spheres and boxes among them, ray-cast; culling helpers
      background.c   the gradient and the ground plane
      batches.c      lines, points, beams, shadows, the grid
+     figure.c       2D figures (insets, the code panel), cached in a layer
      text.c         the HUD and the loading screen's line
      shapes.c       GPU meshes, the lit shapes, vertex layouts
      program.c      the renderer's GLSL programs and their uniforms
@@ -21,7 +22,8 @@
      render_list.c  the frame's commands as plain data (no GL)
      geometry.c     the shapes' vertices (no GL)
      clock.c        a monotonic clock (no GL)
-     steady_math.c  sine and cosine, the same bits everywhere (no GL) */
+     steady_math.c  sine and cosine, the same bits everywhere (no GL)
+     font.c         the HUD's fonts: found, read with stb_truetype (no GL) */
 #ifndef RAYPICK_RENDER_INTERNAL_H
 #define RAYPICK_RENDER_INTERNAL_H
 
@@ -88,8 +90,23 @@ typedef struct render_batch {
 
 typedef struct text_vertex {
     float position[2];
+    float uv[2];        /* in the glyph atlas; negative: a solid quad */
     float color[4];
 } text_vertex;
+
+/* The frame's 2D figures (figure.c): triangles in pixels, drawn into a
+   layer (a texture the size of the drawable) kept while the figures stay
+   the same, then shown as one quad over their extent. */
+typedef struct render_figure_batch {
+    GLuint vao, vbo;
+    text_vertex *v;
+    int count, cap;
+    GLuint layer_fbo, layer_tex;
+    int layer_w, layer_h;
+    uint64_t layer_key;         /* the figures the layer holds (0: none) */
+    float extent[4];            /* where they are: x0, y0, x1, y1 */
+    GLuint quad_vao, quad_vbo;
+} render_figure_batch;
 
 /* A terrain's GPU mesh (terrain.c). */
 typedef struct render_terrain render_terrain;
@@ -135,6 +152,9 @@ struct renderer {
     render_batch hidden_lines;  /* x-ray lines' faint copies, drawn where hidden */
     render_batch background; /* screen grid in NDC (its own 2-float layout) */
     render_view view;
+    bool scene_clipped;         /* render_scene_rect: the scene's phases scissored to scene_box
+                                   (set there, lifted by render_draw_figures and render_end) */
+    int scene_box[4];           /* GL's x, y (bottom-up), width, height */
     vec3 light_dir;
     render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
     int next_terrain;       /* the slot to reuse when all are taken */
@@ -143,10 +163,15 @@ struct renderer {
     /* the frame's translucent surfaces, back to front (list indices) */
     int *surfaces;
     int surface_cap;
+    /* 2D figures (insets, the code panel): built on first use */
+    render_program figure_prog, figure_layer_prog;
+    render_figure_batch figure;
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;
     int text_count, text_cap;
+    font_set *fonts;            /* NULL: stb_easy_font (render_set_fonts) */
+    struct text_atlas *atlas;   /* the glyphs drawn so far (text.c), made on first use */
 };
 
 /* ---- model.c: user meshes ---------------------------------------------- */
@@ -237,6 +262,17 @@ void render_draw_points(renderer *r);
 /* Beams glow: additive, no depth writes, so their order does not matter
    and they light up whatever translucent surface lies behind them. */
 void render_draw_beams(renderer *r);
+
+/* ---- figure.c ---------------------------------------------------------- */
+
+void render_figure_init(renderer *r);
+void render_figure_free(renderer *r);
+/* The list's RENDER_CMD_FIGURE commands, in list order, over the scene
+   (depth off, blended, no scissor: render_scene_rect's ends here), texts
+   over shapes. Drawn into the layer only when
+   they differ from the last frame's (or the drawable's size does); else
+   the layer is shown as it is. */
+void render_draw_figures(renderer *r, const render_list *list);
 
 /* ---- text.c ------------------------------------------------------------ */
 

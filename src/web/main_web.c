@@ -13,6 +13,8 @@
 #include <emscripten/html5.h>
 
 #include "app.h"
+#include "lang.h"
+#include "msg.h"
 #include "report.h"
 
 typedef struct web_run {
@@ -98,7 +100,11 @@ int main(int argc, char **argv)
         return 1;
     }
     char err[256] = "";
-    switch (app_parse_options(argc, argv, &run->opt, err, sizeof err)) {
+    app_parse_result parsed = app_parse_options(argc, argv, &run->opt, err, sizeof err);
+    /* ?lang=de (the page's --lang), else the browser's language (emscripten
+       sets LANG from navigator.language) */
+    msg_set_language(app_lang_choose(run->opt.lang, getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG")));
+    switch (parsed) {
     case APP_PARSE_HELP:
         app_print_usage("raypick", stdout);
         free(run);

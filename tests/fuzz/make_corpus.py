@@ -262,6 +262,88 @@ def geometry():
     write("scene", "raw", bytes([0, 2]) + bytes([0]) + raws(0, 0, -5, 1) + bytes([1]) +
           raws(0, 0, -5, 1, 2, 3, 0, 0, 0, NAN) + bytes([0]) + raws(0, 0, 0, 0, 0, -1))
 
+    # fuzz_frustum: mode, convention, flags, polyline count; rectangle (4),
+    # viewport (4); mode 3: the rectangle as 4 bytes, then eye, target (3
+    # tame each), near, far, fov, half height (bytes); else two matrices or
+    # (flags & 1) a raw frustum of 48 floats; then the shapes: sphere (4),
+    # ellipsoid (6 + quaternion 4 + a byte), aabb (6), obb (6 + 4 + a
+    # byte), triangle (9), the polyline's points.
+    shapes = (tames(0, 0, 0, 1) + tames(1, 0, 0, 1, 0.5, 0.25, 0, 0, 0, 1) + b"\x01" +
+              tames(-1, -1, -1, 1, 1, 1) + tames(0, 0, 0, 1, 1, 1, 0, 0.5, 0, 0.875) + b"\x01" +
+              tames(-2, 0, 0, 2, 0, 0, 0, 2, 0))
+    poly = tames(-4, 0, 0, 0, 0, 0, 0, 0, -4, 4, 4, 4)
+    cam = tames(0, 5, 10, 0, 0, 0) + bytes([20, 100, 128, 60])
+    write("frustum", "gl_perspective", bytes([3, 0, 2, 4]) + tames(0, 0, 0, 0, 0, 0, 640, 480) +
+          bytes([64, 64, 192, 160]) + cam + shapes + poly)
+    write("frustum", "d3d_ortho_reversed", bytes([3, 1, 2 | 4 | 8, 3]) +
+          tames(0, 0, 0, 0, 8, 4, 256, 256) + bytes([250, 10, 3, 200]) + cam + shapes + poly[:36])
+    write("frustum", "past_the_edges", bytes([3, 0, 2, 2]) + tames(0, 0, 0, 0, 0, 0, 320, 200) +
+          bytes([0, 0, 255, 255]) + cam + shapes + poly[:24])
+    write("frustum", "empty_rect", bytes([3, 0, 2, 2]) + tames(0, 0, 0, 0, 0, 0, 320, 200) +
+          bytes([64, 64, 64, 160]) + cam + shapes + poly[:24])
+    ortho_box = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -0.25, 0, 0, 0, -1.5, 1]
+    write("frustum", "tame_matrices", bytes([1, 0, 2, 4]) + tames(10, 10, 90, 70, 0, 0, 100, 80) +
+          tames(*ortho_box) + tames(*ident) + shapes + poly)
+    unit = [-1, 0, 0, 1, 1, 0, 0, 1, 0, -1, 0, 1, 0, 1, 0, 1, 0, 0, -1, 10, 0, 0, 1, -1]
+    corners = [-1, -1, -1, 1, -1, -1, -1, 1, -1, 1, 1, -1, -1, -1, -10, 1, -1, -10, -1, 1, -10,
+               1, 1, -10]
+    write("frustum", "raw_frustum", bytes([1, 0, 1 | 2, 3]) + tames(0, 0, 0, 0, 0, 0, 1, 1) +
+          tames(*unit) + tames(*corners) + shapes + poly[:36])
+    write("frustum", "raw_nan", bytes([0, 1, 0, 2]) + raws(0, 0, NAN, 5, 0, 0, 10, 10) +
+          raws(*ident) + raws(*ident) + raws(0, 0, -5, INF) + raws(*([0.5] * 20)))
+
+    # fuzz_thin: mode, flags, polyline count, stride choice; ray (6),
+    # tolerance (2), point, segment ends, the polyline's points, plane (4),
+    # cursor x, y, pixels, viewport (4); flags & 4: two cursor bytes, the
+    # eye (3 tame) and a fov byte, else two matrices; grab, normal, object.
+    ray = tames(0, 0, 5, 0, 0, -1)
+    thin = tames(0.25, 0, 0) + tames(-1, 0.25, 0, 1, 0.25, 0)
+    drag = tames(0, 0, 0, 0, 1, 0, 0, 0.5, 0)
+    write("thin", "world_tolerance", bytes([1, 0, 3, 0]) + ray + tames(0.5, 0) + thin +
+          tames(0, 0, 0, 1, 0, 0, 1, 1, 0) + tames(0, 1, 0, 0) +
+          tames(32, 24, 3, 0, 0, 64, 48) + tames(*ident) + tames(*ident) + drag)
+    write("thin", "pixels_real_camera", bytes([1, 4 | 8, 4, 2]) + ray + tames(0, 0.0625) + thin +
+          tames(-2, 0, 0, 0, 0, 0, 0, 1, 0, 2, 2, 2) + tames(0, 1, 0, 0) +
+          tames(0, 0, 3, 0, 0, 0, 0) + bytes([10, 250]) + tames(3, 4, 10) + bytes([100]) + drag)
+    write("thin", "parallel_no_tolerance", bytes([1, 1, 2, 3]) + tames(0, 0, 0, 2, 0, 0) +
+          tames(0, 0) + tames(3, 1, 0) + tames(2, 1, 0, 9, 1, 0) + tames(-3, 1, 0, 4, 1, 0) +
+          tames(0, 0, 1, -2) + tames(1, 1, 1, 0, 0, 4, 4) + tames(*ident) + tames(*ident) + drag)
+    write("thin", "one_point", bytes([1, 2, 1, 1]) + ray + tames(0.125, 1) + thin + tames(0, 0, -3) +
+          tames(0, 0, 1, 0) + tames(1, 1, 1, 0, 0, 4, 4) + tames(*ident) + tames(*ident) + drag)
+    write("thin", "raw_nan", bytes([0, 0, 2, 0]) + raws(0, 0, 5, 0, 0, -1) + raws(NAN, 0) +
+          raws(1, INF, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 2, 2, 2) + raws(0, 0, 0, 0) +
+          raws(0, 0, -1, 0, 0, 0, 0))
+
+def scene_queries():
+    """fuzz_scene_query: mode, count, objects (kind byte, floats, mask
+    byte), moves (count; index + 1, kind, floats, mask byte), queries
+    (a byte: odd a ray with layers, t_max, any hit and a tolerance; even a
+    camera and a rectangle with select, layers and cap)."""
+    ident_at = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, 0, -6, 1]
+    objs = (bytes([0]) + tames(0, 0, -5, 1) + bytes([0]) +
+            bytes([2]) + tames(-1, -1, -9, 1, 1, -8) + bytes([2]) +
+            bytes([5]) + tames(0, 0, -3, 0.25, 0) + bytes([6]) +
+            bytes([6]) + tames(-1, 0.25, -4, 1, 0.25, -4, 0.5, 0) + bytes([0]) +
+            bytes([7, 3]) + tames(-2, 0, -6, 0, 0, -6, 0, 0, -10, 2, 0, -10, 0.25, 0.5) +
+            bytes([1]) +
+            bytes([4]) + tames(*ident_at) + b"\x01" + bytes([3]))
+    move = bytes([1, 1, 0]) + tames(1, 0, -5, 1) + bytes([10])
+    rays = (bytes([1]) + tames(0, 0, 0, 0, 0, -1) + bytes([0]) + tames(0) + bytes([0]) +
+            tames(0, 0) +
+            bytes([1]) + tames(0, 0, 0, 0, 0, -1) + bytes([6]) + tames(4.5) + bytes([1]) +
+            tames(0.125, 0.25))
+    cam = tames(0, 5, 10, 0, 0, -5) + bytes([20, 100, 128])
+    frusta = (bytes([0]) + cam + bytes([0, 40, 40, 200, 200, 0, 0, 5]) +
+              bytes([2]) + cam + bytes([1, 0, 0, 255, 255, 2, 6, 1]) +
+              bytes([4]) + cam + bytes([0, 100, 90, 120, 110, 1, 0, 17]))
+    write("scene_query", "every_kind", bytes([1, 6]) + objs + move + rays + frusta + rays + frusta)
+    write("scene_query", "no_moves", bytes([1, 6]) + objs + bytes([0]) + frusta + rays)
+    write("scene_query", "raw", bytes([0, 2]) + bytes([5]) + raws(0, 0, -5, NAN, 0) +
+          bytes([6]) + bytes([6]) + raws(0, 0, 0, 1, 1, 1, 0.5, 0) + bytes([2]) + bytes([0]) +
+          bytes([1]) + raws(0, 0, 0, 0, 0, -1) + bytes([0]) + raws(-1) + bytes([1]) +
+          raws(0.5, 0) + bytes([0]) + cam + bytes([0, 0, 0, 255, 255, 3, 0, 4]))
+
+
 # ---------------------------------------------------------------- .obj text
 
 def objs():
@@ -291,6 +373,7 @@ def main():
         shutil.rmtree(CORPUS)
     images()
     geometry()
+    scene_queries()
     objs()
     n = sum(len(fs) for _, _, fs in os.walk(CORPUS))
     print("make_corpus: wrote %d seeds under %s" % (n, os.path.relpath(CORPUS)))

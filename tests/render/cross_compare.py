@@ -24,7 +24,8 @@ AMD). So passing means agreement where agreement is owed:
     left out: they show wall-clock timings (the pick's, lesson 1's
     many-objects move and refit), different in any two runs, and their
     length moves where lines wrap. The HUD's drawing is checked by the
-    render tests.
+    render tests. Both draw the HUD in English with the same font file
+    (RAYPICK_FONT: DejaVu Sans, Z: before its path for Wine).
 The lessons are the registry's (--list-lessons), which both builds must
 list alike. Writes OUTDIR/summary.json {"passed", "failed", "lessons": [...]}, prints one
 line per lesson, and exits 1 when any lesson failed.
@@ -46,6 +47,15 @@ from lesson_registry import list_lessons  # noqa: E402  (tests/lesson_registry.p
 MORE_RUNS = [("1-many", 1, ["--key", "a@2"])]
 WIDTH, HEIGHT, FRAMES = 640, 360, 40
 FLOAT_REL = 1e-6
+# the HUD's font for both builds; none found: both use the built-in font
+FONTS = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+         "/usr/share/fonts/dejavu/DejaVuSans.ttf", "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf"]
+
+
+def font_env(windows):
+    """the environment a build runs in: English, the same font file"""
+    font = next((f for f in FONTS if os.path.isfile(f)), "/nonexistent/raypick-font.ttf")
+    return dict(os.environ, LC_ALL="C", RAYPICK_FONT=("Z:" + font) if windows else font)
 
 
 def clicks():
@@ -72,8 +82,10 @@ def runs(native, exe, wrapper):
 
 
 def run_program(cmd, args):
-    proc = subprocess.run(cmd + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=300)
+    """the report lines of a run, in English with the same font file"""
+    windows = cmd[-1].lower().endswith(".exe")
+    proc = subprocess.run(cmd + args + ["--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=300, env=font_env(windows))
     if proc.returncode != 0:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), proc.returncode,
                                                   proc.stderr[-1000:]))

@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Render tests of the program's languages (--lang, the locale, fonts):
+
+    i18n_test.py RAYPICK TEST      TEST: options glyphs fallback
+
+options   --lang xx is refused with a message; --lang and the locale
+          (LC_ALL over LC_MESSAGES over LANG) choose the language of
+          --help and --list-lessons.
+glyphs    the HUD's title in German and Chinese is drawn with the fonts'
+          own glyphs: each non-ASCII character of the title is found in
+          the screenshot, in order, by matching the character as Pillow
+          (FreeType, not the program's stb_truetype) draws it with the
+          face the program reports, and matches it far better than it
+          matches any other character of the title. A missing box ("tofu")
+          or a wrong font matches none.
+fallback  with no font for Chinese (RAYPICK_FONT at a Latin font only, or
+          at nothing) --lang zh says what to install and shows English; a
+          file that is no font is named, and the HUD uses its built-in
+          font.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageStat
+
+from rp_render import HANG_WALL_S, WRAPPER, _limit_cpu, check, ctx, lessons
+
+# large enough that the title's em (about 30 pixels) leaves FreeType's hinting
+# (Pillow's) and stb_truetype's unhinted outlines a pixel's difference at most
+SIZE = (1920, 1080)
+# Under Wine (scripts/windows) a Windows program finds no Debian fonts and
+# reads Unix paths through drive Z:; the tests give it these.
+FONTS_LATIN = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+               "/usr/share/fonts/dejavu/DejaVuSans.ttf", "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf"]
+FONTS_CJK = ["/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"]
+
+
+def program_path(path):
+    """a path of this machine as the program under test opens it"""
+    return "Z:" + path if WRAPPER else path
+
+
+def local_path(path):
+    """a path the program reported, as this machine opens it"""
+    return path[2:] if WRAPPER and path[:2].upper() == "Z:" else path
+
+
+def run(args, expect=0, env=None):
+    """(stdout, stderr) of raypick with args, as UTF-8 text; env: variables
+    set (a value None removes one) on top of a locale-free environment."""
+    full = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "RAYPICK_FONT")}
+    if WRAPPER:
+        found = [next((f for f in fonts if os.path.isfile(f)), None) for fonts in (FONTS_LATIN, FONTS_CJK)]
+        full["RAYPICK_FONT"] = ";".join(program_path(f) for f in found if f)
+    for k, v in (env or {}).items():
+        if v is None:
+            full.pop(k, None)
+        else:
+            full[k] = v
+    cmd = WRAPPER + [ctx.raypick] + [str(a) for a in args]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full, timeout=HANG_WALL_S,
+                          preexec_fn=_limit_cpu)
+    out, err = proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    if proc.returncode != expect:
+        raise AssertionError("%s exited %d, expected %d\nstderr: %s" % (" ".join(cmd), proc.returncode, expect,
+                                                                       err[-2000:]))
+    return out, err
+
+
+def titles(args=(), env=None):
+    import json
+    out, _ = run(list(args) + ["--list-lessons"], env=env)
+    return [json.loads(line.rstrip(","))["title"] for line in out.splitlines() if line.startswith("{\"number\"")]
+
+
+def hud(lang, env=None, lesson=1):
+    import json
+    out, err = run(["--lesson", lesson, "--size", "%dx%d" % SIZE, "--lang", lang, "--print-layout"], env=env)
+    return json.loads(out.splitlines()[0])["hud"], err
+
+
+# ------------------------------------------------------------------ options
+
+def test_options():
+    for bad in (["--lang", "xx"], ["--lang", "DE"], ["--lang", ""], ["--lang"]):
+        _, err = run(bad + ["--frames", "1"], expect=2)
+        check("usage:" in err, "%s: no usage on stderr" % bad)
+        if len(bad) == 2:
+            check("no language '%s'" % bad[1] in err and "en, de, zh" in err,
+                  "%s: the message does not name the language and the choices: %r" % (bad, err))
+    english = titles(["--lang", "en"])
+    german = titles(["--lang", "de"])
+    chinese = titles(["--lang", "zh"])
+    check(len(english) == len(german) == len(chinese) == len(lessons()),
+          "--list-lessons: %d, %d, %d titles for %d lessons" % (len(english), len(german), len(chinese),
+                                                                len(lessons())))
+    check(all(g != e for g, e in zip(german, english)) and all(c != e for c, e in zip(chinese, english)),
+          "--lang de / zh: titles not translated: %s %s" % (german, chinese))
+    check(any(ord(ch) > 0x3000 for ch in "".join(chinese)), "--lang zh: no Chinese in the titles: %s" % chinese)
+    # --help in the language asked for, before or after --help
+    for args in (["--lang", "de", "--help"], ["--help", "--lang", "de"]):
+        out, _ = run(args)
+        check(all(t in out for t in german), "%s: the German titles are not listed" % args)
+    out, _ = run(["--help"], env={"LANG": "zh_CN.UTF-8"})
+    check(all(t in out for t in chinese), "LANG=zh_CN.UTF-8 --help: not in Chinese")
+    # the locale: LC_ALL over LC_MESSAGES over LANG; --lang over all
+    check(titles(env={"LANG": "de_DE.UTF-8"}) == german, "LANG=de_DE.UTF-8: not German")
+    check(titles(env={"LANG": "de_DE.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}) == chinese,
+          "LC_MESSAGES=zh_CN over LANG=de_DE: not Chinese")
+    check(titles(env={"LANG": "de_DE.UTF-8", "LC_ALL": "C"}) == english, "LC_ALL=C over LANG=de_DE: not English")
+    check(titles(env={"LANG": "fr_FR.UTF-8"}) == english, "LANG=fr_FR.UTF-8: not English")
+    check(titles(["--lang", "en"], env={"LANG": "zh_CN.UTF-8"}) == english, "--lang en over LANG=zh_CN: not English")
+    check(titles() == english, "no locale: not English")
+
+
+# ------------------------------------------------------------------ glyphs
+
+def red_band(png, layout):
+    """the title's rows of the screenshot, red channel (the title's ink is
+    (1, 0.92, 0.65) on a dark panel: red is the coverage), the panel's own
+    level taken off"""
+    h = layout["hud"] if "hud" in layout else layout
+    top = max(int(h["title_y"]) - 4, 0)
+    bottom = int(h["title_y"] + 12 * h["title_scale"]) + 5
+    left = max(int(h["text_x"]) - 4, 0)
+    right = int(h["top"][0] + h["top"][2])
+    with Image.open(png) as im:
+        band = im.convert("RGB").crop((left, top, right, bottom)).getchannel("R")
+    panel = sorted(band.getdata())[band.width * band.height // 2]
+    return ImageChops.subtract(band, Image.new("L", band.size, panel)), (left, top)
+
+
+def soft(im):
+    """a pixel's blur: FreeType's hinting moves a stem by a pixel where
+    stb_truetype's exact coverage does not; the shapes must agree, not
+    their pixels"""
+    return im.filter(ImageFilter.GaussianBlur(1.0))
+
+
+def glyph_image(font, ch):
+    """ch as FreeType draws it: coverage 0..255 on black, cropped to its ink"""
+    box = font.getbbox(ch)
+    w, h = max(box[2] - box[0], 1), max(box[3] - box[1], 1)
+    im = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(im).text((-box[0], -box[1]), ch, font=font, fill=255)
+    return im
+
+
+def mismatch(band, glyph, x, y):
+    """mean |difference| of glyph placed at (x, y) in band, 0..255"""
+    crop = band.crop((x, y, x + glyph.width, y + glyph.height))
+    return ImageStat.Stat(ImageChops.difference(crop, glyph)).mean[0]
+
+
+def best_place(band, glyph, x_from=0, x_to=None):
+    """(mismatch, x, y) of the glyph's best place in band, x in [x_from, x_to)"""
+    x_to = band.width - glyph.width + 1 if x_to is None else min(x_to, band.width - glyph.width + 1)
+    best = (1e9, 0, 0)
+    for y in range(0, max(band.height - glyph.height + 1, 1)):
+        for x in range(max(x_from, 0), max(x_to, x_from + 1)):
+            m = mismatch(band, glyph, x, y)
+            if m < best[0]:
+                best = (m, x, y)
+    return best
+
+
+def faces(h):
+    """the faces the program reports, as Pillow fonts at the title's em"""
+    em = int(round(10 * h["title_scale"]))
+    return [ImageFont.truetype(local_path(f["path"]), em, index=f["index"]) for f in h["fonts"]], em
+
+
+def check_title_glyphs(lang, face_for):
+    h, err = hud(lang)
+    check(h["language"] == lang, "--lang %s: the HUD shows %s (%s)" % (lang, h["language"], err.strip()))
+    png = os.path.join(ctx.tmp, "hud-%s.png" % lang)
+    run(["--lesson", 1, "--size", "%dx%d" % SIZE, "--lang", lang, "--frames", 2, "--screenshot", png])
+    band = soft(red_band(png, h)[0])
+    fonts, em = faces(h)
+    title = h["title"]
+    wanted = [ch for ch in dict.fromkeys(title) if ord(ch) > 127 and not ch.isspace()]
+    check(len(wanted) >= 1, "%s: no non-ASCII character in the title %r" % (lang, title))
+    glyphs = {ch: soft(glyph_image(fonts[face_for(ch, h)], ch)) for ch in wanted}
+    found, last_x = {}, -1
+    for ch in wanted:
+        m, x, y = best_place(band, glyphs[ch])
+        found[ch] = (m, x, y)
+        check(m < 22.0, "%s: %r (U+%04X) is not drawn as its font draws it: best mismatch %.1f of 255"
+              % (lang, ch, ord(ch), m))
+    # in the title's order (first occurrences)
+    order = sorted(wanted, key=lambda ch: title.index(ch))
+    xs = [found[ch][1] for ch in order]
+    check(xs == sorted(xs), "%s: the characters are not in the title's order: %s" %
+          (lang, [(ch, found[ch][1]) for ch in order]))
+    # distinct: where one character is, every other one matches far worse
+    for ch in wanted:
+        m, x, y = found[ch]
+        for other in wanted:
+            if other == ch:
+                continue
+            g = glyphs[other]
+            alt = min(mismatch(band, g, xx, yy) for xx in range(max(x - 3, 0), x + 4)
+                      for yy in range(max(y - 3, 0), min(y + 4, band.height - g.height + 1)))
+            check(alt > 2.0 * m + 6.0, "%s: at %r's place %r matches nearly as well (%.1f vs %.1f)"
+                  % (lang, ch, other, alt, m))
+    return h
+
+
+def test_glyphs():
+    def latin_first(ch, h):
+        return 0
+
+    def cjk(ch, h):
+        # the program's chain: the Latin face first; CJK characters come from the second
+        return 1 if ord(ch) >= 0x2e80 else 0
+
+    h = check_title_glyphs("de", latin_first)
+    check(len(h["fonts"]) == 1, "German opened a CJK face too: %s" % h["fonts"])
+    h = check_title_glyphs("zh", cjk)
+    check(len(h["fonts"]) == 2, "Chinese: the faces %s" % h["fonts"])
+
+
+# ------------------------------------------------------------------ fallback
+
+def test_fallback():
+    plain = hud("en")[0]
+    english, latin = plain["title"], plain["fonts"][0]["path"]
+    for font, why in ((latin, "lack characters of"), (program_path(os.path.join(ctx.tmp, "none.ttf")), "cannot open")):
+        h, err = hud("zh", env={"RAYPICK_FONT": font})
+        where = "RAYPICK_FONT=%s --lang zh" % font
+        check(h["language"] == "en" and h["title"] == english, where + ": not English: %s %r" % (h["language"],
+                                                                                                 h["title"]))
+        check(why in err and "showing English" in err and "RAYPICK_FONT" in err,
+              where + ": the message does not say why and what to do: %r" % err)
+        if sys.platform.startswith("linux") and not WRAPPER:
+            check("fonts-noto-cjk" in err, where + ": the message names no package: %r" % err)
+    # German without a font: English too (umlauts need one)
+    h, err = hud("de", env={"RAYPICK_FONT": program_path(os.path.join(ctx.tmp, "none.ttf"))})
+    check(h["language"] == "en" and "showing English" in err, "German without a font: %s %r" % (h["language"], err))
+    # a file that is no font: named, and the built-in font draws English
+    bogus = os.path.join(ctx.tmp, "bogus.ttf")
+    with open(bogus, "w") as f:
+        f.write("not a font at all, only words")
+    h, err = hud("en", env={"RAYPICK_FONT": program_path(bogus)})
+    check(h["fonts"] == [] and "bogus.ttf" in err and "not a TrueType" in err and "built-in" in err,
+          "RAYPICK_FONT at a text file: fonts %s, stderr %r" % (h["fonts"], err))
+    png = os.path.join(ctx.tmp, "builtin.png")
+    run(["--size", "%dx%d" % SIZE, "--frames", 2, "--screenshot", png], env={"RAYPICK_FONT": program_path(bogus)})
+    band, _ = red_band(png, h)
+    inked = sum(1 for v in band.getdata() if v > 128)
+    check(inked > 100, "the built-in font drew no title (%d bright pixels)" % inked)
+
+
+TESTS = {"options": test_options, "glyphs": test_glyphs, "fallback": test_fallback}
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] not in TESTS:
+        sys.stderr.write("usage: i18n_test.py RAYPICK {%s}\n" % ",".join(TESTS))
+        return 2
+    ctx.raypick = os.path.abspath(argv[0])
+    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
+        xvfb = shutil.which("xvfb-run")
+        if not xvfb:
+            sys.stderr.write("i18n_test: no DISPLAY and no xvfb-run\n")
+            return 1
+        env = dict(os.environ, RAYPICK_NO_XVFB="1")
+        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
+                                os.path.abspath(__file__)] + argv, env=env)
+    ctx.tmp = tempfile.mkdtemp(prefix="raypick-i18n-")
+    try:
+        TESTS[argv[1]]()
+    except AssertionError as e:
+        ctx.failures.append(str(e))
+        print("FAIL:", e)
+    finally:
+        shutil.rmtree(ctx.tmp, ignore_errors=True)
+    if ctx.failures:
+        print("%d check(s) failed" % len(ctx.failures))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,238 @@
+/* test_simd.c: the library's SIMD dispatch (src/lib/simd.h, simd.c).
+ *
+ *   - what cpuid says (rp_simd_detect_isa) against a second opinion: the
+ *     compiler's own CPU check (gcc, clang) or Windows' (MSVC);
+ *   - the RAYPICK_SIMD cap: meson runs this once per value (and once with
+ *     a value that names no level, which is ignored);
+ *   - the table: each job gets the kernel of the level in use;
+ *   - every kernel this CPU runs against its plain C twin, bit for bit.
+ *
+ * Links the library's objects (raypick_internal_dep): the dispatch is
+ * internal. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#if defined(_WIN32) && !(defined(__GNUC__) && !defined(_MSC_VER))
+#include <windows.h>
+#endif
+
+#include "simd.h"
+#include "ref_quadric.h"
+
+/* ---- cpuid against a second opinion ------------------------------------ */
+
+/* A second opinion on the CPU's level, and the highest level it can tell
+   apart (*ceiling): above it, it says "at least *ceiling". */
+#if RP_SIMD_DISPATCH && defined(__GNUC__) && !defined(_MSC_VER)
+/* gcc's and clang's runtime (libgcc, compiler-rt) ask cpuid and xgetbv
+   themselves; the levels are simd.h's. */
+static rp_isa second_opinion(const char **who, rp_isa *ceiling)
+{
+    *who = "__builtin_cpu_supports";
+    *ceiling = RP_ISA_AVX512;
+    __builtin_cpu_init();
+    const bool avx = __builtin_cpu_supports("avx");
+    const bool avx2 = avx && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
+                        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    return avx512 ? RP_ISA_AVX512 : avx2 ? RP_ISA_AVX2 : avx ? RP_ISA_AVX : RP_ISA_SSE2;
+}
+#elif RP_SIMD_DISPATCH && defined(_WIN32)
+/* Windows says AVX, AVX2 and AVX-512 F (not FMA, not the other AVX-512
+   parts): AVX2 is taken to come with FMA (every such CPU has both) and
+   AVX-512 F with the rest (every CPU but Knights Landing). Where it does
+   not report AVX-512 F (Windows before 10; Wine 8 never does) it tells
+   levels apart only up to AVX2. */
+static rp_isa second_opinion(const char **who, rp_isa *ceiling)
+{
+    *who = "IsProcessorFeaturePresent";
+    const bool avx = IsProcessorFeaturePresent(PF_AVX_INSTRUCTIONS_AVAILABLE);
+    const bool avx2 = avx && IsProcessorFeaturePresent(PF_AVX2_INSTRUCTIONS_AVAILABLE);
+    const bool avx512 = avx2 && IsProcessorFeaturePresent(PF_AVX512F_INSTRUCTIONS_AVAILABLE);
+    *ceiling = avx512 ? RP_ISA_AVX512 : RP_ISA_AVX2;
+    return avx512 ? RP_ISA_AVX512 : avx2 ? RP_ISA_AVX2 : avx ? RP_ISA_AVX : RP_ISA_SSE2;
+}
+#else
+/* No run-time kernels in this build: the baseline is all there is. */
+static rp_isa second_opinion(const char **who, rp_isa *ceiling)
+{
+    *who = "the build's baseline";
+    *ceiling = RP_ISA_AVX512;
+    return RP_SIMD_SSE2 ? RP_ISA_SSE2 : RP_ISA_SCALAR;
+}
+#endif
+
+static rp_isa at_most(rp_isa isa, rp_isa ceiling)
+{
+    return isa < ceiling ? isa : ceiling;
+}
+
+static void detect_agrees_with_a_second_opinion(void **state)
+{
+    (void)state;
+    const char *who = NULL;
+    rp_isa ceiling = RP_ISA_AVX512;
+    const rp_isa expected = second_opinion(&who, &ceiling);
+    const rp_isa got = rp_simd_detect_isa();
+    print_message("cpuid: %s; %s: %s%s\n", rp_simd_isa_name(got), who, rp_simd_isa_name(expected),
+                  ceiling < RP_ISA_AVX512 ? " (tells levels apart up to there)" : "");
+    assert_int_equal(at_most(got, ceiling), expected);
+    assert_int_equal(rp_simd_detect_isa(), got);   /* the same on every call */
+}
+
+/* ---- the RAYPICK_SIMD cap ------------------------------------------------ */
+
+static void level_is_the_cpus_capped_by_the_environment(void **state)
+{
+    (void)state;
+    const rp_isa cpu = rp_simd_detect_isa();
+    const char *cap = getenv("RAYPICK_SIMD");
+    rp_isa expected = cpu;
+    for (int i = 0; cap != NULL && i < RP_ISA_COUNT; i++) {
+        if (strcmp(cap, rp_simd_isa_name((rp_isa)i)) == 0 && (rp_isa)i < cpu)
+            expected = (rp_isa)i;
+    }
+    print_message("RAYPICK_SIMD=%s: %s in use\n", cap ? cap : "(unset)",
+                  rp_simd_isa_name(rp_simd_isa()));
+    assert_int_equal(rp_simd_isa(), expected);
+    assert_int_equal(rp_simd_isa(), expected);   /* cached: the same again */
+}
+
+static void names_are_the_levels(void **state)
+{
+    (void)state;
+    const char *names[RP_ISA_COUNT] = {"scalar", "sse2", "avx", "avx2", "avx512"};
+    for (int i = 0; i < RP_ISA_COUNT; i++)
+        assert_string_equal(rp_simd_isa_name((rp_isa)i), names[i]);
+    assert_string_equal(rp_simd_isa_name((rp_isa)RP_ISA_COUNT), "?");
+    assert_string_equal(rp_simd_isa_name((rp_isa)-1), "?");
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+static void table_gives_the_levels_kernel(void **state)
+{
+    (void)state;
+    const rp_isa isa = rp_simd_isa();
+    rp_sphere_filter_fn expected = rp_sphere_filter_scalar;
+#if RP_SIMD_SSE2
+    if (isa >= RP_ISA_SSE2)
+        expected = rp_sphere_filter_sse2;
+#endif
+#if RP_SIMD_DISPATCH
+    if (isa >= RP_ISA_AVX)
+        expected = rp_sphere_filter_avx;
+#endif
+    assert_true(rp_simd_sphere_filter() == expected);
+}
+
+/* ---- the sphere filter's kernels against plain C ------------------------ */
+
+/* Spheres where the filter's decisions are close, and its special cases:
+   grazing and behind the origin, huge and denormal, NaN and infinity. */
+static void fill_spheres(test_rng *g, const rp_sphere_filter_ray *rf, rp_sphere *s, size_t n)
+{
+    const float o[3] = {rf->ox, rf->oy, rf->oz}, u[3] = {rf->ux, rf->uy, rf->uz};
+    for (size_t k = 0; k < n; k++) {
+        const double t = rng_uniform(g, -50.0, 200.0);
+        const double scale = rng_log(g, -3.0, 3.0);
+        for (int a = 0; a < 3; a++) {
+            const float along = o[a] + (float)t * u[a];
+            s[k].center[a] = along + (float)(scale * rng_uniform(g, -1.0, 1.0));
+        }
+        s[k].radius = (float)(scale * rng_uniform(g, 0.0, 1.8));
+        switch (rng_u32(g) % 16) {
+        case 0: s[k].radius = NAN; break;
+        case 1: s[k].center[rng_u32(g) % 3] = INFINITY; break;
+        case 2: s[k].center[0] = 1e20f; break;                 /* beyond the trusted ff */
+        case 3: s[k].radius = FLT_MIN * 0.5f; break;           /* denormal */
+        case 4: s[k].radius = -s[k].radius; break;
+        default: break;
+        }
+    }
+}
+
+typedef struct kernel {
+    const char *name;
+    rp_isa needs;
+    rp_sphere_filter_fn fn;
+} kernel;
+
+static void sphere_kernels_match_plain_c_bit_for_bit(void **state)
+{
+    (void)state;
+    const kernel kernels[] = {
+#if RP_SIMD_SSE2
+        {"sse2", RP_ISA_SSE2, rp_sphere_filter_sse2},
+#endif
+#if RP_SIMD_DISPATCH
+        {"avx", RP_ISA_AVX, rp_sphere_filter_avx},
+#endif
+        {"(none)", RP_ISA_COUNT, NULL},   /* no empty array where neither exists */
+    };
+    const rp_isa cpu = rp_simd_detect_isa();
+    static rp_sphere spheres[RP_FILTER_BLOCK];
+    test_rng g = {0x51dd0001u};
+    size_t rounds = 0, compared = 0, runnable = 0;
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        runnable += kernels[k].needs <= cpu;
+    for (int round = 0; round < 400; round++) {
+        rp_sphere_filter_ray rf = {(float)rng_uniform(&g, -10, 10), (float)rng_uniform(&g, -10, 10),
+                                   (float)rng_uniform(&g, -10, 10), 0, 0, 0};
+        double u[3] = {rng_uniform(&g, -1, 1), rng_uniform(&g, -1, 1), rng_uniform(&g, -1, 1)};
+        const double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        if (len < 1e-3)
+            continue;
+        rf.ux = (float)(u[0] / len);
+        rf.uy = (float)(u[1] / len);
+        rf.uz = (float)(u[2] / len);
+        /* every tail length, and a few starts (a multiple of four) */
+        const size_t n = 1 + rng_u32(&g) % RP_FILTER_BLOCK;
+        const size_t start = 4 * (rng_u32(&g) % 3);
+        if (start >= n)
+            continue;
+        fill_spheres(&g, &rf, spheres, n);
+        rounds++;
+
+        unsigned char want[RP_FILTER_BLOCK / 4], got[RP_FILTER_BLOCK / 4];
+        memset(want, 0xEE, sizeof want);
+        const unsigned want_any = rp_sphere_filter_scalar(&rf, spheres, n, start, want);
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+            if (kernels[k].needs > cpu)
+                continue;
+            memset(got, 0xEE, sizeof got);
+            const unsigned got_any = kernels[k].fn(&rf, spheres, n, start, got);
+            if (memcmp(got, want, sizeof want) != 0 || (got_any != 0) != (want_any != 0))
+                fail_msg("%s kernel differs from plain C: round %d, n %lu, start %lu",
+                         kernels[k].name, round, (unsigned long)n, (unsigned long)start);
+            compared++;
+        }
+    }
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++) {
+        if (kernels[k].needs > cpu)
+            print_message("the %s kernel was not run: this CPU lacks it\n", kernels[k].name);
+    }
+    assert_true(rounds > 200);
+    assert_int_equal(compared, rounds * runnable);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(detect_agrees_with_a_second_opinion),
+        cmocka_unit_test(level_is_the_cpus_capped_by_the_environment),
+        cmocka_unit_test(names_are_the_levels),
+        cmocka_unit_test(table_gives_the_levels_kernel),
+        cmocka_unit_test(sphere_kernels_match_plain_c_bit_for_bit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
