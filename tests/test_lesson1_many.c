@@ -7,8 +7,8 @@
  * objects moved and the scene was refitted. Lesson 1's A key must switch
  * to the mode and back, its clicks and drawing going to the mode. Under
  * valgrind (RAYPICK_TEST_SCALE, test_scale.h) the tests but the first
- * make fewer objects: still enough for the scene's threaded build and
- * refit. */
+ * make fewer objects: the refit's still enough for the scene's threaded
+ * build and refit, those that pick and draw 10,000. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +37,15 @@ static int setup(void **state)
 {
     char err[128] = "";
     *state = lesson1_many_create(7, (int)test_scaled(LESSON1_MANY_OBJECTS, 40000), err, sizeof err);
+    return *state ? 0 : -1;
+}
+
+/* Fewer still at a smaller scale, for the tests that pick and draw: the
+   threaded build and refit are setup()'s. */
+static int setup_few(void **state)
+{
+    char err[128] = "";
+    *state = lesson1_many_create(7, (int)test_scaled(LESSON1_MANY_OBJECTS, 10000), err, sizeof err);
     return *state ? 0 : -1;
 }
 
@@ -523,12 +532,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(scene_holds_every_object_of_every_kind, setup_full, teardown),
-        cmocka_unit_test_setup_teardown(clicks_through_centres_pick_the_object_the_loop_sees, setup, teardown),
-        cmocka_unit_test_setup_teardown(random_rays_agree_with_the_loop, setup, teardown),
-        cmocka_unit_test_setup_teardown(a_click_draws_the_boxes_its_traversal_opened, setup, teardown),
+        cmocka_unit_test_setup_teardown(clicks_through_centres_pick_the_object_the_loop_sees, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(random_rays_agree_with_the_loop, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(a_click_draws_the_boxes_its_traversal_opened, setup_few, teardown),
         cmocka_unit_test_setup_teardown(moved_objects_are_picked_where_they_are_after_the_refit, setup, teardown),
-        cmocka_unit_test_setup_teardown(draw_lists_one_instanced_command_per_kind, setup, teardown),
-        cmocka_unit_test_setup_teardown(gpu_pick_ids_map_back_to_the_objects_drawn, setup, teardown),
+        cmocka_unit_test_setup_teardown(draw_lists_one_instanced_command_per_kind, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(gpu_pick_ids_map_back_to_the_objects_drawn, setup_few, teardown),
         cmocka_unit_test(lesson1_key_a_switches_to_the_mode_and_back),
         cmocka_unit_test(small_counts_and_bad_input),
     };
