@@ -56,24 +56,6 @@ typedef struct clocks {
     double wall, cpu;
 } clocks;
 
-static void print_load(void)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    double l1 = 0, l5 = 0, l15 = 0;
-    if (f != NULL && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
-        printf("  load average: %.2f %.2f %.2f (2 cores shared)\n", l1, l5, l15);
-    if (f != NULL)
-        fclose(f);
-}
-
-static int targets_failed;
-
-static void target(const char *what, double value, const char *op, double limit, bool met)
-{
-    printf("  target: %-52s %10.3f %s %-6g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
-    targets_failed += !met;
-}
-
 /* Rays from anywhere around the cube [-e, e]^3 towards a point inside it. */
 static void make_rays(rp_ray *rays, int n, float e)
 {
@@ -213,7 +195,7 @@ static void bench_spheres(int n)
 {
     float e = 1000.0f;
     printf("%d random spheres in [-%g, %g]^3, radius 0.5..2:\n", n, e, e);
-    print_load();
+    bench_print_load();
     rp_sphere *spheres = malloc((size_t)n * sizeof *spheres);
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < 3; k++)
@@ -287,9 +269,9 @@ static void bench_spheres(int n)
            build_ms, build_cpu_ms, set_ms, refit_ms, ray.wall, ray.cpu, hits, SPHERE_RAYS);
     printf("  rp_intersect_ray_spheres scan: %.1f us/ray, same pick as rp_scene on %d of %d "
            "rays\n", scan_us, scan_agree, SCAN_RAYS);
-    target("scene pick == scan pick (rays that differ)", SCAN_RAYS - scan_agree, "==", 0,
-           scan_agree == SCAN_RAYS);
-    target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
+    bench_target("scene pick == scan pick (rays that differ)", SCAN_RAYS - scan_agree, "==", 0,
+                 scan_agree == SCAN_RAYS);
+    bench_target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
 
 #ifdef RP_BENCH_HAVE_EMBREE
     embree_figures f = embree_run(spheres, (size_t)n, rays, SPHERE_RAYS, picks, ts);
@@ -298,20 +280,20 @@ static void bench_spheres(int n)
            f.ray_us, f.ray_cpu_us);
     printf("  picks: %d agree, %d differ at equal t (within 1e-4), %d differ\n", f.agree,
            f.disagree_near_tie, f.disagree);
-    target("per-ray time / Embree's (wall clock)", ray.wall / f.ray_us, "<=", 2,
-           ray.wall <= 2 * f.ray_us);
-    target("per-ray time / Embree's (CPU time)", ray.cpu / f.ray_cpu_us, "<=", 2,
-           ray.cpu <= 2 * f.ray_cpu_us);
-    target("build time / Embree's (all threads, wall clock)", build_ms / f.build_ms, "<=", 2,
-           build_ms <= 2 * f.build_ms);
-    target("build time / Embree's (CPU time)", build_cpu_ms / f.build_cpu_ms, "<=", 2,
-           build_cpu_ms <= 2 * f.build_cpu_ms);
+    bench_target("per-ray time / Embree's (wall clock)", ray.wall / f.ray_us, "<=", 2,
+                 ray.wall <= 2 * f.ray_us);
+    bench_target("per-ray time / Embree's (CPU time)", ray.cpu / f.ray_cpu_us, "<=", 2,
+                 ray.cpu <= 2 * f.ray_cpu_us);
+    bench_target("build time / Embree's (all threads, wall clock)", build_ms / f.build_ms, "<=", 2,
+                 build_ms <= 2 * f.build_ms);
+    bench_target("build time / Embree's (CPU time)", build_cpu_ms / f.build_cpu_ms, "<=", 2,
+                 build_cpu_ms <= 2 * f.build_cpu_ms);
     printf("  (build time / Embree's on one thread: %.2f)\n", build_ms / f.build1_ms);
-    target("picks that differ from Embree's", f.disagree, "==", 0, f.disagree == 0);
+    bench_target("picks that differ from Embree's", f.disagree, "==", 0, f.disagree == 0);
 #else
     printf("  Embree 3 not found at build time: no comparison\n");
 #endif
-    print_load();
+    bench_print_load();
     free(rays);
     free(picks);
     free(ts);
@@ -395,7 +377,7 @@ static void bench_mixed(int n)
     float e = 300.0f;
     printf("%d mixed objects (spheres, ellipsoids, boxes, oriented boxes, 1 in 1000 an "
            "icosahedron instance) in [-%g, %g]^3:\n", n, e, e);
-    print_load();
+    bench_print_load();
     rp_mesh *mesh = icosahedron();
     rs_object *objs = malloc((size_t)n * sizeof *objs);
     rp_scene *s = rp_scene_create();
@@ -437,9 +419,9 @@ static void bench_mixed(int n)
            MIXED_RAYS);
     printf("  loop over every object's own function: %.1f us/ray; same pick on %d of %d rays\n",
            loop_us, agree, LOOP_RAYS);
-    target("scene pick == loop pick (rays that differ)", LOOP_RAYS - agree, "==", 0,
-           agree == LOOP_RAYS);
-    target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
+    bench_target("scene pick == loop pick (rays that differ)", LOOP_RAYS - agree, "==", 0,
+                 agree == LOOP_RAYS);
+    bench_target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
     free(rays);
     free(picks);
     free(ts);
@@ -459,6 +441,6 @@ int main(int argc, char **argv)
     bench_print_machine();
     bench_spheres(spheres);
     bench_mixed(mixed);
-    printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");
+    printf("%s\n", bench_targets_failed ? "some targets NOT MET" : "all targets met");
     return 0;
 }
