@@ -39,15 +39,6 @@ int main(void)
 #define STEPS 20
 #define LIMIT 1.2
 
-/* The value of "key": in a JSON line, or -1. */
-static double json_number(const char *text, const char *key)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\":", key);
-    const char *at = strstr(text, pattern);
-    return at ? strtod(at + strlen(pattern), NULL) : -1.0;
-}
-
 /* One run; its median frame (wall, CPU) in ms, false when it failed. */
 static bool run(const char *raypick, bool panel, double *wall, double *cpu)
 {
@@ -77,8 +68,8 @@ static bool run(const char *raypick, bool panel, double *wall, double *cpu)
     if (!bench_run_child(argv, out, sizeof out, NULL))
         return false;
     const char *line = strstr(out, "{\"bench\"");
-    *wall = line ? json_number(line, "median_ms") : -1.0;
-    *cpu = line ? json_number(line, "cpu_median_ms") : -1.0;
+    *wall = line ? bench_json_number(line, "median_ms") : -1.0;
+    *cpu = line ? bench_json_number(line, "cpu_median_ms") : -1.0;
     return *wall > 0.0 && *cpu >= 0.0;
 }
 
@@ -88,11 +79,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_code_panel RAYPICK [ROUNDS]\n");
         return 2;
     }
-    int rounds = argc == 3 ? atoi(argv[2]) : 7;
-    if (rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "bench_code_panel: rounds %s out of 1..%d\n", argv[2], MAX_ROUNDS);
+    const int rounds = bench_rounds("bench_code_panel", argc == 3 ? argv[2] : NULL, 7, MAX_ROUNDS);
+    if (rounds < 0)
         return 2;
-    }
     double wall[2][MAX_ROUNDS], cpu[2][MAX_ROUNDS];
     for (int r = 0; r < rounds; ++r)
         for (int k = 0; k < 2; ++k) {
