@@ -25,6 +25,7 @@
 #include <raypick/raypick.h>
 #include "query_objects.h"
 #include "ref_camera.h"
+#include "sentinel.h"
 
 /* ---- meshes ------------------------------------------------------------ */
 
@@ -238,17 +239,6 @@ static int brute_ray(const qo_object *objs, int n, const rp_ray *ray, const rp_s
     return best;
 }
 
-#define SENTINEL 0xA5
-
-static bool untouched(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != SENTINEL)
-            return false;
-    return true;
-}
-
 /* How many check_ray calls, and how many found something: the tests
    make sure their rays hit (the comparison is not -1 == -1). */
 static long rays_checked, rays_hit;
@@ -261,9 +251,9 @@ static void check_ray(const rp_scene *s, const qo_object *objs, int n, const rp_
     rp_hit want, got;
     rp_triangle_hit want_tri, got_tri;
     rp_thin_hit want_thin, got_thin;
-    memset(&got, SENTINEL, sizeof got);
-    memset(&got_tri, SENTINEL, sizeof got_tri);
-    memset(&got_thin, SENTINEL, sizeof got_thin);
+    test_poison(&got, sizeof got);
+    test_poison(&got_tri, sizeof got_tri);
+    test_poison(&got_thin, sizeof got_thin);
     const int expect = brute_ray(objs, n, ray, q, &want, &want_tri, &want_thin);
     const int i = rp_scene_query_ray(s, ray, q, &got, &got_tri, &got_thin);
     rays_checked++;
@@ -283,9 +273,9 @@ static void check_ray(const rp_scene *s, const qo_object *objs, int n, const rp_
                  q->layers, (double)q->t_max);
     }
     if (i < 0) {
-        assert_true(untouched(&got, sizeof got));
-        assert_true(untouched(&got_tri, sizeof got_tri));
-        assert_true(untouched(&got_thin, sizeof got_thin));
+        assert_true(test_untouched(&got, sizeof got));
+        assert_true(test_untouched(&got_tri, sizeof got_tri));
+        assert_true(test_untouched(&got_thin, sizeof got_thin));
         return;
     }
     if (!qo_same_hit(&got, &want))
@@ -296,11 +286,11 @@ static void check_ray(const rp_scene *s, const qo_object *objs, int n, const rp_
     if (k == QO_MESH)
         assert_memory_equal(&got_tri, &want_tri, sizeof got_tri);
     else
-        assert_true(untouched(&got_tri, sizeof got_tri));
+        assert_true(test_untouched(&got_tri, sizeof got_tri));
     if (k >= QO_POINT)
         assert_memory_equal(&got_thin, &want_thin, sizeof got_thin);
     else
-        assert_true(untouched(&got_thin, sizeof got_thin));
+        assert_true(test_untouched(&got_thin, sizeof got_thin));
 }
 
 /* Rays from around the scene towards it. */
@@ -336,7 +326,7 @@ static size_t check_frustum(const rp_scene *s, const qo_object *objs, int n, con
     assert_non_null(want);
     assert_non_null(got);
     const size_t total = brute_frustum(objs, n, f, q, want);
-    memset(got, SENTINEL, (size_t)(n + 2) * sizeof *got);
+    test_poison(got, (size_t)(n + 2) * sizeof *got);
     const size_t all = rp_scene_query_frustum(s, f, q, got, (size_t)n + 1);
     if (all != total) {
         int *w2 = want, *g2 = got;
@@ -358,14 +348,14 @@ static size_t check_frustum(const rp_scene *s, const qo_object *objs, int n, con
                  (int)q->select, q->layers);
     if (total > 0)
         assert_memory_equal(got, want, total * sizeof *got);
-    assert_true(untouched(got + total, (size_t)(n + 2 - (int)total) * sizeof *got));
+    assert_true(test_untouched(got + total, (size_t)(n + 2 - (int)total) * sizeof *got));
     /* a smaller cap: the first ones in order (a bitmap or a heap inside) */
     const size_t cap = total > 0 ? (size_t)rng_u32(g) % total : 0;
-    memset(got, SENTINEL, (size_t)(n + 2) * sizeof *got);
+    test_poison(got, (size_t)(n + 2) * sizeof *got);
     assert_int_equal(rp_scene_query_frustum(s, f, q, got, cap), total);
     if (cap > 0)
         assert_memory_equal(got, want, cap * sizeof *got);
-    assert_true(untouched(got + cap, (size_t)(n + 2 - (int)cap) * sizeof *got));
+    assert_true(test_untouched(got + cap, (size_t)(n + 2 - (int)cap) * sizeof *got));
     assert_int_equal(rp_scene_query_frustum(s, f, q, NULL, 5), total);
     free(want);
     free(got);
@@ -486,9 +476,9 @@ static void zero_query_is_intersect_ray_scene(void **state)
             random_ray(&g, 12.0f, &ray);
             rp_hit a, b, c;
             rp_triangle_hit ta, tb, tc;
-            memset(&ta, SENTINEL, sizeof ta);
-            memset(&tb, SENTINEL, sizeof tb);
-            memset(&tc, SENTINEL, sizeof tc);
+            test_poison(&ta, sizeof ta);
+            test_poison(&tb, sizeof tb);
+            test_poison(&tc, sizeof tc);
             const int i = rp_intersect_ray_scene(w.scene, &ray, &a, &ta);
             assert_int_equal(rp_scene_query_ray(w.scene, &ray, &zero, &b, &tb, NULL), i);
             assert_int_equal(rp_scene_query_ray(w.scene, &ray, NULL, &c, &tc, NULL), i);
@@ -611,9 +601,9 @@ static void t_max_semantics(void **state)
     const float bad[] = {-1.0f, -FLT_MIN, NAN, -INFINITY};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         q.t_max = bad[i];
-        memset(&h, SENTINEL, sizeof h);
+        test_poison(&h, sizeof h);
         assert_int_equal(rp_scene_query_ray(s, &ray, &q, &h, NULL, NULL), -1);
-        assert_true(untouched(&h, sizeof h));
+        assert_true(test_untouched(&h, sizeof h));
     }
     rp_scene_destroy(s);
 }
@@ -676,9 +666,9 @@ static void mask_zero_matches_nothing(void **state)
     assert_true(rp_scene_set_mask(s, 0, 0));
     assert_true(rp_scene_build(s));
     rp_hit h;
-    memset(&h, SENTINEL, sizeof h);
+    test_poison(&h, sizeof h);
     assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, NULL), -1);
-    assert_true(untouched(&h, sizeof h));
+    assert_true(test_untouched(&h, sizeof h));
     rp_scene_trace trace = {0};
     assert_int_equal(rp_intersect_ray_scene_traced(s, &ray, &trace, NULL, NULL), -1);
     rp_scene_query q = {0};
@@ -903,7 +893,7 @@ static void thin_hit_records(void **state)
     rp_hit h;
     rp_triangle_hit tri;
     rp_thin_hit th;
-    memset(&tri, SENTINEL, sizeof tri);
+    test_poison(&tri, sizeof tri);
     assert_int_equal(rp_scene_query_ray(s, &ray, NULL, &h, &tri, &th), 0);
     assert_float_equal(h.t, 2.0f, 1e-6f);
     assert_true(h.t_enter == h.t && h.t_exit == h.t && !h.inside);
@@ -911,7 +901,7 @@ static void thin_hit_records(void **state)
     assert_float_equal(h.normal[1], -1.0f, 1e-6f);   /* from the segment down to the ray */
     assert_float_equal(th.point[1], 0.25f, 1e-6f);
     assert_float_equal(th.distance, 0.25f, 1e-6f);
-    assert_true(untouched(&tri, sizeof tri));
+    assert_true(test_untouched(&tri, sizeof tri));
     /* the segment hidden: the point, on the ray */
     assert_true(rp_scene_set_mask(s, 0, 0));
     assert_true(rp_scene_build(s));
@@ -1013,13 +1003,13 @@ static void bad_input_is_refused(void **state)
     qn.thin.world = NAN;
     rp_hit h;
     rp_thin_hit th;
-    memset(&h, SENTINEL, sizeof h);
-    memset(&th, SENTINEL, sizeof th);
+    test_poison(&h, sizeof h);
+    test_poison(&th, sizeof th);
     assert_int_equal(rp_scene_query_ray(s, &ray, &qn, &h, NULL, &th), -1);
     qn.thin.world = 0.0f;
     qn.thin.per_t = -1.0f;
     assert_int_equal(rp_scene_query_ray(s, &ray, &qn, &h, NULL, &th), -1);
-    assert_true(untouched(&h, sizeof h) && untouched(&th, sizeof th));
+    assert_true(test_untouched(&h, sizeof h) && test_untouched(&th, sizeof th));
     const rp_ray zero_dir = {{0, 0, 0}, {0, 0, 0}};
     assert_int_equal(rp_scene_query_ray(s, &zero_dir, NULL, &h, NULL, &th), -1);
     assert_int_equal(rp_scene_query_ray(NULL, &ray, NULL, &h, NULL, &th), -1);
@@ -1034,7 +1024,7 @@ static void bad_input_is_refused(void **state)
     assert_true(rp_frustum_from_rect(0, 0, 300, 300, &vp, proj, view, RP_D3D, &f));
     int out[4];
     assert_int_equal(rp_scene_query_frustum(s, &f, NULL, out, 4), 3);
-    memset(out, SENTINEL, sizeof out);
+    test_poison(out, sizeof out);
     rp_frustum bad = f;
     bad.planes[2].d = NAN;
     assert_int_equal(rp_scene_query_frustum(s, &bad, NULL, out, 4), 0);
@@ -1050,7 +1040,7 @@ static void bad_input_is_refused(void **state)
     assert_int_equal(rp_scene_query_frustum(s, &f, &qs, out, 4), 0);
     qs.select = (rp_scene_select)-1;
     assert_int_equal(rp_scene_query_frustum(s, &f, &qs, out, 4), 0);
-    assert_true(untouched(out, sizeof out));
+    assert_true(test_untouched(out, sizeof out));
     /* ray fields do not matter to a frustum */
     qs.select = RP_SELECT_MEETS;
     qs.t_max = NAN;
