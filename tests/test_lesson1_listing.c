@@ -242,7 +242,7 @@ static void every_step_names_its_line(void **state)
             L->click(self, &click, &p);
             char why[1200];
             if (!steps_name_their_lines(L, self, why, sizeof why))
-                fail_msg("keys %s, click %zu: %s", keys[k], c, why);
+                fail_msg("keys %s, click %lu: %s", keys[k], (unsigned long)c, why);
             /* 4 steps for the ray, then 3 to 5 per sphere */
             lesson_code_view cv;
             assert_true(L->code(self, &cv));
