@@ -55,15 +55,6 @@ static const lesson_script scripts[] = {
     {"3", "291,364@1", "d@1", 3},       /* the freighter: the shortcut misses */
 };
 
-/* The value of "key": in a JSON line, or -1. */
-static double json_number(const char *text, const char *key)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\":", key);
-    const char *at = strstr(text, pattern);
-    return at ? strtod(at + strlen(pattern), NULL) : -1.0;
-}
-
 /* One run; its median frame (wall, CPU) in ms, false when it failed. */
 static bool run(const char *raypick, const lesson_script *ls, bool panel, double *wall, double *cpu)
 {
@@ -97,8 +88,8 @@ static bool run(const char *raypick, const lesson_script *ls, bool panel, double
     if (!bench_run_child(argv, out, sizeof out, NULL))
         return false;
     const char *line = strstr(out, "{\"bench\"");
-    *wall = line ? json_number(line, "median_ms") : -1.0;
-    *cpu = line ? json_number(line, "cpu_median_ms") : -1.0;
+    *wall = line ? bench_json_number(line, "median_ms") : -1.0;
+    *cpu = line ? bench_json_number(line, "cpu_median_ms") : -1.0;
     return *wall > 0.0 && *cpu >= 0.0;
 }
 
@@ -108,11 +99,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_code_panel RAYPICK [ROUNDS [LESSON]]\n");
         return 2;
     }
-    int rounds = argc >= 3 ? atoi(argv[2]) : 7;
-    if (rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "bench_code_panel: rounds %s out of 1..%d\n", argv[2], MAX_ROUNDS);
+    const int rounds = bench_rounds("bench_code_panel", argc >= 3 ? argv[2] : NULL, 7, MAX_ROUNDS);
+    if (rounds < 0)
         return 2;
-    }
     const lesson_script *ls = NULL;
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; ++i)
         if (strcmp(scripts[i].lesson, argc == 4 ? argv[3] : "4") == 0)

@@ -38,15 +38,6 @@ int main(void)
 #define MAX_ROUNDS 15
 #define LIMIT 1.2
 
-/* The value of "key" in a JSON line, or -1. */
-static double json_number(const char *text, const char *key)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\":", key);
-    const char *at = strstr(text, pattern);
-    return at ? strtod(at + strlen(pattern), NULL) : -1.0;
-}
-
 /* One run; its median frame (wall, CPU) in ms; false when it failed or the
    program printed no figures. */
 static bool run(const char *raypick, const char *lesson, const char *moment, bool panel, double *wall, double *cpu)
@@ -61,8 +52,8 @@ static bool run(const char *raypick, const char *lesson, const char *moment, boo
     if (!bench_run_child(argv, out, sizeof out, NULL))
         return false;
     const char *line = strstr(out, "{\"bench\"");
-    *wall = line ? json_number(line, "median_ms") : -1.0;
-    *cpu = line ? json_number(line, "cpu_median_ms") : -1.0;
+    *wall = line ? bench_json_number(line, "median_ms") : -1.0;
+    *cpu = line ? bench_json_number(line, "cpu_median_ms") : -1.0;
     return *wall > 0.0 && *cpu >= 0.0;
 }
 
@@ -72,11 +63,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_code_panel_tour RAYPICK LESSON MOMENT [ROUNDS]\n");
         return 2;
     }
-    int rounds = argc == 5 ? atoi(argv[4]) : 7;
-    if (rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "bench_code_panel_tour: rounds %s out of 1..%d\n", argv[4], MAX_ROUNDS);
+    const int rounds = bench_rounds("bench_code_panel_tour", argc == 5 ? argv[4] : NULL, 7, MAX_ROUNDS);
+    if (rounds < 0)
         return 2;
-    }
     double wall[2][MAX_ROUNDS], cpu[2][MAX_ROUNDS];
     for (int r = 0; r < rounds; ++r)
         for (int k = 0; k < 2; ++k) {

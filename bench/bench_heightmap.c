@@ -30,6 +30,8 @@
 #include <raypick/raypick.h>
 #include "stats.h"
 #include "timer.h"
+#include "machine.h"
+#include "../tests/random_scene.h"   /* the generator */
 #include "heightmap_internal.h"   /* raypick_internal_dep */
 
 #define CAMERA_RAYS 2000
@@ -37,15 +39,9 @@
 #define SEARCH_STEPS 300
 #define SEARCH_ACCURACY 0.01f
 
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
+static rs_rng rng = {0x2545f4914f6cdd1dULL};
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
+static double uniform(double lo, double hi) { return rs_uniform(&rng, lo, hi); }
 
 static double now_ns(void)
 {
@@ -214,14 +210,6 @@ static void print_figures(const char *what, int n, const figures *f)
     printf("    plain walk vs pyramid: %d disagreements\n", f->walk_disagree);
 }
 
-static int targets_failed;
-
-static void target(const char *what, double value, const char *op, double limit, bool met)
-{
-    printf("  target: %-52s %10.3f %s %-8g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
-    targets_failed += !met;
-}
-
 #define CREATE_REPS 5
 
 /* Median time of rp_heightmap_create on the map's heights, and of one
@@ -255,7 +243,7 @@ static void time_create(const rp_heightmap *hm)
         tc[k] = now_ns() - t0;
         if (c == NULL) {
             printf("rp_heightmap_create failed\n");
-            targets_failed++;
+            bench_targets_failed++;
             free(warm);
             return;
         }
@@ -269,7 +257,7 @@ static void time_create(const rp_heightmap *hm)
     /* The target compares with the reused buffer: the bare cost of reading
        and writing the heights, without the first-touch page faults that a
        fresh malloc'ed buffer pays (create asks for huge pages to avoid them). */
-    target("create / memcpy into a reused buffer", c / w, "<=", 5, c <= 5 * w);
+    bench_target("create / memcpy into a reused buffer", c / w, "<=", 5, c <= 5 * w);
 }
 
 int main(int argc, char **argv)
@@ -314,23 +302,23 @@ int main(int argc, char **argv)
         if (s == nsizes - 1) {
             printf("  targets on the %dx%d map:\n", n, n);
             time_create(hm);
-            target("exact with pyramid, camera rays (us/ray)", fc.ns[EXACT] / 1000, "<", 5,
-                   fc.ns[EXACT] < 5000);
+            bench_target("exact with pyramid, camera rays (us/ray)", fc.ns[EXACT] / 1000, "<", 5,
+                         fc.ns[EXACT] < 5000);
             double ratio = fc.ns[EXACT] / fc.ns[SEARCH];
-            target("exact / tutorial search time, camera rays", ratio, "<=", 3, ratio <= 3);
-            target("pyramid vs plain walk disagreements (no misses)",
-                   fc.walk_disagree + fg.walk_disagree + fl.walk_disagree, "==", 0,
-                   fc.walk_disagree + fg.walk_disagree + fl.walk_disagree == 0);
+            bench_target("exact / tutorial search time, camera rays", ratio, "<=", 3, ratio <= 3);
+            bench_target("pyramid vs plain walk disagreements (no misses)",
+                         fc.walk_disagree + fg.walk_disagree + fl.walk_disagree, "==", 0,
+                         fc.walk_disagree + fg.walk_disagree + fl.walk_disagree == 0);
             double speedup = fg.ns[WALK] / fg.ns[EXACT];
-            target("pyramid speed-up on grazing rays (x)", speedup, ">=", 20, speedup >= 20);
-            target("pyramid memory / heights memory", accel_mb / heights_mb, "<=", 0.5,
-                   accel_mb / heights_mb <= 0.5);
+            bench_target("pyramid speed-up on grazing rays (x)", speedup, ">=", 20, speedup >= 20);
+            bench_target("pyramid memory / heights memory", accel_mb / heights_mb, "<=", 0.5,
+                         accel_mb / heights_mb <= 0.5);
         }
         free(cam);
         free(graze);
         free(low);
         rp_heightmap_destroy(hm);
     }
-    printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");
+    printf("%s\n", bench_targets_failed ? "some targets NOT MET" : "all targets met");
     return 0;
 }

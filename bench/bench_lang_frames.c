@@ -62,15 +62,6 @@ typedef struct frame_times {
     double cpu_ms;              /* the median frame's CPU time, all threads (llvmpipe's too) */
 } frame_times;
 
-/* The value of "key" in a JSON line, or -1. */
-static double json_number(const char *text, const char *key)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\":", key);
-    const char *at = strstr(text, pattern);
-    return at ? strtod(at + strlen(pattern), NULL) : -1.0;
-}
-
 /* true when the JSON line has "key":"value" (or "key":value for a bare one) */
 static bool json_has(const char *text, const char *key, const char *value, bool quoted)
 {
@@ -110,9 +101,9 @@ static frame_times run_config(const char *raypick, config c, char *why, size_t w
         snprintf(why, why_size, c.builtin ? "it found a font" : "it found no font");
         return t;
     }
-    t.median_ms = json_number(line, "median_ms");
-    t.max_ms = json_number(line, "max_ms");
-    t.cpu_ms = json_number(line, "cpu_median_ms");
+    t.median_ms = bench_json_number(line, "median_ms");
+    t.max_ms = bench_json_number(line, "max_ms");
+    t.cpu_ms = bench_json_number(line, "cpu_median_ms");
     return t;
 }
 
@@ -128,11 +119,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_lang_frames RAYPICK [ROUNDS]\n");
         return 2;
     }
-    int rounds = argc == 3 ? atoi(argv[2]) : 3;
-    if (rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "bench_lang_frames: rounds %s out of 1..%d\n", argv[2], MAX_ROUNDS);
+    const int rounds = bench_rounds("bench_lang_frames", argc == 3 ? argv[2] : NULL, 3, MAX_ROUNDS);
+    if (rounds < 0)
         return 2;
-    }
     double median[CONFIGS][MAX_ROUNDS], slowest[CONFIGS][MAX_ROUNDS], cpu[CONFIGS][MAX_ROUNDS];
     for (int r = 0; r < rounds; ++r) {
         for (int k = 0; k < CONFIGS; ++k) {

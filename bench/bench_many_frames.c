@@ -61,15 +61,6 @@ typedef struct frame_times {
     double pixels;              /* bench_draw_floor's pixels drawn; < 0 from the demo */
 } frame_times;
 
-/* The value of "key": in a JSON line, or -1. */
-static double json_number(const char *text, const char *key)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\":", key);
-    const char *at = strstr(text, pattern);
-    return at ? strtod(at + strlen(pattern), NULL) : -1.0;
-}
-
 /* Runs one configuration's child: its two medians from its JSON line, and
    the pixels it drew (bench_draw_floor only). */
 static frame_times run_child(char *const argv[])
@@ -79,9 +70,9 @@ static frame_times run_child(char *const argv[])
     if (bench_run_child(argv, out, sizeof out, NULL)) {
         const char *line = strstr(out, "{\"bench\"");
         if (line) {
-            t.wall_ms = json_number(line, "median_ms");
-            t.cpu_ms = json_number(line, "cpu_median_ms");
-            t.pixels = json_number(line, "pixels_drawn");
+            t.wall_ms = bench_json_number(line, "median_ms");
+            t.cpu_ms = bench_json_number(line, "cpu_median_ms");
+            t.pixels = bench_json_number(line, "pixels_drawn");
         }
     }
     return t;
@@ -154,11 +145,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_many_frames RAYPICK BENCH_DRAW_FLOOR [ROUNDS]\n");
         return 2;
     }
-    int rounds = argc == 4 ? atoi(argv[3]) : 3;
-    if (rounds < 1 || rounds > MAX_ROUNDS) {
-        fprintf(stderr, "bench_many_frames: rounds %s out of 1..%d\n", argv[3], MAX_ROUNDS);
+    const int rounds = bench_rounds("bench_many_frames", argc == 4 ? argv[3] : NULL, 3, MAX_ROUNDS);
+    if (rounds < 0)
         return 2;
-    }
     double wall[CONFIGS][MAX_ROUNDS], cpu[CONFIGS][MAX_ROUNDS];
     for (int r = 0; r < rounds; ++r) {
         for (int k = 0; k < CONFIGS; ++k) {

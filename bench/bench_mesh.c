@@ -32,6 +32,7 @@
 #include "machine.h"
 #include "stats.h"
 #include "timer.h"
+#include "../tests/random_scene.h"   /* the generator */
 #include "../src/lib/mesh_internal.h"
 
 #ifdef RP_BENCH_HAVE_EMBREE
@@ -41,15 +42,9 @@
 #define CAMERA_RAYS 20000
 #define CRACK_RAYS 20000
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static rs_rng rng = {0x9e3779b97f4a7c15ULL};
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
+static double uniform(double lo, double hi) { return rs_uniform(&rng, lo, hi); }
 
 static double now_ns(void) { return bench_now_seconds() * 1e9; }
 
@@ -63,16 +58,6 @@ static double median3(double a, double b, double c)
 {
     double v[3] = {a, b, c};
     return bench_median(v, 3);
-}
-
-static void print_load(void)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    double l1 = 0, l5 = 0, l15 = 0;
-    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
-        printf("  (load average %.2f %.2f %.2f on this machine)\n", l1, l5, l15);
-    if (f)
-        fclose(f);
 }
 
 /* ---- the mesh: a (2, 3) torus knot tube ------------------------------- */
@@ -338,21 +323,13 @@ static void crack_rays(const mesh *m, rp_ray *rays, int n)
 
 /* ---- one mesh ------------------------------------------------------------------ */
 
-static int targets_failed;
-
-static void target(const char *what, double value, const char *op, double limit, bool met)
-{
-    printf("  target: %-52s %10.3f %s %-8g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
-    targets_failed += !met;
-}
-
 static void run(int segs, int sides, bool check_targets)
 {
     double t0 = now_ns();
     mesh m = make_knot(segs, sides, 0.3);
     printf("torus knot, %zu triangles, %zu vertices (generated in %.2f s)\n", m.nt, m.nv,
            (now_ns() - t0) / 1e9);
-    print_load();
+    bench_print_load();
 
     /* the build may use several threads: the CPU time of the whole process */
     t0 = now_ns();
@@ -528,10 +505,10 @@ static void run(int segs, int sides, bool check_targets)
         if (have_embree) {
             /* per-ray: CPU time of the same thread, both single-ray
                calls: the ratio does not depend on the load */
-            target("closest hit / Embree rtcIntersect1, CPU time (x)", rp_cpu / embree_cpu, "<=",
-                   1.5, rp_cpu <= 1.5 * embree_cpu);
-            target("build / Embree rtcCommitScene, wall time (x)", build_ms / embree_commit, "<=",
-                   1.5, build_ms <= 1.5 * embree_commit);
+            bench_target("closest hit / Embree rtcIntersect1, CPU time (x)", rp_cpu / embree_cpu, "<=",
+                         1.5, rp_cpu <= 1.5 * embree_cpu);
+            bench_target("build / Embree rtcCommitScene, wall time (x)", build_ms / embree_commit, "<=",
+                         1.5, build_ms <= 1.5 * embree_commit);
             printf("  (build CPU time: raypick %.1f ms, Embree %.1f ms, each over all its "
                    "threads: %.2f x)\n", build_cpu_ms, embree_commit_cpu,
                    build_cpu_ms / embree_commit_cpu);
@@ -540,12 +517,12 @@ static void run(int segs, int sides, bool check_targets)
                        "%.2f x)\n", build_cpu_ms, embree_one_cpu, build_cpu_ms / embree_one_cpu);
         } else {
             printf("  target: (Embree ratios not measured: Embree not found)      NOT MET\n");
-            targets_failed++;
+            bench_targets_failed++;
         }
-        target("speed-up over the brute-force loop (x)", brute_ns / rp_ns, ">=", 1000,
-               brute_ns >= 1000 * rp_ns);
-        target("raypick cracks", rp_cracks, "==", 0, rp_cracks == 0);
-        target("bytes per triangle (BVH + triangles)", bytes_per_tri, "<=", 64, bytes_per_tri <= 64);
+        bench_target("speed-up over the brute-force loop (x)", brute_ns / rp_ns, ">=", 1000,
+                     brute_ns >= 1000 * rp_ns);
+        bench_target("raypick cracks", rp_cracks, "==", 0, rp_cracks == 0);
+        bench_target("bytes per triangle (BVH + triangles)", bytes_per_tri, "<=", 64, bytes_per_tri <= 64);
     }
 #ifdef RP_BENCH_HAVE_EMBREE
     if (have_embree)
@@ -580,6 +557,6 @@ int main(int argc, char **argv)
         }
         run(segs, sides, i == n - 1);
     }
-    printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");
+    printf("%s\n", bench_targets_failed ? "some targets NOT MET" : "all targets met");
     return 0;
 }

@@ -31,6 +31,7 @@
 #include "machine.h"
 #include "stats.h"
 #include "timer.h"
+#include "../tests/random_scene.h"
 
 #ifdef RP_BENCH_HAVE_EMBREE
 #include <embree3/rtcore.h>
@@ -42,17 +43,9 @@
 #define LOOP_RAYS 100
 #define REPS 3
 
-static uint64_t rng = 0x853c49e6748fea9bULL;
+static rs_rng rng = {0x853c49e6748fea9bULL};
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
-
-static float uf(double lo, double hi) { return (float)uniform(lo, hi); }
+static float uf(double lo, double hi) { return (float)rs_uniform(&rng, lo, hi); }
 
 static double now_ms(void) { return bench_now_seconds() * 1e3; }
 
@@ -62,24 +55,6 @@ static double cpu_ms(void) { return bench_process_cpu_seconds() * 1e3; }
 typedef struct clocks {
     double wall, cpu;
 } clocks;
-
-static void print_load(void)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    double l1 = 0, l5 = 0, l15 = 0;
-    if (f != NULL && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
-        printf("  load average: %.2f %.2f %.2f (2 cores shared)\n", l1, l5, l15);
-    if (f != NULL)
-        fclose(f);
-}
-
-static int targets_failed;
-
-static void target(const char *what, double value, const char *op, double limit, bool met)
-{
-    printf("  target: %-52s %10.3f %s %-6g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
-    targets_failed += !met;
-}
 
 /* Rays from anywhere around the cube [-e, e]^3 towards a point inside it. */
 static void make_rays(rp_ray *rays, int n, float e)
@@ -220,7 +195,7 @@ static void bench_spheres(int n)
 {
     float e = 1000.0f;
     printf("%d random spheres in [-%g, %g]^3, radius 0.5..2:\n", n, e, e);
-    print_load();
+    bench_print_load();
     rp_sphere *spheres = malloc((size_t)n * sizeof *spheres);
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < 3; k++)
@@ -294,9 +269,9 @@ static void bench_spheres(int n)
            build_ms, build_cpu_ms, set_ms, refit_ms, ray.wall, ray.cpu, hits, SPHERE_RAYS);
     printf("  rp_intersect_ray_spheres scan: %.1f us/ray, same pick as rp_scene on %d of %d "
            "rays\n", scan_us, scan_agree, SCAN_RAYS);
-    target("scene pick == scan pick (rays that differ)", SCAN_RAYS - scan_agree, "==", 0,
-           scan_agree == SCAN_RAYS);
-    target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
+    bench_target("scene pick == scan pick (rays that differ)", SCAN_RAYS - scan_agree, "==", 0,
+                 scan_agree == SCAN_RAYS);
+    bench_target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
 
 #ifdef RP_BENCH_HAVE_EMBREE
     embree_figures f = embree_run(spheres, (size_t)n, rays, SPHERE_RAYS, picks, ts);
@@ -305,20 +280,20 @@ static void bench_spheres(int n)
            f.ray_us, f.ray_cpu_us);
     printf("  picks: %d agree, %d differ at equal t (within 1e-4), %d differ\n", f.agree,
            f.disagree_near_tie, f.disagree);
-    target("per-ray time / Embree's (wall clock)", ray.wall / f.ray_us, "<=", 2,
-           ray.wall <= 2 * f.ray_us);
-    target("per-ray time / Embree's (CPU time)", ray.cpu / f.ray_cpu_us, "<=", 2,
-           ray.cpu <= 2 * f.ray_cpu_us);
-    target("build time / Embree's (all threads, wall clock)", build_ms / f.build_ms, "<=", 2,
-           build_ms <= 2 * f.build_ms);
-    target("build time / Embree's (CPU time)", build_cpu_ms / f.build_cpu_ms, "<=", 2,
-           build_cpu_ms <= 2 * f.build_cpu_ms);
+    bench_target("per-ray time / Embree's (wall clock)", ray.wall / f.ray_us, "<=", 2,
+                 ray.wall <= 2 * f.ray_us);
+    bench_target("per-ray time / Embree's (CPU time)", ray.cpu / f.ray_cpu_us, "<=", 2,
+                 ray.cpu <= 2 * f.ray_cpu_us);
+    bench_target("build time / Embree's (all threads, wall clock)", build_ms / f.build_ms, "<=", 2,
+                 build_ms <= 2 * f.build_ms);
+    bench_target("build time / Embree's (CPU time)", build_cpu_ms / f.build_cpu_ms, "<=", 2,
+                 build_cpu_ms <= 2 * f.build_cpu_ms);
     printf("  (build time / Embree's on one thread: %.2f)\n", build_ms / f.build1_ms);
-    target("picks that differ from Embree's", f.disagree, "==", 0, f.disagree == 0);
+    bench_target("picks that differ from Embree's", f.disagree, "==", 0, f.disagree == 0);
 #else
     printf("  Embree 3 not found at build time: no comparison\n");
 #endif
-    print_load();
+    bench_print_load();
     free(rays);
     free(picks);
     free(ts);
@@ -328,18 +303,7 @@ static void bench_spheres(int n)
 
 /* ---- 100,000 mixed objects ------------------------------------------- */
 
-enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH };
-
-typedef struct object {
-    enum kind kind;
-    union {
-        rp_sphere sphere;
-        rp_ellipsoid ellipsoid;
-        rp_aabb aabb;
-        rp_obb obb;
-    } u;
-    mat4 model;
-} object;
+/* The objects: random_scene.h's, as the tests build theirs. */
 
 /* A closed 20-triangle icosahedron of radius 1. */
 static rp_mesh *icosahedron(void)
@@ -355,7 +319,7 @@ static rp_mesh *icosahedron(void)
     return rp_mesh_create(&v[0][0], 12, 0, idx, 20);
 }
 
-static void random_mixed(object *o, int i, float e)
+static void random_mixed(rs_object *o, int i, float e)
 {
     vec3 c = {uf(-e, e), uf(-e, e), uf(-e, e)};
     float r = uf(0.5, 2.0);
@@ -364,26 +328,25 @@ static void random_mixed(object *o, int i, float e)
     glm_vec3_normalize(axis);
     glm_quatv(q, uf(0, 6.28), axis);
     /* mostly spheres and boxes (asteroids), one mesh instance per 1000 */
-    int k = i % 1000 == 0 ? MESH : i % 4;
-    o->kind = (enum kind)k;
-    switch (k) {
-    case SPHERE:
-        glm_vec3_copy(c, o->u.sphere.center);
-        o->u.sphere.radius = r;
+    o->kind = i % 1000 == 0 ? RS_MESH : (rs_kind)(i % 4);
+    switch (o->kind) {
+    case RS_SPHERE:
+        glm_vec3_copy(c, o->sphere.center);
+        o->sphere.radius = r;
         break;
-    case ELLIPSOID:
-        glm_vec3_copy(c, o->u.ellipsoid.center);
-        glm_vec3_copy((vec3){r, uf(0.5, 2), uf(0.5, 2)}, o->u.ellipsoid.radii);
-        glm_vec4_copy(q, o->u.ellipsoid.orientation);
+    case RS_ELLIPSOID:
+        glm_vec3_copy(c, o->ellipsoid.center);
+        glm_vec3_copy((vec3){r, uf(0.5, 2), uf(0.5, 2)}, o->ellipsoid.radii);
+        glm_vec4_copy(q, o->ellipsoid.orientation);
         break;
-    case AABB:
-        glm_vec3_subs(c, r, o->u.aabb.min);
-        glm_vec3_adds(c, r, o->u.aabb.max);
+    case RS_AABB:
+        glm_vec3_subs(c, r, o->aabb.min);
+        glm_vec3_adds(c, r, o->aabb.max);
         break;
-    case OBB:
-        glm_vec3_copy(c, o->u.obb.center);
-        glm_vec3_copy((vec3){r, uf(0.5, 2), uf(0.5, 2)}, o->u.obb.half_extents);
-        glm_vec4_copy(q, o->u.obb.orientation);
+    case RS_OBB:
+        glm_vec3_copy(c, o->obb.center);
+        glm_vec3_copy((vec3){r, uf(0.5, 2), uf(0.5, 2)}, o->obb.half_extents);
+        glm_vec4_copy(q, o->obb.orientation);
         break;
     default:
         glm_translate_make(o->model, c);
@@ -393,57 +356,20 @@ static void random_mixed(object *o, int i, float e)
     }
 }
 
-static int add_mixed(rp_scene *s, const rp_mesh *mesh, object *o)
+static void move_mixed(rp_scene *s, int i, const rs_object *o, float d)
 {
+    rs_object m = *o;
     switch (o->kind) {
-    case SPHERE: return rp_scene_add_sphere(s, &o->u.sphere);
-    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->u.ellipsoid);
-    case AABB: return rp_scene_add_aabb(s, &o->u.aabb);
-    case OBB: return rp_scene_add_obb(s, &o->u.obb);
-    default: return rp_scene_add_mesh(s, mesh, o->model);
-    }
-}
-
-static void move_mixed(rp_scene *s, int i, object *o, float d)
-{
-    object m = *o;
-    switch (o->kind) {
-    case SPHERE: m.u.sphere.center[0] += d; rp_scene_set_sphere(s, i, &m.u.sphere); break;
-    case ELLIPSOID:
-        m.u.ellipsoid.center[0] += d;
-        rp_scene_set_ellipsoid(s, i, &m.u.ellipsoid);
+    case RS_SPHERE: m.sphere.center[0] += d; break;
+    case RS_ELLIPSOID: m.ellipsoid.center[0] += d; break;
+    case RS_AABB:
+        m.aabb.min[0] += d;
+        m.aabb.max[0] += d;
         break;
-    case AABB:
-        m.u.aabb.min[0] += d;
-        m.u.aabb.max[0] += d;
-        rp_scene_set_aabb(s, i, &m.u.aabb);
-        break;
-    case OBB: m.u.obb.center[0] += d; rp_scene_set_obb(s, i, &m.u.obb); break;
-    default: m.model[3][0] += d; rp_scene_set_mesh_model(s, i, m.model); break;
+    case RS_OBB: m.obb.center[0] += d; break;
+    default: m.model[3][0] += d; break;
     }
-}
-
-static int loop_pick(const rp_ray *ray, const rp_mesh *mesh, object *objs, int n)
-{
-    int best = -1;
-    float best_t = INFINITY;
-    for (int i = 0; i < n; i++) {
-        rp_hit h;
-        bool hit;
-        object *o = &objs[i];
-        switch (o->kind) {
-        case SPHERE: hit = rp_intersect_ray_sphere(ray, &o->u.sphere, &h); break;
-        case ELLIPSOID: hit = rp_intersect_ray_ellipsoid(ray, &o->u.ellipsoid, &h); break;
-        case AABB: hit = rp_intersect_ray_aabb(ray, &o->u.aabb, &h); break;
-        case OBB: hit = rp_intersect_ray_obb(ray, &o->u.obb, &h); break;
-        default: hit = rp_intersect_ray_mesh_instance(mesh, o->model, ray, &h, NULL); break;
-        }
-        if (hit && h.t < best_t) {
-            best = i;
-            best_t = h.t;
-        }
-    }
-    return best;
+    rs_set(s, i, &m);
 }
 
 static void bench_mixed(int n)
@@ -451,13 +377,13 @@ static void bench_mixed(int n)
     float e = 300.0f;
     printf("%d mixed objects (spheres, ellipsoids, boxes, oriented boxes, 1 in 1000 an "
            "icosahedron instance) in [-%g, %g]^3:\n", n, e, e);
-    print_load();
+    bench_print_load();
     rp_mesh *mesh = icosahedron();
-    object *objs = malloc((size_t)n * sizeof *objs);
+    rs_object *objs = malloc((size_t)n * sizeof *objs);
     rp_scene *s = rp_scene_create();
     for (int i = 0; i < n; i++) {
         random_mixed(&objs[i], i, e);
-        if (add_mixed(s, mesh, &objs[i]) != i)
+        if (rs_add(s, mesh, &objs[i]) != i)
             printf("  object %d refused\n", i);
     }
     double t0 = now_ms();
@@ -486,16 +412,16 @@ static void bench_mixed(int n)
         hits += picks[i] >= 0;
     t0 = now_ms();
     for (int i = 0; i < LOOP_RAYS; i++)
-        agree += loop_pick(&rays[i], mesh, objs, n) == picks[i];
+        agree += rs_nearest(&rays[i], mesh, objs, n, NULL, NULL) == picks[i];
     double loop_us = (now_ms() - t0) * 1e3 / LOOP_RAYS;
     printf("  rp_scene: build %.1f ms, refit after moving every object %.1f ms, %.3f us/ray "
            "(CPU %.3f) (%d of %d rays hit)\n", build_ms, refit_ms, ray.wall, ray.cpu, hits,
            MIXED_RAYS);
     printf("  loop over every object's own function: %.1f us/ray; same pick on %d of %d rays\n",
            loop_us, agree, LOOP_RAYS);
-    target("scene pick == loop pick (rays that differ)", LOOP_RAYS - agree, "==", 0,
-           agree == LOOP_RAYS);
-    target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
+    bench_target("scene pick == loop pick (rays that differ)", LOOP_RAYS - agree, "==", 0,
+                 agree == LOOP_RAYS);
+    bench_target("refit / build", refit_ms / build_ms, "<=", 0.25, refit_ms <= 0.25 * build_ms);
     free(rays);
     free(picks);
     free(ts);
@@ -515,6 +441,6 @@ int main(int argc, char **argv)
     bench_print_machine();
     bench_spheres(spheres);
     bench_mixed(mixed);
-    printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");
+    printf("%s\n", bench_targets_failed ? "some targets NOT MET" : "all targets met");
     return 0;
 }

@@ -56,24 +56,6 @@ typedef struct clocks {
     double wall, cpu;
 } clocks;
 
-static void print_load(void)
-{
-    FILE *f = fopen("/proc/loadavg", "r");
-    double l1 = 0, l5 = 0, l15 = 0;
-    if (f != NULL && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
-        printf("  load average: %.2f %.2f %.2f\n", l1, l5, l15);
-    if (f != NULL)
-        fclose(f);
-}
-
-static int targets_failed;
-
-static void target(const char *what, double value, const char *op, double limit, bool met)
-{
-    printf("  target: %-52s %10.2f %s %-6g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
-    targets_failed += !met;
-}
-
 /* ---- the objects ---------------------------------------------------------- */
 
 enum kind { SPHERE, AABB, OBB, ELLIPSOID };
@@ -173,7 +155,7 @@ static void bench_frustum(const rp_scene *s, const object *objs, int n, mat4 pro
         rp_frustum f;
         if (!rp_frustum_from_rect(rc->x0, rc->y0, rc->x1, rc->y1, vp, proj, view, RP_GL, &f)) {
             printf("  %s: no frustum\n", rc->name);
-            targets_failed++;
+            bench_targets_failed++;
             continue;
         }
         double qw[REPS], qc[REPS], lw[LOOP_REPS], lc[LOOP_REPS];
@@ -197,10 +179,10 @@ static void bench_frustum(const rp_scene *s, const object *objs, int n, mat4 pro
         printf("  %-34s %9zu %12.2f %12.2f %7.1f (%5.1f) %8.0fx%s\n", rc->name, total, q.wall,
                q.cpu, l.wall, l.cpu, speedup, same ? "" : "  LISTS DIFFER");
         if (!same)
-            targets_failed++;
+            bench_targets_failed++;
         worst = fmin(worst, speedup);
     }
-    target("frustum query vs loop, slowest rectangle (CPU)", worst, ">=", 20, worst >= 20);
+    bench_target("frustum query vs loop, slowest rectangle (CPU)", worst, ">=", 20, worst >= 20);
     free(got);
     free(want);
 }
@@ -272,9 +254,9 @@ static void bench_rays(rp_scene *s, int n, float e)
            f15.hits);
     printf("    one layer        %.3f us/ray (CPU %.3f), %d hit\n", f1.us.wall, f1.us.cpu,
            f1.hits);
-    target("zero query picks == rp_intersect_ray_scene's", same ? 0 : 1, "==", 0, same);
-    target("one layer / no filter, per ray (CPU)", f1.us.cpu / fixed.us.cpu, "<=", 1.5,
-           f1.us.cpu <= 1.5 * fixed.us.cpu);
+    bench_target("zero query picks == rp_intersect_ray_scene's", same ? 0 : 1, "==", 0, same);
+    bench_target("one layer / no filter, per ray (CPU)", f1.us.cpu / fixed.us.cpu, "<=", 1.5,
+                 f1.us.cpu <= 1.5 * fixed.us.cpu);
     free(rays);
     free(a);
     free(b);
@@ -292,7 +274,7 @@ int main(int argc, char **argv)
     const float e = 0.5f * sqrtf((float)n * 25.0f);
     printf("%d objects (70%% spheres, 10%% each boxes, oriented boxes, ellipsoids) on a "
            "field %.0f m wide:\n", n, 2.0 * e);
-    print_load();
+    bench_print_load();
     object *objs = malloc((size_t)n * sizeof *objs);
     rp_scene *s = rp_scene_create();
     if (objs == NULL || s == NULL) {
@@ -324,6 +306,6 @@ int main(int argc, char **argv)
     bench_rays(s, n, e);
     rp_scene_destroy(s);
     free(objs);
-    printf("%s\n", targets_failed ? "some targets NOT MET" : "all targets met");
+    printf("%s\n", bench_targets_failed ? "some targets NOT MET" : "all targets met");
     return 0;
 }

@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -50,6 +52,28 @@ static inline bool bench_run_child(char *const argv[], char *out, size_t size, s
     if (wait4(pid, &status, 0, ru ? ru : &unused) != pid)
         return false;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The number after "key": in a JSON line the child printed, or -1 where
+   the line has no such key. */
+static inline double bench_json_number(const char *text, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\":", key);
+    const char *at = strstr(text, pattern);
+    return at ? strtod(at + strlen(pattern), NULL) : -1.0;
+}
+
+/* The ROUNDS argument (text; NULL: not given, fallback) of the benchmark
+   named bench: 1 to max, else a message and -1. */
+static inline int bench_rounds(const char *bench, const char *text, int fallback, int max)
+{
+    const int rounds = text != NULL ? atoi(text) : fallback;
+    if (rounds < 1 || rounds > max) {
+        fprintf(stderr, "%s: rounds %s out of 1..%d\n", bench, text, max);
+        return -1;
+    }
+    return rounds;
 }
 
 #endif /* RP_BENCH_CHILD_H */

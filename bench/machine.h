@@ -54,4 +54,26 @@ static inline void bench_print_machine(void)
            cap ? cap : "");
 }
 
+/* The load average, for reading a figure taken on a shared machine. */
+static inline void bench_print_load(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double l1 = 0, l5 = 0, l15 = 0;
+    if (f != NULL && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+        printf("  load average: %.2f %.2f %.2f\n", l1, l5, l15);
+    if (f != NULL)
+        fclose(f);
+}
+
+/* How many targets were not met: the benchmark's exit status. */
+static int bench_targets_failed;
+
+/* One target line: what is measured, its value, the comparison and the
+   limit, and whether it is met (counted in bench_targets_failed). */
+static inline void bench_target(const char *what, double value, const char *op, double limit, bool met)
+{
+    printf("  target: %-52s %10.3f %s %-8g %s\n", what, value, op, limit, met ? "MET" : "NOT MET");
+    bench_targets_failed += !met;
+}
+
 #endif

@@ -232,4 +232,18 @@ static inline void rand_dir(test_rng *g, double d[3])
         d[k] /= len;
 }
 
+/* A ray from a random point on a sphere of radius `far` around the
+   origin to a random point of the box [-r, r]^3. */
+static inline rp_ray aimed_ray(test_rng *g, double far, double r)
+{
+    double d[3];
+    rand_dir(g, d);
+    rp_ray ray;
+    for (int i = 0; i < 3; i++) {
+        ray.origin[i] = (float)(d[i] * far);
+        ray.dir[i] = (float)(rng_uniform(g, -r, r) - d[i] * far);
+    }
+    return ray;
+}
+
 #endif /* RAYPICK_REF_MESH_H */

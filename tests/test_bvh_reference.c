@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "random_scene.h"
 #include "ref_mesh.h"
 #include "bvh_reference.h"
 
@@ -162,19 +163,6 @@ static bool triangle_hit(void *user, uint32_t prim, const rp_ray *ray, float *t)
     return true;
 }
 
-/* rays from a sphere of radius `far` to random points of [-r, r]^3 */
-static rp_ray aimed_ray(test_rng *g, double far, double r)
-{
-    double d[3];
-    rand_dir(g, d);
-    rp_ray ray;
-    for (int a = 0; a < 3; a++) {
-        ray.origin[a] = (float)(d[a] * far);
-        ray.dir[a] = (float)(rng_uniform(g, -r, r) - d[a] * far);
-    }
-    return ray;
-}
-
 /* The reference over the triangles' boxes and the mesh agree on every ray:
    hit or miss, t to the bit, the triangle. Returns the hits. */
 static int compare_with_mesh(const test_mesh *tm, test_rng *g, int rays, double far, double r)
@@ -232,23 +220,12 @@ static void same_answers_as_the_mesh(void **state)
 
 /* ---- against rp_scene --------------------------------------------------------- */
 
-enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH, KINDS };
-
-typedef struct object {
-    enum kind    kind;
-    rp_sphere    sphere;
-    rp_ellipsoid ellipsoid;
-    rp_aabb      aabb;
-    rp_obb       obb;
-    mat4         model;
-} object;
-
 typedef struct scene_data {
-    const object  *objs;
+    const rs_object *objs;
     const rp_mesh *mesh;
 } scene_data;
 
-static void random_object(test_rng *g, enum kind k, object *o)
+static void random_object(test_rng *g, rs_kind k, rs_object *o)
 {
     vec3 c;
     versor q;
@@ -262,17 +239,17 @@ static void random_object(test_rng *g, enum kind k, object *o)
     memset(o, 0, sizeof *o);
     o->kind = k;
     switch (k) {
-    case SPHERE: glm_vec3_copy(c, o->sphere.center); o->sphere.radius = size[0]; break;
-    case ELLIPSOID:
+    case RS_SPHERE: glm_vec3_copy(c, o->sphere.center); o->sphere.radius = size[0]; break;
+    case RS_ELLIPSOID:
         glm_vec3_copy(c, o->ellipsoid.center);
         glm_vec3_copy(size, o->ellipsoid.radii);
         glm_vec4_copy(q, o->ellipsoid.orientation);
         break;
-    case AABB:
+    case RS_AABB:
         glm_vec3_sub(c, size, o->aabb.min);
         glm_vec3_add(c, size, o->aabb.max);
         break;
-    case OBB:
+    case RS_OBB:
         glm_vec3_copy(c, o->obb.center);
         glm_vec3_copy(size, o->obb.half_extents);
         glm_vec4_copy(q, o->obb.orientation);
@@ -287,21 +264,16 @@ static void random_object(test_rng *g, enum kind k, object *o)
 
 /* A box around the object: a ball's for the rotated kinds is enough
    (the reference only uses it to skip work). */
-static rp_aabb object_box(const object *o, const rp_aabb *mesh_bounds)
+static rp_aabb object_box(const rs_object *o, const rp_aabb *mesh_bounds)
 {
     vec3 c;
     float r;
+    rs_center(o, c);
     switch (o->kind) {
-    case SPHERE: glm_vec3_copy((float *)o->sphere.center, c); r = o->sphere.radius; break;
-    case ELLIPSOID:
-        glm_vec3_copy((float *)o->ellipsoid.center, c);
-        r = glm_vec3_max((float *)o->ellipsoid.radii);
-        break;
-    case AABB: return o->aabb;
-    case OBB:
-        glm_vec3_copy((float *)o->obb.center, c);
-        r = glm_vec3_norm((float *)o->obb.half_extents);
-        break;
+    case RS_SPHERE: r = o->sphere.radius; break;
+    case RS_ELLIPSOID: r = glm_vec3_max((float *)o->ellipsoid.radii); break;
+    case RS_AABB: return o->aabb;
+    case RS_OBB: r = glm_vec3_norm((float *)o->obb.half_extents); break;
     default: {
         rp_aabb b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
         for (int k = 0; k < 8; k++) {
@@ -324,20 +296,8 @@ static rp_aabb object_box(const object *o, const rp_aabb *mesh_bounds)
 static bool object_hit(void *user, uint32_t prim, const rp_ray *ray, float *t)
 {
     const scene_data *d = user;
-    const object *o = &d->objs[prim];
     rp_hit h;
-    bool hit;
-    mat4 model;
-    switch (o->kind) {
-    case SPHERE: hit = rp_intersect_ray_sphere(ray, &o->sphere, &h); break;
-    case ELLIPSOID: hit = rp_intersect_ray_ellipsoid(ray, &o->ellipsoid, &h); break;
-    case AABB: hit = rp_intersect_ray_aabb(ray, &o->aabb, &h); break;
-    case OBB: hit = rp_intersect_ray_obb(ray, &o->obb, &h); break;
-    default:
-        glm_mat4_copy((vec4 *)o->model, model);
-        hit = rp_intersect_ray_mesh_instance(d->mesh, model, ray, &h, NULL);
-        break;
-    }
+    bool hit = rs_hit(ray, d->mesh, &d->objs[prim], &h, NULL);
     if (hit)
         *t = h.t;
     return hit;
@@ -353,24 +313,16 @@ static void same_answers_as_the_scene(void **state)
     rp_aabb mesh_bounds;
     assert_true(rp_mesh_bounds(mesh, &mesh_bounds));
     const uint32_t n = 700;
-    object *objs = malloc(n * sizeof *objs);
+    rs_object *objs = malloc(n * sizeof *objs);
     rp_aabb *boxes = malloc(n * sizeof *boxes);
     rp_scene *s = rp_scene_create();
     for (uint32_t i = 0; i < n; i++) {
         if (i % 7 == 6)
             objs[i] = objs[i - 3];      /* a twin at a higher index: equal t */
         else
-            random_object(&g, (enum kind)(i % KINDS), &objs[i]);
+            random_object(&g, (rs_kind)(i % RS_KINDS), &objs[i]);
         boxes[i] = object_box(&objs[i], &mesh_bounds);
-        int added = -1;
-        switch (objs[i].kind) {
-        case SPHERE: added = rp_scene_add_sphere(s, &objs[i].sphere); break;
-        case ELLIPSOID: added = rp_scene_add_ellipsoid(s, &objs[i].ellipsoid); break;
-        case AABB: added = rp_scene_add_aabb(s, &objs[i].aabb); break;
-        case OBB: added = rp_scene_add_obb(s, &objs[i].obb); break;
-        default: added = rp_scene_add_mesh(s, mesh, objs[i].model); break;
-        }
-        assert_int_equal(added, (int)i);
+        assert_int_equal(rs_add(s, mesh, &objs[i]), (int)i);
     }
     assert_true(rp_scene_build(s));
     rp_ref_bvh bvh;

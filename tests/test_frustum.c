@@ -31,22 +31,7 @@
 #include <raypick/raypick.h>
 #include "ld_math.h"
 #include "ref_camera.h"
-
-#define SENTINEL 0xA5
-
-static void poison(void *p, size_t n)
-{
-    memset(p, SENTINEL, n);
-}
-
-static bool untouched(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != SENTINEL)
-            return false;
-    return true;
-}
+#include "sentinel.h"
 
 static double dot3(const double a[3], const double b[3])
 {
@@ -1012,7 +997,7 @@ static void empty_or_outside_rectangles_select_nothing(void **state)
     glm_lookat((vec3){0, 5, 10}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
     const rp_viewport vp = {50, 30, 800, 600};
     rp_frustum f;
-    poison(&f, sizeof f);
+    test_poison(&f, sizeof f);
     const float rects[][4] = {
         {200, 200, 200, 400},       /* zero width: a click or a vertical line */
         {200, 200, 400, 200},       /* zero height */
@@ -1026,7 +1011,7 @@ static void empty_or_outside_rectangles_select_nothing(void **state)
     for (size_t i = 0; i < sizeof rects / sizeof rects[0]; i++)
         assert_false(rp_frustum_from_rect(rects[i][0], rects[i][1], rects[i][2], rects[i][3],
                                           &vp, proj, view, RP_GL, &f));
-    assert_true(untouched(&f, sizeof f));
+    assert_true(test_untouched(&f, sizeof f));
 }
 
 static void bad_cameras_are_refused(void **state)
@@ -1047,7 +1032,7 @@ static void bad_cameras_are_refused(void **state)
     mirrored[3][3] = -proj[3][3];
     const rp_viewport vp = {0, 0, 400, 400}, flat = {0, 0, 400, 0}, nan_vp = {NAN, 0, 400, 400};
     rp_frustum f;
-    poison(&f, sizeof f);
+    test_poison(&f, sizeof f);
     assert_false(rp_frustum_from_rect(10, 10, 100, 100, &flat, proj, view, RP_GL, &f));
     assert_false(rp_frustum_from_rect(10, 10, 100, 100, &nan_vp, proj, view, RP_GL, &f));
     assert_false(rp_frustum_from_rect(10, 10, 100, 100, NULL, proj, view, RP_GL, &f));
@@ -1065,7 +1050,7 @@ static void bad_cameras_are_refused(void **state)
     glm_mat4_copy(view, nan_view);
     nan_view[3][1] = NAN;
     assert_false(rp_frustum_from_camera(proj, nan_view, RP_GL, &f));
-    assert_true(untouched(&f, sizeof f));
+    assert_true(test_untouched(&f, sizeof f));
     /* the same cameras, made right, work */
     assert_true(rp_frustum_from_rect(10, 10, 100, 100, &vp, proj, view, RP_GL, NULL));
     assert_true(rp_frustum_from_camera(proj, view, RP_GL, NULL));

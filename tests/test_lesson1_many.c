@@ -5,7 +5,10 @@
  * function, the smallest t winning and the lowest index on equal t. Picks
  * must agree with it exactly (index and t), at the start and after the
  * objects moved and the scene was refitted. Lesson 1's A key must switch
- * to the mode and back, its clicks and drawing going to the mode. */
+ * to the mode and back, its clicks and drawing going to the mode. Under
+ * valgrind (RAYPICK_TEST_SCALE, test_scale.h) the tests but the first
+ * make fewer objects: the refit's still enough for the scene's threaded
+ * build and refit, those that pick and draw 10,000. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,13 +18,34 @@
 
 #include "lesson1_many.h"
 #include "lesson_test_util.h"
+#include "test_scale.h"
 
 static const lesson *L = &lesson1_spheres;
 
-static int setup(void **state)
+/* The mode as the program makes it (LESSON1_MANY_OBJECTS objects). */
+static int setup_full(void **state)
 {
     char err[128] = "";
     *state = lesson1_many_create(7, 0, err, sizeof err);
+    return *state ? 0 : -1;
+}
+
+/* The same with fewer objects at a smaller RAYPICK_TEST_SCALE: at least
+   40,000, above the builder's threaded subtrees (bvh_build.c: SUBTREE_MIN)
+   and the threaded refit (scene.c: over 4096 nodes). */
+static int setup(void **state)
+{
+    char err[128] = "";
+    *state = lesson1_many_create(7, (int)test_scaled(LESSON1_MANY_OBJECTS, 40000), err, sizeof err);
+    return *state ? 0 : -1;
+}
+
+/* Fewer still at a smaller scale, for the tests that pick and draw: the
+   threaded build and refit are setup()'s. */
+static int setup_few(void **state)
+{
+    char err[128] = "";
+    *state = lesson1_many_create(7, (int)test_scaled(LESSON1_MANY_OBJECTS, 10000), err, sizeof err);
     return *state ? 0 : -1;
 }
 
@@ -226,8 +250,8 @@ static void a_click_draws_the_boxes_its_traversal_opened(void **state)
     int tested = lesson_pick_field(&p, "objects_tested")->value.i;
     int tree = lesson_pick_field(&p, "tree_nodes")->value.i;
     assert_true(nodes >= 1 && leaves >= 1 && tested >= leaves);
-    assert_true(tree > LESSON1_MANY_OBJECTS / 8);
-    assert_true(nodes < tree / 100 && tested < LESSON1_MANY_OBJECTS / 100);
+    assert_true(tree > lesson1_many_count(m) / 8);
+    assert_true(nodes < tree / 100 && tested < lesson1_many_count(m) / 100);
     assert_true(nodes + leaves <= 512);     /* all of them drawn */
 
     render_list list = {0};
@@ -353,7 +377,7 @@ static void draw_lists_one_instanced_command_per_kind(void **state)
     lesson1_many_draw(m, &list);
     int instances = 0;
     assert_int_equal(count_kind(&list, RENDER_CMD_INSTANCES, &instances), 3);
-    assert_int_equal(instances, LESSON1_MANY_OBJECTS - 16);
+    assert_int_equal(instances, lesson1_many_count(m) - 16);
     assert_int_equal(count_kind(&list, RENDER_CMD_SHAPE, NULL), 16);    /* the tori */
     render_list_free(&list);
 }
@@ -507,13 +531,13 @@ static void small_counts_and_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(scene_holds_every_object_of_every_kind, setup, teardown),
-        cmocka_unit_test_setup_teardown(clicks_through_centres_pick_the_object_the_loop_sees, setup, teardown),
-        cmocka_unit_test_setup_teardown(random_rays_agree_with_the_loop, setup, teardown),
-        cmocka_unit_test_setup_teardown(a_click_draws_the_boxes_its_traversal_opened, setup, teardown),
+        cmocka_unit_test_setup_teardown(scene_holds_every_object_of_every_kind, setup_full, teardown),
+        cmocka_unit_test_setup_teardown(clicks_through_centres_pick_the_object_the_loop_sees, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(random_rays_agree_with_the_loop, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(a_click_draws_the_boxes_its_traversal_opened, setup_few, teardown),
         cmocka_unit_test_setup_teardown(moved_objects_are_picked_where_they_are_after_the_refit, setup, teardown),
-        cmocka_unit_test_setup_teardown(draw_lists_one_instanced_command_per_kind, setup, teardown),
-        cmocka_unit_test_setup_teardown(gpu_pick_ids_map_back_to_the_objects_drawn, setup, teardown),
+        cmocka_unit_test_setup_teardown(draw_lists_one_instanced_command_per_kind, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(gpu_pick_ids_map_back_to_the_objects_drawn, setup_few, teardown),
         cmocka_unit_test(lesson1_key_a_switches_to_the_mode_and_back),
         cmocka_unit_test(small_counts_and_bad_input),
     };

@@ -2,7 +2,9 @@
    bounds, and the four queries against brute-force loops over
    rp_intersect_ray_triangle; the crack test on closed meshes; instances;
    degenerate inputs (a million identical triangles, all coplanar) and the
-   BVH depth bound. */
+   BVH depth bound. Under valgrind (RAYPICK_TEST_SCALE, test_scale.h) the
+   brute-force comparisons cast fewer rays and the big meshes are smaller,
+   still above the threaded builder's threshold. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 
 #include <raypick/raypick.h>
 #include "ref_mesh.h"
+#include "test_scale.h"
 #include "../src/lib/mesh_internal.h"
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -106,20 +109,6 @@ static void check_bvh(const rp_mesh *m)
     assert_true(t.deepest <= RP_BVH_MAX_DEPTH - 1);
     assert_int_equal(t.halves, m->bvh.node_count);
     assert_int_equal(t.covered, m->bvh.prim_count);
-}
-
-/* A ray from a random point on a sphere of radius `far` around the
-   origin to a random point of the box [-r, r]^3. */
-static rp_ray aimed_ray(test_rng *g, double far, double r)
-{
-    double d[3];
-    rand_dir(g, d);
-    rp_ray ray;
-    for (int i = 0; i < 3; i++) {
-        ray.origin[i] = (float)(d[i] * far);
-        ray.dir[i] = (float)(rng_uniform(g, -r, r) - d[i] * far);
-    }
-    return ray;
 }
 
 static void assert_same_hit(const rp_hit *a, const rp_triangle_hit *ta, const rp_hit *b,
@@ -283,16 +272,18 @@ static void nearest_equals_brute_force(void **state)
     rp_mesh *m = tm_build(&soup);
     assert_non_null(m);
     check_bvh(m);
-    int hits = compare_nearest(&soup, m, &g, 10000, 4.0, 1.0);
-    assert_true(hits > 3000 && hits < 10000);
+    int rays = (int)test_scaled(10000, 1000);
+    int hits = compare_nearest(&soup, m, &g, rays, 4.0, 1.0);
+    assert_true(hits > 3 * rays / 10 && hits < rays);
     rp_mesh_destroy(m);
     tm_free(&soup);
 
     test_mesh torus = tm_torus(48, 24, 1.0, 0.35);
     m = tm_build(&torus);
     check_bvh(m);
-    hits = compare_nearest(&torus, m, &g, 2000, 4.0, 1.4);
-    assert_true(hits > 600);
+    rays = (int)test_scaled(2000, 300);
+    hits = compare_nearest(&torus, m, &g, rays, 4.0, 1.4);
+    assert_true(hits > 3 * rays / 10);
     rp_mesh_destroy(m);
     tm_free(&torus);
 }
@@ -325,10 +316,11 @@ static void duplicates_and_degenerates(void **state)
     assert_int_equal(rp_mesh_triangle_count(m), tm.nt);
     assert_int_equal(m->bvh.prim_count, 2 * base.nt);   /* degenerates left out */
     check_bvh(m);
-    int hits = compare_nearest(&tm, m, &g, 3000, 4.0, 1.0);
-    assert_true(hits > 500);
+    int rays = (int)test_scaled(3000, 300);
+    int hits = compare_nearest(&tm, m, &g, rays, 4.0, 1.0);
+    assert_true(hits > rays / 6);
     /* every hit is reported twice by all-hits: t and its repeat t + 2n */
-    for (int k = 0; k < 500; k++) {
+    for (int k = 0; k < (int)test_scaled(500, 100); k++) {
         rp_ray ray = aimed_ray(&g, 4.0, 1.0);
         rp_triangle_hit tris[64];
         rp_hit hs[64];
@@ -370,7 +362,7 @@ static void all_hits_equal_brute_force(void **state)
     rp_hit *hs = malloc(soup.nt * sizeof *hs);
     rp_triangle_hit *ts = malloc(soup.nt * sizeof *ts);
     size_t most = 0;
-    for (int k = 0; k < 1000; k++) {
+    for (int k = 0; k < (int)test_scaled(1000, 150); k++) {
         rp_ray ray = aimed_ray(&g, 4.0, 1.0);
         size_t n = 0;
         for (size_t t = 0; t < soup.nt; t++) {
@@ -422,7 +414,8 @@ static void any_hit_equals_brute_force(void **state)
     test_mesh soup = tm_soup(&g, 1000, 0.14);
     rp_mesh *m = tm_build(&soup);
     int yes = 0, no = 0;
-    for (int k = 0; k < 3000; k++) {
+    const int rays = (int)test_scaled(3000, 300);
+    for (int k = 0; k < rays; k++) {
         rp_ray ray = aimed_ray(&g, 4.0, 1.0);
         rp_hit h;
         rp_triangle_hit th;
@@ -441,7 +434,7 @@ static void any_hit_equals_brute_force(void **state)
         assert_false(rp_test_ray_mesh(m, &ray, -1.0f));
         assert_false(rp_test_ray_mesh(m, &ray, -INFINITY));
     }
-    assert_true(yes > 500 && no > 500);
+    assert_true(yes > rays / 6 && no > rays / 6);
     rp_mesh_destroy(m);
     tm_free(&soup);
 }
@@ -486,7 +479,10 @@ static void crack_test(const test_mesh *tm, double far, unsigned seed)
     size_t *around = malloc(tm->nt * sizeof *around);
     for (size_t t = 0; t < tm->nt; t++)
         unit_normal(tm, t, normals[t]);
-    for (size_t t = 0; t < tm->nt; t++)
+    /* every triangle's vertices and edges; every step-th one's with a
+       smaller RAYPICK_TEST_SCALE */
+    const size_t step = (size_t)(1.0 / test_scale() + 0.5), aimed_at = (tm->nt + step - 1) / step;
+    for (size_t t = 0; t < tm->nt; t += step)
         for (int e = 0; e < 3; e++) {
             const float *a = tm_v(tm, t, e), *b = tm_v(tm, t, (e + 1) % 3);
             float pts[2][3];
@@ -541,7 +537,7 @@ static void crack_test(const test_mesh *tm, double far, unsigned seed)
             }
         }
     /* nearly every point got its two rays (12 per triangle) */
-    assert_true(targets > 10 * tm->nt);
+    assert_true(targets > 10 * aimed_at);
     if (cracks || brute_cracks)
         fail_msg("%lu targets: %lu cracks in the mesh query, %lu in the brute force",
                  (unsigned long)targets, (unsigned long)cracks, (unsigned long)brute_cracks);
@@ -580,7 +576,8 @@ static void instance_case(const test_mesh *tm, mat4 model, bool mirrored, test_r
         tm_vertex(&world, i, w[0], w[1], w[2]);
     }
     int compared = 0;
-    for (int k = 0; k < 2000; k++) {
+    const int rays = (int)test_scaled(2000, 300);
+    for (int k = 0; k < rays; k++) {
         rp_ray ray = aimed_ray(g, 12.0, 3.0);
         for (int i = 0; i < 3; i++)
             ray.dir[i] += model[3][i];
@@ -612,7 +609,7 @@ static void instance_case(const test_mesh *tm, mat4 model, bool mirrored, test_r
         /* inside is the model's own face: a mirror flips the world winding */
         assert_true(a.inside == (mirrored ? !b.inside : b.inside));
     }
-    assert_true(compared > 300);
+    assert_true(compared > 3 * rays / 20);
     rp_mesh_destroy(m);
     tm_free(&world);
 }
@@ -636,7 +633,8 @@ static void instances_match_transformed_brute_force(void **state)
     rp_mesh *m = tm_build(&torus);
     mat4 id = GLM_MAT4_IDENTITY_INIT;
     int hits = 0;
-    for (int k = 0; k < 500; k++) {
+    const int rays = (int)test_scaled(500, 100);
+    for (int k = 0; k < rays; k++) {
         rp_ray ray = aimed_ray(&g, 4.0, 1.4);
         rp_hit a, b;
         rp_triangle_hit ta, tb;
@@ -652,7 +650,7 @@ static void instances_match_transformed_brute_force(void **state)
             assert_same_hit(&a, &ta, &b, &tb);
         }
     }
-    assert_true(hits > 100);
+    assert_true(hits > rays / 5);
     rp_mesh_destroy(m);
     tm_free(&torus);
 }
@@ -723,10 +721,14 @@ static void queries_refuse_invalid_rays_untouched(void **state)
 
 /* ---- degenerate inputs: bounded build, bounded depth ------------------------- */
 
+/* Above the threaded build's threshold (mesh.c: MESH_THREADED_MIN) at any
+   RAYPICK_TEST_SCALE. */
+#define THREADED_BUILD 70000
+
 static void million_identical_triangles(void **state)
 {
     (void)state;
-    const size_t n = 1000000;
+    const size_t n = test_scaled(1000000, THREADED_BUILD);
     float *pos = malloc(n * 9 * sizeof *pos);
     const float tri[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
     for (size_t t = 0; t < n; t++)
@@ -786,7 +788,7 @@ static void coplanar_and_collinear_centroids_build_bounded(void **state)
 
     /* 100,000 slivers along one line, centroids strictly increasing
        (SAH splits off one or two at a time if unbounded) */
-    const size_t n = 100000;
+    const size_t n = test_scaled(100000, THREADED_BUILD);
     test_mesh line = tm_alloc(3 * n, n);
     for (size_t i = 0; i < n; i++) {
         double x = (double)i * (double)i * 1e-9;   /* spacing that grows: skewed splits */

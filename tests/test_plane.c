@@ -15,22 +15,7 @@
 #include <raypick/raypick.h>
 #include "ld_math.h"
 #include "ref_camera.h"
-
-#define SENTINEL 0xA5
-
-static void poison(void *p, size_t n)
-{
-    memset(p, SENTINEL, n);
-}
-
-static bool untouched(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != SENTINEL)
-            return false;
-    return true;
-}
+#include "sentinel.h"
 
 static const rp_plane GROUND_2 = {{0.0f, 1.0f, 0.0f}, -2.0f};   /* y = 2 */
 
@@ -100,19 +85,19 @@ static void parallel_behind_and_in_plane_rays_miss(void **state)
 {
     (void)state;
     rp_hit h;
-    poison(&h, sizeof h);
+    test_poison(&h, sizeof h);
     const rp_ray level = {{0, 5, 0}, {1, 0, 0.5f}};
     const rp_ray in_plane = {{0, 2, 0}, {1, 0, 0}};
     const rp_ray away = {{0, 5, 0}, {0, 1, 0}};
     assert_false(rp_intersect_ray_plane(&level, &GROUND_2, &h));
     assert_false(rp_intersect_ray_plane(&in_plane, &GROUND_2, &h));
     assert_false(rp_intersect_ray_plane(&away, &GROUND_2, &h));
-    assert_true(untouched(&h, sizeof h));
+    assert_true(test_untouched(&h, sizeof h));
 
     /* nearly parallel: a hit so far away that t does not fit a float */
     const rp_ray grazing = {{0, 3, 0}, {1, -1e-40f, 0}};   /* t = 1e40 */
     assert_false(rp_intersect_ray_plane(&grazing, &GROUND_2, &h));
-    assert_true(untouched(&h, sizeof h));
+    assert_true(test_untouched(&h, sizeof h));
 }
 
 static void origin_on_the_plane_gives_t_zero(void **state)
@@ -175,9 +160,9 @@ static void bad_input_is_refused(void **state)
     rp_hit h;
     rp_plane p;
     float d;
-    poison(&h, sizeof h);
-    poison(&p, sizeof p);
-    poison(&d, sizeof d);
+    test_poison(&h, sizeof h);
+    test_poison(&p, sizeof p);
+    test_poison(&d, sizeof d);
 
     const rp_plane bad_planes[] = {
         {{0, 0, 0}, 1}, {{nan, 1, 0}, 0}, {{0, 1, 0}, nan}, {{0, inf, 0}, 0}, {{0, 1, 0}, inf},
@@ -202,9 +187,9 @@ static void bad_input_is_refused(void **state)
     assert_false(rp_plane_from_points((vec3){0, 0, 0}, (vec3){1, 0, 0}, (vec3){0, inf, 0}, &p));
     /* d beyond float range */
     assert_false(rp_plane_from_point_normal((vec3){3e38f, 3e38f, 0}, (vec3){1, 1, 0}, &p));
-    assert_true(untouched(&h, sizeof h));
-    assert_true(untouched(&p, sizeof p));
-    assert_true(untouched(&d, sizeof d));
+    assert_true(test_untouched(&h, sizeof h));
+    assert_true(test_untouched(&p, sizeof p));
+    assert_true(test_untouched(&d, sizeof d));
 }
 
 /* ---- the point under the cursor --------------------------------------------- */
@@ -269,9 +254,9 @@ static void cursor_above_the_horizon_misses_the_ground(void **state)
     glm_lookat((vec3){0, 2, 10}, (vec3){0, 2, 0}, (vec3){0, 1, 0}, view);   /* level */
     const rp_viewport vp = {0, 0, 800, 600};
     const rp_plane ground = {{0, 1, 0}, 0};
-    vec3 p = {SENTINEL, SENTINEL, SENTINEL};
+    vec3 p = {TEST_SENTINEL, TEST_SENTINEL, TEST_SENTINEL};
     assert_false(rp_pick_point_on_plane(400.5f, 100.5f, &vp, proj, view, RP_GL, &ground, p));
-    assert_true(p[0] == SENTINEL && p[1] == SENTINEL && p[2] == SENTINEL);
+    assert_true(p[0] == TEST_SENTINEL && p[1] == TEST_SENTINEL && p[2] == TEST_SENTINEL);
     assert_true(rp_pick_point_on_plane(400.5f, 500.5f, &vp, proj, view, RP_GL, &ground, p));
     assert_float_equal(p[1], 0.0f, 1e-5f);
     assert_true(p[2] < 10.0f);
@@ -375,9 +360,9 @@ static void drag_over_the_horizon_keeps_the_last_position(void **state)
     const rp_viewport vp = {0, 0, 800, 600};
     rp_drag drag;
     assert_true(rp_drag_begin((vec3){0, 0, 0}, (vec3){0, 1, 0}, (vec3){0, 0.5f, 0}, &drag));
-    vec3 pos = {SENTINEL, SENTINEL, SENTINEL};
+    vec3 pos = {TEST_SENTINEL, TEST_SENTINEL, TEST_SENTINEL};
     assert_false(rp_drag_update(&drag, 400.5f, 10.5f, &vp, proj, view, RP_D3D, pos));
-    assert_true(pos[0] == SENTINEL && pos[1] == SENTINEL && pos[2] == SENTINEL);
+    assert_true(pos[0] == TEST_SENTINEL && pos[1] == TEST_SENTINEL && pos[2] == TEST_SENTINEL);
     assert_true(rp_drag_update(&drag, 400.5f, 590.5f, &vp, proj, view, RP_D3D, pos));
     assert_float_equal(pos[1], 0.5f, 1e-6f);
 }
@@ -387,20 +372,20 @@ static void drag_bad_input_is_refused(void **state)
     (void)state;
     const float nan = NAN;
     rp_drag drag;
-    poison(&drag, sizeof drag);
+    test_poison(&drag, sizeof drag);
     assert_false(rp_drag_begin((vec3){0, 0, 0}, (vec3){0, 0, 0}, (vec3){0, 0, 0}, &drag));
     assert_false(rp_drag_begin((vec3){nan, 0, 0}, (vec3){0, 1, 0}, (vec3){0, 0, 0}, &drag));
     assert_false(rp_drag_begin((vec3){0, 0, 0}, (vec3){0, 1, 0}, (vec3){0, nan, 0}, &drag));
     assert_false(rp_drag_begin((vec3){0, 0, 0}, (vec3){0, 1, 0}, NULL, &drag));
     assert_false(rp_drag_begin((vec3){-3e38f, 0, 0}, (vec3){0, 1, 0}, (vec3){3e38f, 0, 0}, &drag));
-    assert_true(untouched(&drag, sizeof drag));
+    assert_true(test_untouched(&drag, sizeof drag));
 
     mat4 proj, view, zero = GLM_MAT4_ZERO_INIT;
     glm_perspective(glm_rad(60.0f), 1.0f, 0.1f, 100.0f, proj);
     glm_lookat((vec3){0, 5, 5}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
     const rp_viewport vp = {0, 0, 100, 100}, empty = {0, 0, 0, 100};
     assert_true(rp_drag_begin((vec3){0, 0, 0}, (vec3){0, 1, 0}, (vec3){0, 1, 0}, &drag));
-    vec3 pos = {SENTINEL, SENTINEL, SENTINEL};
+    vec3 pos = {TEST_SENTINEL, TEST_SENTINEL, TEST_SENTINEL};
     assert_false(rp_drag_update(NULL, 50, 50, &vp, proj, view, RP_GL, pos));
     assert_false(rp_drag_update(&drag, nan, 50, &vp, proj, view, RP_GL, pos));
     assert_false(rp_drag_update(&drag, 50, 50, &empty, proj, view, RP_GL, pos));
@@ -412,7 +397,7 @@ static void drag_bad_input_is_refused(void **state)
     broken = drag;
     broken.plane.d = nan;
     assert_false(rp_drag_update(&broken, 50, 50, &vp, proj, view, RP_GL, pos));
-    assert_true(pos[0] == SENTINEL && pos[1] == SENTINEL && pos[2] == SENTINEL);
+    assert_true(pos[0] == TEST_SENTINEL && pos[1] == TEST_SENTINEL && pos[2] == TEST_SENTINEL);
     assert_true(rp_drag_update(&drag, 50, 50, &vp, proj, view, RP_GL, pos));
     assert_float_equal(pos[1], 1.0f, 1e-6f);
 }

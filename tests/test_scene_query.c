@@ -23,7 +23,9 @@
 #define CGLM_CLIPSPACE_INCLUDE_ALL
 #include <cglm/cglm.h>
 #include <raypick/raypick.h>
+#include "query_objects.h"
 #include "ref_camera.h"
+#include "sentinel.h"
 
 /* ---- meshes ------------------------------------------------------------ */
 
@@ -139,24 +141,6 @@ static bool brute_mesh_inside(const rp_frustum *f, const test_mesh *m, mat4 mode
 
 /* ---- objects of every kind ----------------------------------------------- */
 
-enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH, POINT, SEGMENT, POLYLINE, KINDS };
-
-#define MAX_LINE 6
-
-typedef struct object {
-    enum kind kind;
-    uint32_t mask;
-    rp_sphere sphere;
-    rp_ellipsoid ellipsoid;
-    rp_aabb aabb;
-    rp_obb obb;
-    const test_mesh *mesh;
-    mat4 model;
-    float pts[MAX_LINE][3];     /* point: pts[0]; segment: pts[0..1]; polyline */
-    size_t npts;
-    rp_thin_tolerance tol;
-} object;
-
 static void random_quat(test_rng *g, versor q)
 {
     vec3 axis = {(float)rng_uniform(g, -1, 1), (float)rng_uniform(g, -1, 1),
@@ -172,7 +156,7 @@ static float uf(test_rng *g, double lo, double hi)
 
 /* A random object of kind k around the origin (where ref_camera.h's
    cameras look), of size `size`. meshes: the meshes an instance may use. */
-static void random_object(test_rng *g, object *o, enum kind k, float extent, float size,
+static void random_object(test_rng *g, qo_object *o, qo_kind k, float extent, float size,
                           const test_mesh *meshes, int mesh_count)
 {
     memset(o, 0, sizeof *o);
@@ -182,11 +166,11 @@ static void random_object(test_rng *g, object *o, enum kind k, float extent, flo
     o->kind = k;
     o->mask = UINT32_MAX;
     switch (k) {
-    case SPHERE:
+    case QO_SPHERE:
         glm_vec3_copy(c, o->sphere.center);
         o->sphere.radius = s;
         break;
-    case ELLIPSOID:
+    case QO_ELLIPSOID:
         glm_vec3_copy(c, o->ellipsoid.center);
         o->ellipsoid.radii[0] = s;
         o->ellipsoid.radii[1] = size * uf(g, 0.2, 1.0);
@@ -194,23 +178,23 @@ static void random_object(test_rng *g, object *o, enum kind k, float extent, flo
         if (rng_uniform(g, 0, 1) < 0.5)
             random_quat(g, o->ellipsoid.orientation);
         break;
-    case AABB:
+    case QO_AABB:
         for (int i = 0; i < 3; i++) {
             o->aabb.min[i] = c[i] - size * uf(g, 0, 1);
             o->aabb.max[i] = c[i] + size * uf(g, 0, 1);
         }
         break;
-    case OBB:
+    case QO_OBB:
         glm_vec3_copy(c, o->obb.center);
         o->obb.half_extents[0] = s;
         o->obb.half_extents[1] = size * uf(g, 0.1, 1.0);
         o->obb.half_extents[2] = size * uf(g, 0.1, 1.0);
         random_quat(g, o->obb.orientation);
         break;
-    case MESH: {
+    case QO_MESH: {
         versor q;
         random_quat(g, q);
-        o->mesh = &meshes[rng_u32(g) % (uint32_t)mesh_count];
+        o->mesh = meshes[rng_u32(g) % (uint32_t)mesh_count].mesh;
         glm_mat4_identity(o->model);
         glm_translate(o->model, c);
         glm_quat_rotate(o->model, q, o->model);
@@ -220,7 +204,7 @@ static void random_object(test_rng *g, object *o, enum kind k, float extent, flo
         break;
     }
     default: {
-        o->npts = k == POINT ? 1 : k == SEGMENT ? 2 : 1 + rng_u32(g) % MAX_LINE;
+        o->npts = k == QO_POINT ? 1 : k == QO_SEGMENT ? 2 : 1 + rng_u32(g) % QO_MAX_LINE;
         for (size_t i = 0; i < o->npts; i++)
             for (int a = 0; a < 3; a++)
                 o->pts[i][a] = c[a] + size * uf(g, -1.5, 1.5);
@@ -231,86 +215,11 @@ static void random_object(test_rng *g, object *o, enum kind k, float extent, flo
     }
 }
 
-static int add_object(rp_scene *s, const object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_add_sphere(s, &o->sphere);
-    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->ellipsoid);
-    case AABB: return rp_scene_add_aabb(s, &o->aabb);
-    case OBB: return rp_scene_add_obb(s, &o->obb);
-    case MESH: return rp_scene_add_mesh(s, o->mesh->mesh, (vec4 *)o->model);
-    case POINT: return rp_scene_add_point(s, o->pts[0], &o->tol);
-    case SEGMENT: return rp_scene_add_segment(s, o->pts[0], o->pts[1], &o->tol);
-    default: return rp_scene_add_polyline(s, &o->pts[0][0], o->npts, 0, &o->tol);
-    }
-}
-
-static bool set_object(rp_scene *s, int i, const object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_set_sphere(s, i, &o->sphere);
-    case ELLIPSOID: return rp_scene_set_ellipsoid(s, i, &o->ellipsoid);
-    case AABB: return rp_scene_set_aabb(s, i, &o->aabb);
-    case OBB: return rp_scene_set_obb(s, i, &o->obb);
-    case MESH: return rp_scene_set_mesh_model(s, i, (vec4 *)o->model);
-    case POINT: return rp_scene_set_point(s, i, o->pts[0], &o->tol);
-    case SEGMENT: return rp_scene_set_segment(s, i, o->pts[0], o->pts[1], &o->tol);
-    default: return rp_scene_set_polyline(s, i, &o->pts[0][0], o->npts, 0, &o->tol);
-    }
-}
-
 /* ---- the ray loop -------------------------------------------------------- */
-
-/* The rp_hit of a thin object's closest approach, as scene.h defines it. */
-static void thin_as_hit(const rp_ray *ray, const rp_thin_hit *th, rp_hit *out)
-{
-    out->t = out->t_enter = out->t_exit = th->t;
-    glm_vec3_copy((float *)th->ray_point, out->point);
-    double gap[3], len = 0.0;
-    for (int c = 0; c < 3; c++) {
-        gap[c] = (double)th->ray_point[c] - th->point[c];
-        len += gap[c] * gap[c];
-    }
-    if (!(len > 0.0))
-        for (int c = 0; c < 3; c++) {
-            gap[c] = -(double)ray->dir[c];
-            len += gap[c] * gap[c];
-        }
-    len = sqrt(len);
-    for (int c = 0; c < 3; c++)
-        out->normal[c] = (float)(gap[c] / len);
-    out->inside = false;
-}
-
-/* Object o's own function (a thin one with its tolerance plus the query's). */
-static bool object_hit(const rp_ray *ray, const object *o, const rp_thin_tolerance *add,
-                       rp_hit *h, rp_triangle_hit *tri, rp_thin_hit *th)
-{
-    const rp_thin_tolerance tol = {o->tol.world + add->world, o->tol.per_t + add->per_t};
-    bool hit;
-    switch (o->kind) {
-    case SPHERE: return rp_intersect_ray_sphere(ray, &o->sphere, h);
-    case ELLIPSOID: return rp_intersect_ray_ellipsoid(ray, &o->ellipsoid, h);
-    case AABB: return rp_intersect_ray_aabb(ray, &o->aabb, h);
-    case OBB: return rp_intersect_ray_obb(ray, &o->obb, h);
-    case MESH: return rp_intersect_ray_mesh_instance(o->mesh->mesh, (vec4 *)o->model, ray, h, tri);
-    case POINT: hit = rp_intersect_ray_point(ray, o->pts[0], &tol, th); break;
-    case SEGMENT: hit = rp_intersect_ray_segment(ray, o->pts[0], o->pts[1], &tol, th); break;
-    default: hit = rp_intersect_ray_polyline(ray, &o->pts[0][0], o->npts, 0, &tol, th); break;
-    }
-    if (hit)
-        thin_as_hit(ray, th, h);
-    return hit;
-}
-
-static uint32_t layers_of(const rp_scene_query *q)
-{
-    return q->layers != 0 ? q->layers : UINT32_MAX;
-}
 
 /* Index of the nearest matching object hit at t <= t_max (lowest index
    on ties), -1 for none; its records. */
-static int brute_ray(const object *objs, int n, const rp_ray *ray, const rp_scene_query *q,
+static int brute_ray(const qo_object *objs, int n, const rp_ray *ray, const rp_scene_query *q,
                      rp_hit *out, rp_triangle_hit *tri, rp_thin_hit *thin)
 {
     const float t_max = q->t_max > 0.0f ? q->t_max : INFINITY;
@@ -319,7 +228,7 @@ static int brute_ray(const object *objs, int n, const rp_ray *ray, const rp_scen
         rp_hit h;
         rp_triangle_hit th;
         rp_thin_hit tth;
-        if ((objs[i].mask & layers_of(q)) == 0 || !object_hit(ray, &objs[i], &q->thin, &h, &th, &tth) ||
+        if ((objs[i].mask & qo_layers_of(q)) == 0 || !qo_hit(ray, &objs[i], &q->thin, &h, &th, &tth) ||
             h.t > t_max || (best >= 0 && h.t >= out->t))
             continue;
         best = i;
@@ -330,39 +239,21 @@ static int brute_ray(const object *objs, int n, const rp_ray *ray, const rp_scen
     return best;
 }
 
-static bool same_hit(const rp_hit *a, const rp_hit *b)
-{
-    return a->t == b->t && a->t_enter == b->t_enter && a->t_exit == b->t_exit &&
-           memcmp(a->point, b->point, sizeof a->point) == 0 &&
-           memcmp(a->normal, b->normal, sizeof a->normal) == 0 && a->inside == b->inside;
-}
-
-#define SENTINEL 0xA5
-
-static bool untouched(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != SENTINEL)
-            return false;
-    return true;
-}
-
 /* How many check_ray calls, and how many found something: the tests
    make sure their rays hit (the comparison is not -1 == -1). */
 static long rays_checked, rays_hit;
 
 /* The scene's ray query against the loop (and with any_hit, against what
    the loop allows). */
-static void check_ray(const rp_scene *s, const object *objs, int n, const rp_ray *ray,
+static void check_ray(const rp_scene *s, const qo_object *objs, int n, const rp_ray *ray,
                       const rp_scene_query *q)
 {
     rp_hit want, got;
     rp_triangle_hit want_tri, got_tri;
     rp_thin_hit want_thin, got_thin;
-    memset(&got, SENTINEL, sizeof got);
-    memset(&got_tri, SENTINEL, sizeof got_tri);
-    memset(&got_thin, SENTINEL, sizeof got_thin);
+    test_poison(&got, sizeof got);
+    test_poison(&got_tri, sizeof got_tri);
+    test_poison(&got_thin, sizeof got_thin);
     const int expect = brute_ray(objs, n, ray, q, &want, &want_tri, &want_thin);
     const int i = rp_scene_query_ray(s, ray, q, &got, &got_tri, &got_thin);
     rays_checked++;
@@ -373,8 +264,8 @@ static void check_ray(const rp_scene *s, const object *objs, int n, const rp_ray
             fail_msg("any hit: scene %d, loop %d", i, expect);
         if (i < 0)
             return;
-        assert_true((objs[i].mask & layers_of(q)) != 0);
-        assert_true(object_hit(ray, &objs[i], &q->thin, &want, &want_tri, &want_thin));
+        assert_true((objs[i].mask & qo_layers_of(q)) != 0);
+        assert_true(qo_hit(ray, &objs[i], &q->thin, &want, &want_tri, &want_thin));
         assert_true(want.t <= (q->t_max > 0.0f ? q->t_max : INFINITY));
     } else if (i != expect) {
         fail_msg("scene %d (t %g), loop %d (t %g), layers %x, t_max %g", i,
@@ -382,24 +273,24 @@ static void check_ray(const rp_scene *s, const object *objs, int n, const rp_ray
                  q->layers, (double)q->t_max);
     }
     if (i < 0) {
-        assert_true(untouched(&got, sizeof got));
-        assert_true(untouched(&got_tri, sizeof got_tri));
-        assert_true(untouched(&got_thin, sizeof got_thin));
+        assert_true(test_untouched(&got, sizeof got));
+        assert_true(test_untouched(&got_tri, sizeof got_tri));
+        assert_true(test_untouched(&got_thin, sizeof got_thin));
         return;
     }
-    if (!same_hit(&got, &want))
+    if (!qo_same_hit(&got, &want))
         fail_msg("object %d kind %d: t %.9g vs %.9g, point %g %g %g vs %g %g %g, any %d", i,
                  objs[i].kind, (double)got.t, (double)want.t, got.point[0], got.point[1],
                  got.point[2], want.point[0], want.point[1], want.point[2], q->any_hit);
-    const enum kind k = objs[i].kind;
-    if (k == MESH)
+    const qo_kind k = objs[i].kind;
+    if (k == QO_MESH)
         assert_memory_equal(&got_tri, &want_tri, sizeof got_tri);
     else
-        assert_true(untouched(&got_tri, sizeof got_tri));
-    if (k >= POINT)
+        assert_true(test_untouched(&got_tri, sizeof got_tri));
+    if (k >= QO_POINT)
         assert_memory_equal(&got_thin, &want_thin, sizeof got_thin);
     else
-        assert_true(untouched(&got_thin, sizeof got_thin));
+        assert_true(test_untouched(&got_thin, sizeof got_thin));
 }
 
 /* Rays from around the scene towards it. */
@@ -415,55 +306,19 @@ static void random_ray(test_rng *g, float extent, rp_ray *r)
 
 /* ---- the frustum loop -------------------------------------------------- */
 
-static bool object_selected(const rp_frustum *f, const object *o, rp_scene_select mode)
-{
-    const bool meets = mode == RP_SELECT_MEETS, inside = mode == RP_SELECT_INSIDE;
-    switch (o->kind) {
-    case SPHERE:
-        return meets ? rp_test_frustum_sphere_exact(f, &o->sphere)
-               : inside ? rp_frustum_contains_sphere(f, &o->sphere)
-                        : rp_test_frustum_sphere_conservative(f, &o->sphere);
-    case ELLIPSOID:
-        return meets ? rp_test_frustum_ellipsoid_exact(f, &o->ellipsoid)
-               : inside ? rp_frustum_contains_ellipsoid(f, &o->ellipsoid)
-                        : rp_test_frustum_ellipsoid_conservative(f, &o->ellipsoid);
-    case AABB:
-        return meets ? rp_test_frustum_aabb_exact(f, &o->aabb)
-               : inside ? rp_frustum_contains_aabb(f, &o->aabb)
-                        : rp_test_frustum_aabb_conservative(f, &o->aabb);
-    case OBB:
-        return meets ? rp_test_frustum_obb_exact(f, &o->obb)
-               : inside ? rp_frustum_contains_obb(f, &o->obb)
-                        : rp_test_frustum_obb_conservative(f, &o->obb);
-    case MESH:
-        return meets ? rp_test_frustum_mesh_instance_exact(f, o->mesh->mesh, (vec4 *)o->model)
-               : inside ? rp_frustum_contains_mesh_instance(f, o->mesh->mesh, (vec4 *)o->model)
-                        : rp_test_frustum_mesh_instance_conservative(f, o->mesh->mesh,
-                                                                     (vec4 *)o->model);
-    case POINT:
-        return rp_frustum_contains_point(f, o->pts[0]);
-    case SEGMENT:
-        return inside ? rp_frustum_contains_polyline(f, &o->pts[0][0], 2, 0)
-                      : rp_test_frustum_segment(f, o->pts[0], o->pts[1]);
-    default:
-        return inside ? rp_frustum_contains_polyline(f, &o->pts[0][0], o->npts, 0)
-                      : rp_test_frustum_polyline(f, &o->pts[0][0], o->npts, 0, NULL);
-    }
-}
-
-static size_t brute_frustum(const object *objs, int n, const rp_frustum *f,
+static size_t brute_frustum(const qo_object *objs, int n, const rp_frustum *f,
                             const rp_scene_query *q, int *out)
 {
     size_t total = 0;
     for (int i = 0; i < n; i++)
-        if ((objs[i].mask & layers_of(q)) != 0 && object_selected(f, &objs[i], q->select))
+        if ((objs[i].mask & qo_layers_of(q)) != 0 && qo_selected(f, &objs[i], q->select))
             out[total++] = i;
     return total;
 }
 
 /* The scene's frustum query against the loop: the whole list, and with a
    smaller cap its first entries and nothing written past them. */
-static size_t check_frustum(const rp_scene *s, const object *objs, int n, const rp_frustum *f,
+static size_t check_frustum(const rp_scene *s, const qo_object *objs, int n, const rp_frustum *f,
                             const rp_scene_query *q, test_rng *g)
 {
     int *want = malloc((size_t)(n + 1) * sizeof *want);
@@ -471,7 +326,7 @@ static size_t check_frustum(const rp_scene *s, const object *objs, int n, const 
     assert_non_null(want);
     assert_non_null(got);
     const size_t total = brute_frustum(objs, n, f, q, want);
-    memset(got, SENTINEL, (size_t)(n + 2) * sizeof *got);
+    test_poison(got, (size_t)(n + 2) * sizeof *got);
     const size_t all = rp_scene_query_frustum(s, f, q, got, (size_t)n + 1);
     if (all != total) {
         int *w2 = want, *g2 = got;
@@ -493,14 +348,14 @@ static size_t check_frustum(const rp_scene *s, const object *objs, int n, const 
                  (int)q->select, q->layers);
     if (total > 0)
         assert_memory_equal(got, want, total * sizeof *got);
-    assert_true(untouched(got + total, (size_t)(n + 2 - (int)total) * sizeof *got));
+    assert_true(test_untouched(got + total, (size_t)(n + 2 - (int)total) * sizeof *got));
     /* a smaller cap: the first ones in order (a bitmap or a heap inside) */
     const size_t cap = total > 0 ? (size_t)rng_u32(g) % total : 0;
-    memset(got, SENTINEL, (size_t)(n + 2) * sizeof *got);
+    test_poison(got, (size_t)(n + 2) * sizeof *got);
     assert_int_equal(rp_scene_query_frustum(s, f, q, got, cap), total);
     if (cap > 0)
         assert_memory_equal(got, want, cap * sizeof *got);
-    assert_true(untouched(got + cap, (size_t)(n + 2 - (int)cap) * sizeof *got));
+    assert_true(test_untouched(got + cap, (size_t)(n + 2 - (int)cap) * sizeof *got));
     assert_int_equal(rp_scene_query_frustum(s, f, q, NULL, 5), total);
     free(want);
     free(got);
@@ -537,7 +392,7 @@ static bool random_rect_frustum(test_rng *g, const ref_camera *cam, rp_frustum *
 
 typedef struct world {
     rp_scene *scene;
-    object *objs;
+    qo_object *objs;
     int n;
     test_mesh meshes[3];
     rp_mesh *cube;
@@ -566,9 +421,9 @@ static void world_make(test_rng *g, world *w, int n, float extent, float size, b
     assert_non_null(w->objs);
     w->n = n;
     for (int i = 0; i < n; i++) {
-        const enum kind k = (enum kind)(rng_u32(g) % (thin ? KINDS : POINT));
+        const qo_kind k = (qo_kind)(rng_u32(g) % (thin ? QO_KINDS : QO_POINT));
         random_object(g, &w->objs[i], k, extent, size, w->meshes, 3);
-        assert_int_equal(add_object(w->scene, &w->objs[i]), i);
+        assert_int_equal(qo_add(w->scene, &w->objs[i]), i);
     }
     assert_true(rp_scene_build(w->scene));
 }
@@ -583,7 +438,7 @@ static void world_free(world *w)
 }
 
 /* Random masks over a few layers (some objects in none: mask 0). */
-static void random_masks(test_rng *g, world *w, object *view)
+static void random_masks(test_rng *g, world *w, qo_object *view)
 {
     for (int i = 0; i < w->n; i++) {
         const uint32_t r = rng_u32(g) % 8;
@@ -621,16 +476,16 @@ static void zero_query_is_intersect_ray_scene(void **state)
             random_ray(&g, 12.0f, &ray);
             rp_hit a, b, c;
             rp_triangle_hit ta, tb, tc;
-            memset(&ta, SENTINEL, sizeof ta);
-            memset(&tb, SENTINEL, sizeof tb);
-            memset(&tc, SENTINEL, sizeof tc);
+            test_poison(&ta, sizeof ta);
+            test_poison(&tb, sizeof tb);
+            test_poison(&tc, sizeof tc);
             const int i = rp_intersect_ray_scene(w.scene, &ray, &a, &ta);
             assert_int_equal(rp_scene_query_ray(w.scene, &ray, &zero, &b, &tb, NULL), i);
             assert_int_equal(rp_scene_query_ray(w.scene, &ray, NULL, &c, &tc, NULL), i);
             check_ray(w.scene, w.objs, w.n, &ray, &zero);
             if (i < 0)
                 continue;
-            assert_true(same_hit(&a, &b) && same_hit(&a, &c));
+            assert_true(qo_same_hit(&a, &b) && qo_same_hit(&a, &c));
             assert_memory_equal(&ta, &tb, sizeof ta);
             assert_memory_equal(&ta, &tc, sizeof ta);
         }
@@ -648,7 +503,7 @@ static void ray_query_equals_filtered_loop(void **state)
     rays_checked = rays_hit = 0;
     world w;
     world_make(&g, &w, 700, 10.0f, 1.5f, true);
-    object *pending = malloc((size_t)w.n * sizeof *pending);
+    qo_object *pending = malloc((size_t)w.n * sizeof *pending);
     assert_non_null(pending);
     memcpy(pending, w.objs, (size_t)w.n * sizeof *pending);
     for (int round = 0; round < 6; round++) {
@@ -658,14 +513,14 @@ static void ray_query_equals_filtered_loop(void **state)
         if (round >= 2) {
             for (int m = 0; m < w.n / 3; m++) {
                 const int i = (int)(rng_u32(&g) % (uint32_t)w.n);
-                object o;
+                qo_object o;
                 /* small moves (a refit) or far ones (the refit's cost may
                    ask for a rebuild) */
                 random_object(&g, &o, pending[i].kind, round == 4 ? 30.0f : 10.0f, 1.5f,
                               w.meshes, 3);
                 o.mask = pending[i].mask;
                 o.mesh = pending[i].mesh;   /* a set moves an instance, same mesh */
-                assert_true(set_object(w.scene, i, &o));
+                assert_true(qo_set(w.scene, i, &o));
                 pending[i] = o;
             }
         }
@@ -691,9 +546,9 @@ static void ray_query_equals_filtered_loop(void **state)
     w.objs = realloc(w.objs, (size_t)(w.n + 50) * sizeof *w.objs);
     assert_non_null(w.objs);
     for (int i = 0; i < 50; i++) {
-        object *o = &w.objs[w.n + i];
-        random_object(&g, o, (enum kind)(rng_u32(&g) % KINDS), 10.0f, 1.5f, w.meshes, 3);
-        assert_int_equal(add_object(w.scene, o), w.n + i);
+        qo_object *o = &w.objs[w.n + i];
+        random_object(&g, o, (qo_kind)(rng_u32(&g) % QO_KINDS), 10.0f, 1.5f, w.meshes, 3);
+        assert_int_equal(qo_add(w.scene, o), w.n + i);
         if (i % 2) {
             o->mask = 2u;
             assert_true(rp_scene_set_mask(w.scene, w.n + i, 2u));
@@ -746,9 +601,9 @@ static void t_max_semantics(void **state)
     const float bad[] = {-1.0f, -FLT_MIN, NAN, -INFINITY};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         q.t_max = bad[i];
-        memset(&h, SENTINEL, sizeof h);
+        test_poison(&h, sizeof h);
         assert_int_equal(rp_scene_query_ray(s, &ray, &q, &h, NULL, NULL), -1);
-        assert_true(untouched(&h, sizeof h));
+        assert_true(test_untouched(&h, sizeof h));
     }
     rp_scene_destroy(s);
 }
@@ -773,7 +628,7 @@ static void any_hit_semantics(void **state)
     assert_true(i >= 0 && i < 200);
     rp_hit own;
     assert_true(rp_intersect_ray_sphere(&ray, &(rp_sphere){{0, 0, -3.0f - (float)i}, 0.4f}, &own));
-    assert_true(same_hit(&h, &own));
+    assert_true(qo_same_hit(&h, &own));
     q.t_max = 2.5f;
     assert_int_equal(rp_scene_query_ray(s, &ray, &q, &h, NULL, NULL), -1);
     q.t_max = 2.7f;   /* only the first sphere starts before it (t 2.6) */
@@ -811,9 +666,9 @@ static void mask_zero_matches_nothing(void **state)
     assert_true(rp_scene_set_mask(s, 0, 0));
     assert_true(rp_scene_build(s));
     rp_hit h;
-    memset(&h, SENTINEL, sizeof h);
+    test_poison(&h, sizeof h);
     assert_int_equal(rp_intersect_ray_scene(s, &ray, &h, NULL), -1);
-    assert_true(untouched(&h, sizeof h));
+    assert_true(test_untouched(&h, sizeof h));
     rp_scene_trace trace = {0};
     assert_int_equal(rp_intersect_ray_scene_traced(s, &ray, &trace, NULL, NULL), -1);
     rp_scene_query q = {0};
@@ -857,11 +712,11 @@ static void frustum_query_equals_brute_force(void **state)
             } else if (step == 2) {
                 for (int m = 0; m < w.n / 4; m++) {
                     const int i = (int)(rng_u32(&g) % (uint32_t)w.n);
-                    object o;
+                    qo_object o;
                     random_object(&g, &o, w.objs[i].kind, 15.0f, 1.8f, w.meshes, 3);
                     o.mask = w.objs[i].mask;
                     o.mesh = w.objs[i].mesh;
-                    assert_true(set_object(w.scene, i, &o));
+                    assert_true(qo_set(w.scene, i, &o));
                     w.objs[i] = o;
                 }
                 assert_true(rp_scene_build(w.scene));
@@ -1015,7 +870,7 @@ static void thin_objects_with_pixel_tolerance(void **state)
                 q.layers = 1u;
             check_ray(w.scene, w.objs, w.n, &ray, &q);
             const int i = rp_scene_query_ray(w.scene, &ray, &q, NULL, NULL, NULL);
-            thin_hits += i >= 0 && w.objs[i].kind >= POINT;
+            thin_hits += i >= 0 && w.objs[i].kind >= QO_POINT;
         }
     }
     assert_true(thin_hits > 20);
@@ -1038,7 +893,7 @@ static void thin_hit_records(void **state)
     rp_hit h;
     rp_triangle_hit tri;
     rp_thin_hit th;
-    memset(&tri, SENTINEL, sizeof tri);
+    test_poison(&tri, sizeof tri);
     assert_int_equal(rp_scene_query_ray(s, &ray, NULL, &h, &tri, &th), 0);
     assert_float_equal(h.t, 2.0f, 1e-6f);
     assert_true(h.t_enter == h.t && h.t_exit == h.t && !h.inside);
@@ -1046,7 +901,7 @@ static void thin_hit_records(void **state)
     assert_float_equal(h.normal[1], -1.0f, 1e-6f);   /* from the segment down to the ray */
     assert_float_equal(th.point[1], 0.25f, 1e-6f);
     assert_float_equal(th.distance, 0.25f, 1e-6f);
-    assert_true(untouched(&tri, sizeof tri));
+    assert_true(test_untouched(&tri, sizeof tri));
     /* the segment hidden: the point, on the ray */
     assert_true(rp_scene_set_mask(s, 0, 0));
     assert_true(rp_scene_build(s));
@@ -1148,13 +1003,13 @@ static void bad_input_is_refused(void **state)
     qn.thin.world = NAN;
     rp_hit h;
     rp_thin_hit th;
-    memset(&h, SENTINEL, sizeof h);
-    memset(&th, SENTINEL, sizeof th);
+    test_poison(&h, sizeof h);
+    test_poison(&th, sizeof th);
     assert_int_equal(rp_scene_query_ray(s, &ray, &qn, &h, NULL, &th), -1);
     qn.thin.world = 0.0f;
     qn.thin.per_t = -1.0f;
     assert_int_equal(rp_scene_query_ray(s, &ray, &qn, &h, NULL, &th), -1);
-    assert_true(untouched(&h, sizeof h) && untouched(&th, sizeof th));
+    assert_true(test_untouched(&h, sizeof h) && test_untouched(&th, sizeof th));
     const rp_ray zero_dir = {{0, 0, 0}, {0, 0, 0}};
     assert_int_equal(rp_scene_query_ray(s, &zero_dir, NULL, &h, NULL, &th), -1);
     assert_int_equal(rp_scene_query_ray(NULL, &ray, NULL, &h, NULL, &th), -1);
@@ -1169,7 +1024,7 @@ static void bad_input_is_refused(void **state)
     assert_true(rp_frustum_from_rect(0, 0, 300, 300, &vp, proj, view, RP_D3D, &f));
     int out[4];
     assert_int_equal(rp_scene_query_frustum(s, &f, NULL, out, 4), 3);
-    memset(out, SENTINEL, sizeof out);
+    test_poison(out, sizeof out);
     rp_frustum bad = f;
     bad.planes[2].d = NAN;
     assert_int_equal(rp_scene_query_frustum(s, &bad, NULL, out, 4), 0);
@@ -1185,7 +1040,7 @@ static void bad_input_is_refused(void **state)
     assert_int_equal(rp_scene_query_frustum(s, &f, &qs, out, 4), 0);
     qs.select = (rp_scene_select)-1;
     assert_int_equal(rp_scene_query_frustum(s, &f, &qs, out, 4), 0);
-    assert_true(untouched(out, sizeof out));
+    assert_true(test_untouched(out, sizeof out));
     /* ray fields do not matter to a frustum */
     qs.select = RP_SELECT_MEETS;
     qs.t_max = NAN;
@@ -1230,7 +1085,7 @@ static void traced_query_with_masks(void **state)
         rp_hit a, b;
         const int i = rp_intersect_ray_scene(w.scene, &ray, &a, NULL);
         assert_int_equal(rp_intersect_ray_scene_traced(w.scene, &ray, &trace, &b, NULL), i);
-        assert_true(i < 0 || (same_hit(&a, &b) && w.objs[i].mask != 0));
+        assert_true(i < 0 || (qo_same_hit(&a, &b) && w.objs[i].mask != 0));
         assert_true(trace.visit_count == trace.nodes_visited + trace.leaves_visited);
         rp_scene_query q = {0};
         check_ray(w.scene, w.objs, w.n, &ray, &q);

@@ -19,22 +19,7 @@
 #include <raypick/raypick.h>
 #include "ld_math.h"
 #include "ref_camera.h"
-
-#define SENTINEL 0xA5
-
-static void poison(void *p, size_t n)
-{
-    memset(p, SENTINEL, n);
-}
-
-static bool untouched(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != SENTINEL)
-            return false;
-    return true;
-}
+#include "sentinel.h"
 
 /* ---- the reference ---------------------------------------------------------- */
 
@@ -226,11 +211,11 @@ static void world_tolerance_decides_the_hit(void **state)
     const rp_ray r = {{0, 0, 0}, {0, 0, -1}};
     const rp_thin_tolerance tight = {0.49f, 0.0f}, loose = {0.51f, 0.0f}, cone = {0.0f, 0.01f};
     rp_thin_hit h;
-    poison(&h, sizeof h);
+    test_poison(&h, sizeof h);
     assert_false(rp_intersect_ray_point(&r, (vec3){0.5f, 0, -10}, &tight, &h));
     assert_false(rp_intersect_ray_segment(&r, (vec3){0.5f, -1, -10}, (vec3){0.5f, 1, -10},
                                           &tight, &h));
-    assert_true(untouched(&h, sizeof h));
+    assert_true(test_untouched(&h, sizeof h));
     assert_true(rp_intersect_ray_point(&r, (vec3){0.5f, 0, -10}, &loose, &h));
     assert_float_equal(h.t, 10.0f, 1e-6f);
     assert_true(rp_intersect_ray_segment(&r, (vec3){0.5f, -1, -10}, (vec3){0.5f, 1, -10},
@@ -325,7 +310,7 @@ static void pixel_tolerance_follows_the_rays_units(void **state)
     assert_true(rp_pick_ray_unproject(x + 5, y, &vp, proj, view, RP_D3D, &other));
     glm_vec3_negate(reversed.dir);
     rp_thin_tolerance t;
-    poison(&t, sizeof t);
+    test_poison(&t, sizeof t);
     assert_false(rp_thin_tolerance_pixels(2.0f, x, y, &vp, proj, view, RP_D3D, &other, &t));
     assert_false(rp_thin_tolerance_pixels(2.0f, x, y, &vp, proj, view, RP_D3D, &reversed, &t));
     assert_false(rp_thin_tolerance_pixels(-1.0f, x, y, &vp, proj, view, RP_D3D, &a, &t));
@@ -334,7 +319,7 @@ static void pixel_tolerance_follows_the_rays_units(void **state)
     assert_false(rp_thin_tolerance_pixels(2.0f, x, y, NULL, proj, view, RP_D3D, &a, &t));
     assert_false(rp_thin_tolerance_pixels(2.0f, x, y, &vp, proj, view, (rp_convention)3, &a, &t));
     assert_false(rp_thin_tolerance_pixels(2.0f, x, y, &vp, proj, view, RP_D3D, NULL, &t));
-    assert_true(untouched(&t, sizeof t));
+    assert_true(test_untouched(&t, sizeof t));
 }
 
 /* ---- polylines -------------------------------------------------------------------------- */
@@ -365,9 +350,9 @@ static void polyline_reports_the_nearest_segment(void **state)
     assert_float_equal(h.s, 1.0f, 0.0f);
     /* out of tolerance: nothing, untouched */
     const rp_ray far_off = {{6, 2, 0}, {0, 0, -1}};
-    poison(&h, sizeof h);
+    test_poison(&h, sizeof h);
     assert_false(rp_intersect_ray_polyline(&far_off, &path[0].x, 4, sizeof path[0], &tol, &h));
-    assert_true(untouched(&h, sizeof h));
+    assert_true(test_untouched(&h, sizeof h));
     /* no tolerance: the nearest segment, whatever its distance */
     assert_true(rp_intersect_ray_polyline(&far_off, &path[0].x, 4, sizeof path[0], NULL, &h));
     assert_int_equal(h.index, 1);
@@ -423,7 +408,7 @@ static void bad_input_is_refused(void **state)
     const float a[3] = {1, 0, -5}, b[3] = {-1, 0, -5}, nan_p[3] = {0, NAN, -5};
     const float line[] = {1, 0, -5, -1, 0, -5, 0, 1, -5};
     rp_thin_hit h;
-    poison(&h, sizeof h);
+    test_poison(&h, sizeof h);
     for (size_t i = 0; i < 3; i++) {
         assert_false(rp_intersect_ray_point(&bad_rays[i], a, NULL, &h));
         assert_false(rp_intersect_ray_segment(&bad_rays[i], a, b, NULL, &h));
@@ -448,7 +433,7 @@ static void bad_input_is_refused(void **state)
     /* results beyond float range */
     const rp_ray tiny = {{0, 0, 0}, {0, 0, -1e-30f}};
     assert_false(rp_intersect_ray_point(&tiny, (vec3){0, 0, -1e10f}, NULL, &h));
-    assert_true(untouched(&h, sizeof h));
+    assert_true(test_untouched(&h, sizeof h));
     /* the same calls, made right, work */
     assert_true(rp_intersect_ray_point(&ray, a, NULL, &h));
     assert_true(rp_intersect_ray_polyline(&ray, line, 3, 12, NULL, NULL));

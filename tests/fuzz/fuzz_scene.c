@@ -9,46 +9,32 @@
    object's floats; then rays (6 floats each) until the input ends (at
    most 8). A unit cube mesh is shared by every instance. */
 #include "fuzz_common.h"
+#include "../random_scene.h"
 
 #define MAX_OBJECTS 24
 #define MAX_MOVES 8
 #define MAX_RAYS 8
 
-enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH, KINDS };
-
-typedef struct object {
-    enum kind kind;
-    rp_sphere sphere;
-    rp_ellipsoid ellipsoid;
-    rp_aabb aabb;
-    rp_obb obb;
-    mat4 model;
-} object;
-
 static rp_mesh *cube(void)
 {
     static rp_mesh *mesh;
-    static const float v[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
-                                  {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
-    static const uint32_t idx[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                     2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3};
     if (mesh == NULL)
-        mesh = rp_mesh_create(&v[0][0], 8, 0, idx, 12);
+        mesh = rs_cube_mesh();
     if (mesh == NULL)
         fuzz_fail("cannot create the cube mesh");
     return mesh;
 }
 
-static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
+static void read_object(fuzz_input *in, int mode, rs_kind k, rs_object *o)
 {
     memset(o, 0, sizeof *o);
     o->kind = k;
     switch (k) {
-    case SPHERE:
+    case RS_SPHERE:
         fuzz_vec3(in, mode, o->sphere.center);
         o->sphere.radius = fuzz_float(in, mode);
         break;
-    case ELLIPSOID:
+    case RS_ELLIPSOID:
         fuzz_vec3(in, mode, o->ellipsoid.center);
         fuzz_vec3(in, mode, o->ellipsoid.radii);
         if (fuzz_u8(in) & 1) {      /* a unit quaternion, or raw values */
@@ -61,11 +47,11 @@ static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
                 o->ellipsoid.orientation[i] = fuzz_float(in, mode);
         }
         break;
-    case AABB:
+    case RS_AABB:
         fuzz_vec3(in, mode, o->aabb.min);
         fuzz_vec3(in, mode, o->aabb.max);
         break;
-    case OBB:
+    case RS_OBB:
         fuzz_vec3(in, mode, o->obb.center);
         fuzz_vec3(in, mode, o->obb.half_extents);
         for (int i = 0; i < 4; i++)
@@ -81,39 +67,6 @@ static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
     }
 }
 
-static int add(rp_scene *s, object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_add_sphere(s, &o->sphere);
-    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->ellipsoid);
-    case AABB: return rp_scene_add_aabb(s, &o->aabb);
-    case OBB: return rp_scene_add_obb(s, &o->obb);
-    default: return rp_scene_add_mesh(s, cube(), o->model);
-    }
-}
-
-static bool set(rp_scene *s, int i, object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_set_sphere(s, i, &o->sphere);
-    case ELLIPSOID: return rp_scene_set_ellipsoid(s, i, &o->ellipsoid);
-    case AABB: return rp_scene_set_aabb(s, i, &o->aabb);
-    case OBB: return rp_scene_set_obb(s, i, &o->obb);
-    default: return rp_scene_set_mesh_model(s, i, o->model);
-    }
-}
-
-static bool hit(const rp_ray *ray, object *o, rp_hit *h, rp_triangle_hit *tri)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_intersect_ray_sphere(ray, &o->sphere, h);
-    case ELLIPSOID: return rp_intersect_ray_ellipsoid(ray, &o->ellipsoid, h);
-    case AABB: return rp_intersect_ray_aabb(ray, &o->aabb, h);
-    case OBB: return rp_intersect_ray_obb(ray, &o->obb, h);
-    default: return rp_intersect_ray_mesh_instance(cube(), o->model, ray, h, tri);
-    }
-}
-
 /* The scene's answer against the loop over objs[0 .. n).
 
    With tame numbers (mode 1: every value a few bits of mantissa between
@@ -123,31 +76,21 @@ static bool hit(const rp_ray *ray, object *o, rp_hit *h, rp_triangle_hit *tri)
    cover (an OBB 1e-27 thick beside coordinates of 1e9: docs/reliability.md,
    F5), so there the scene's pick must be a true answer of that object's
    own function, or a miss, but need not be the loop's nearest. */
-static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int n, bool exact)
+static void check_query(const rp_scene *s, const rp_ray *ray, rs_object *objs, int n, bool exact)
 {
     rp_hit got, want;
     rp_triangle_hit got_tri, want_tri;
     fuzz_poison(&got, sizeof got);
     fuzz_poison(&got_tri, sizeof got_tri);
     int i = rp_intersect_ray_scene(s, ray, &got, &got_tri);
-    int best = -1;
-    for (int k = 0; k < n; k++) {
-        rp_hit h;
-        rp_triangle_hit th;
-        if (hit(ray, &objs[k], &h, &th) && (best < 0 || h.t < want.t)) {
-            best = k;
-            want = h;
-            if (objs[k].kind == MESH)
-                want_tri = th;
-        }
-    }
+    int best = rs_nearest(ray, cube(), objs, n, &want, &want_tri);
     if (i != best && exact)
         fuzz_fail("scene picked %d, the loop over the objects %d", i, best);
     if (i != best && i >= 0) {
         /* raw mode: compare with what object i's own function says */
         rp_triangle_hit th;
-        fuzz_check(hit(ray, &objs[i], &want, &th), "scene picked an object its function misses");
-        if (objs[i].kind == MESH)
+        fuzz_check(rs_hit(ray, cube(), &objs[i], &want, &th), "scene picked an object its function misses");
+        if (objs[i].kind == RS_MESH)
             want_tri = th;
     }
     fuzz_check(rp_intersect_ray_scene(s, ray, NULL, NULL) == i, "NULL out changes the answer");
@@ -169,7 +112,7 @@ static void check_query(const rp_scene *s, const rp_ray *ray, object *objs, int 
     fuzz_check(memcmp(got.point, want.point, sizeof got.point) == 0 &&
                memcmp(got.normal, want.normal, sizeof got.normal) == 0 &&
                got.inside == want.inside, "hit differs from the object's own function");
-    if (objs[i].kind == MESH)
+    if (objs[i].kind == RS_MESH)
         fuzz_check(memcmp(&got_tri, &want_tri, sizeof got_tri) == 0, "tri differs");
     else
         fuzz_check(fuzz_untouched(&got_tri, sizeof got_tri), "non-mesh hit wrote to *tri");
@@ -187,12 +130,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_check(s != NULL, "rp_scene_create failed");
 
     /* built: the objects as the last build saw them; now: as added/moved */
-    object built[MAX_OBJECTS], now[MAX_OBJECTS];
+    rs_object built[MAX_OBJECTS], now[MAX_OBJECTS];
     int n = 0;
     for (int i = 0; i < count; i++) {
-        object o;
-        read_object(&in, mode, (enum kind)(fuzz_u8(&in) % KINDS), &o);
-        int idx = add(s, &o);
+        rs_object o;
+        read_object(&in, mode, (rs_kind)(fuzz_u8(&in) % RS_KINDS), &o);
+        int idx = rs_add(s, cube(), &o);
         if (idx != -1 && idx != n)
             fuzz_fail("add returned %d, expected -1 or %d", idx, n);
         if (idx >= 0)
@@ -204,9 +147,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int moves = fuzz_u8(&in) % (MAX_MOVES + 1);
     for (int m = 0; m < moves; m++) {
         int i = (int)fuzz_u8(&in) % (MAX_OBJECTS + 1) - 1;    /* -1 .. 23 */
-        object o;
-        read_object(&in, mode, (enum kind)(fuzz_u8(&in) % KINDS), &o);
-        bool ok = set(s, i, &o);
+        rs_object o;
+        read_object(&in, mode, (rs_kind)(fuzz_u8(&in) % RS_KINDS), &o);
+        bool ok = rs_set(s, i, &o);
         if (i < 0 || i >= n || now[i].kind != o.kind)
             fuzz_check(!ok, "set accepted a wrong index or kind");
         if (ok)

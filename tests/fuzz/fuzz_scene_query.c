@@ -27,26 +27,11 @@
    cap. */
 #define CGLM_CLIPSPACE_INCLUDE_ALL
 #include "fuzz_common.h"
+#include "../query_objects.h"
 
 #define MAX_OBJECTS 16
 #define MAX_MOVES 6
 #define MAX_QUERIES 6
-#define MAX_LINE 6
-
-enum kind { SPHERE, ELLIPSOID, AABB, OBB, MESH, POINT, SEGMENT, POLYLINE, KINDS };
-
-typedef struct object {
-    enum kind kind;
-    uint32_t mask;
-    rp_sphere sphere;
-    rp_ellipsoid ellipsoid;
-    rp_aabb aabb;
-    rp_obb obb;
-    mat4 model;
-    float pts[MAX_LINE][3];
-    size_t npts;
-    rp_thin_tolerance tol;
-} object;
 
 static rp_mesh *cube(void)
 {
@@ -74,16 +59,16 @@ static uint32_t mask_of(uint8_t b)
     }
 }
 
-static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
+static void read_object(fuzz_input *in, int mode, qo_kind k, qo_object *o)
 {
     memset(o, 0, sizeof *o);
     o->kind = k;
     switch (k) {
-    case SPHERE:
+    case QO_SPHERE:
         fuzz_vec3(in, mode, o->sphere.center);
         o->sphere.radius = fuzz_float(in, mode);
         break;
-    case ELLIPSOID:
+    case QO_ELLIPSOID:
         fuzz_vec3(in, mode, o->ellipsoid.center);
         fuzz_vec3(in, mode, o->ellipsoid.radii);
         if (fuzz_u8(in) & 1) {
@@ -93,17 +78,18 @@ static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
             glm_quat_normalize(o->ellipsoid.orientation);
         }
         break;
-    case AABB:
+    case QO_AABB:
         fuzz_vec3(in, mode, o->aabb.min);
         fuzz_vec3(in, mode, o->aabb.max);
         break;
-    case OBB:
+    case QO_OBB:
         fuzz_vec3(in, mode, o->obb.center);
         fuzz_vec3(in, mode, o->obb.half_extents);
         for (int i = 0; i < 4; i++)
             o->obb.orientation[i] = fuzz_float(in, mode);
         break;
-    case MESH:
+    case QO_MESH:
+        o->mesh = cube();
         fuzz_mat4(in, mode, o->model);
         if (fuzz_u8(in) & 1) {
             o->model[0][3] = o->model[1][3] = o->model[2][3] = 0.0f;
@@ -111,7 +97,7 @@ static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
         }
         break;
     default:
-        o->npts = k == POINT ? 1 : k == SEGMENT ? 2 : 1 + fuzz_u8(in) % MAX_LINE;
+        o->npts = k == QO_POINT ? 1 : k == QO_SEGMENT ? 2 : 1 + fuzz_u8(in) % QO_MAX_LINE;
         for (size_t i = 0; i < o->npts; i++)
             fuzz_vec3(in, mode, o->pts[i]);
         o->tol.world = fuzz_float(in, mode);
@@ -120,89 +106,9 @@ static void read_object(fuzz_input *in, int mode, enum kind k, object *o)
     }
 }
 
-static int add(rp_scene *s, const object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_add_sphere(s, &o->sphere);
-    case ELLIPSOID: return rp_scene_add_ellipsoid(s, &o->ellipsoid);
-    case AABB: return rp_scene_add_aabb(s, &o->aabb);
-    case OBB: return rp_scene_add_obb(s, &o->obb);
-    case MESH: return rp_scene_add_mesh(s, cube(), (vec4 *)o->model);
-    case POINT: return rp_scene_add_point(s, o->pts[0], &o->tol);
-    case SEGMENT: return rp_scene_add_segment(s, o->pts[0], o->pts[1], &o->tol);
-    default: return rp_scene_add_polyline(s, &o->pts[0][0], o->npts, 0, &o->tol);
-    }
-}
-
-static bool set(rp_scene *s, int i, const object *o)
-{
-    switch (o->kind) {
-    case SPHERE: return rp_scene_set_sphere(s, i, &o->sphere);
-    case ELLIPSOID: return rp_scene_set_ellipsoid(s, i, &o->ellipsoid);
-    case AABB: return rp_scene_set_aabb(s, i, &o->aabb);
-    case OBB: return rp_scene_set_obb(s, i, &o->obb);
-    case MESH: return rp_scene_set_mesh_model(s, i, (vec4 *)o->model);
-    case POINT: return rp_scene_set_point(s, i, o->pts[0], &o->tol);
-    case SEGMENT: return rp_scene_set_segment(s, i, o->pts[0], o->pts[1], &o->tol);
-    default: return rp_scene_set_polyline(s, i, &o->pts[0][0], o->npts, 0, &o->tol);
-    }
-}
-
 /* ---- rays --------------------------------------------------------------- */
 
-static void thin_as_hit(const rp_ray *ray, const rp_thin_hit *th, rp_hit *out)
-{
-    out->t = out->t_enter = out->t_exit = th->t;
-    glm_vec3_copy((float *)th->ray_point, out->point);
-    double gap[3], len = 0.0;
-    for (int c = 0; c < 3; c++) {
-        gap[c] = (double)th->ray_point[c] - th->point[c];
-        len += gap[c] * gap[c];
-    }
-    if (!(len > 0.0))
-        for (int c = 0; c < 3; c++) {
-            gap[c] = -(double)ray->dir[c];
-            len += gap[c] * gap[c];
-        }
-    len = sqrt(len);
-    for (int c = 0; c < 3; c++)
-        out->normal[c] = (float)(gap[c] / len);
-    out->inside = false;
-}
-
-static bool hit(const rp_ray *ray, const object *o, const rp_thin_tolerance *add_tol, rp_hit *h,
-                rp_triangle_hit *tri, rp_thin_hit *th)
-{
-    const rp_thin_tolerance tol = {o->tol.world + add_tol->world, o->tol.per_t + add_tol->per_t};
-    bool ok;
-    switch (o->kind) {
-    case SPHERE: return rp_intersect_ray_sphere(ray, &o->sphere, h);
-    case ELLIPSOID: return rp_intersect_ray_ellipsoid(ray, &o->ellipsoid, h);
-    case AABB: return rp_intersect_ray_aabb(ray, &o->aabb, h);
-    case OBB: return rp_intersect_ray_obb(ray, &o->obb, h);
-    case MESH: return rp_intersect_ray_mesh_instance(cube(), (vec4 *)o->model, ray, h, tri);
-    case POINT: ok = rp_intersect_ray_point(ray, o->pts[0], &tol, th); break;
-    case SEGMENT: ok = rp_intersect_ray_segment(ray, o->pts[0], o->pts[1], &tol, th); break;
-    default: ok = rp_intersect_ray_polyline(ray, &o->pts[0][0], o->npts, 0, &tol, th); break;
-    }
-    if (ok)
-        thin_as_hit(ray, th, h);
-    return ok;
-}
-
-static bool same_hit(const rp_hit *a, const rp_hit *b)
-{
-    return a->t == b->t && a->t_enter == b->t_enter && a->t_exit == b->t_exit &&
-           memcmp(a->point, b->point, sizeof a->point) == 0 &&
-           memcmp(a->normal, b->normal, sizeof a->normal) == 0 && a->inside == b->inside;
-}
-
-static uint32_t layers_of(const rp_scene_query *q)
-{
-    return q->layers != 0 ? q->layers : UINT32_MAX;
-}
-
-static void check_ray(const rp_scene *s, const object *objs, int n, const rp_ray *ray,
+static void check_ray(const rp_scene *s, const qo_object *objs, int n, const rp_ray *ray,
                       const rp_scene_query *q, bool exact)
 {
     rp_hit got, want;
@@ -222,7 +128,7 @@ static void check_ray(const rp_scene *s, const object *objs, int n, const rp_ray
             rp_hit h;
             rp_triangle_hit th;
             rp_thin_hit tth;
-            if ((objs[k].mask & layers_of(q)) == 0 || !hit(ray, &objs[k], &q->thin, &h, &th, &tth) ||
+            if ((objs[k].mask & qo_layers_of(q)) == 0 || !qo_hit(ray, &objs[k], &q->thin, &h, &th, &tth) ||
                 h.t > t_max || (best >= 0 && h.t >= want.t))
                 continue;
             best = k;
@@ -243,19 +149,19 @@ static void check_ray(const rp_scene *s, const object *objs, int n, const rp_ray
         return;
     }
     fuzz_check(i < n, "an index past the scene");
-    fuzz_check((objs[i].mask & layers_of(q)) != 0, "picked an object on another layer");
+    fuzz_check((objs[i].mask & qo_layers_of(q)) != 0, "picked an object on another layer");
     if (i != best) {
         /* raw mode or any hit: what that object's own function says */
-        fuzz_check(hit(ray, &objs[i], &q->thin, &want, &want_tri, &want_thin),
+        fuzz_check(qo_hit(ray, &objs[i], &q->thin, &want, &want_tri, &want_thin),
                    "picked an object its own function misses");
         fuzz_check(want.t <= t_max, "picked a hit beyond t_max");
     }
-    fuzz_check(same_hit(&got, &want), "the hit differs from the object's own function");
-    if (objs[i].kind == MESH)
+    fuzz_check(qo_same_hit(&got, &want), "the hit differs from the object's own function");
+    if (objs[i].kind == QO_MESH)
         fuzz_check(memcmp(&got_tri, &want_tri, sizeof got_tri) == 0, "tri differs");
     else
         fuzz_check(fuzz_untouched(&got_tri, sizeof got_tri), "a non-mesh hit wrote to *tri");
-    if (objs[i].kind >= POINT)
+    if (objs[i].kind >= QO_POINT)
         fuzz_check(memcmp(&got_thin, &want_thin, sizeof got_thin) == 0, "thin differs");
     else
         fuzz_check(fuzz_untouched(&got_thin, sizeof got_thin), "a solid hit wrote to *thin");
@@ -263,42 +169,7 @@ static void check_ray(const rp_scene *s, const object *objs, int n, const rp_ray
 
 /* ---- frustums ---------------------------------------------------------- */
 
-static bool selected(const rp_frustum *f, const object *o, rp_scene_select mode)
-{
-    const bool meets = mode == RP_SELECT_MEETS, inside = mode == RP_SELECT_INSIDE;
-    switch (o->kind) {
-    case SPHERE:
-        return meets ? rp_test_frustum_sphere_exact(f, &o->sphere)
-               : inside ? rp_frustum_contains_sphere(f, &o->sphere)
-                        : rp_test_frustum_sphere_conservative(f, &o->sphere);
-    case ELLIPSOID:
-        return meets ? rp_test_frustum_ellipsoid_exact(f, &o->ellipsoid)
-               : inside ? rp_frustum_contains_ellipsoid(f, &o->ellipsoid)
-                        : rp_test_frustum_ellipsoid_conservative(f, &o->ellipsoid);
-    case AABB:
-        return meets ? rp_test_frustum_aabb_exact(f, &o->aabb)
-               : inside ? rp_frustum_contains_aabb(f, &o->aabb)
-                        : rp_test_frustum_aabb_conservative(f, &o->aabb);
-    case OBB:
-        return meets ? rp_test_frustum_obb_exact(f, &o->obb)
-               : inside ? rp_frustum_contains_obb(f, &o->obb)
-                        : rp_test_frustum_obb_conservative(f, &o->obb);
-    case MESH:
-        return meets ? rp_test_frustum_mesh_instance_exact(f, cube(), (vec4 *)o->model)
-               : inside ? rp_frustum_contains_mesh_instance(f, cube(), (vec4 *)o->model)
-                        : rp_test_frustum_mesh_instance_conservative(f, cube(), (vec4 *)o->model);
-    case POINT:
-        return rp_frustum_contains_point(f, o->pts[0]);
-    case SEGMENT:
-        return inside ? rp_frustum_contains_polyline(f, &o->pts[0][0], 2, 0)
-                      : rp_test_frustum_segment(f, o->pts[0], o->pts[1]);
-    default:
-        return inside ? rp_frustum_contains_polyline(f, &o->pts[0][0], o->npts, 0)
-                      : rp_test_frustum_polyline(f, &o->pts[0][0], o->npts, 0, NULL);
-    }
-}
-
-static void check_frustum(const rp_scene *s, const object *objs, int n, const rp_frustum *f,
+static void check_frustum(const rp_scene *s, const qo_object *objs, int n, const rp_frustum *f,
                           const rp_scene_query *q, size_t cap, bool exact)
 {
     int got[MAX_OBJECTS + 2], all[MAX_OBJECTS + 2], want[MAX_OBJECTS];
@@ -324,13 +195,13 @@ static void check_frustum(const rp_scene *s, const object *objs, int n, const rp
     for (size_t k = 0; k < total; k++) {
         fuzz_check(all[k] >= 0 && all[k] < n, "an index past the scene");
         fuzz_check(k == 0 || all[k] > all[k - 1], "not in increasing index order");
-        fuzz_check((objs[all[k]].mask & layers_of(q)) != 0, "listed an object on another layer");
+        fuzz_check((objs[all[k]].mask & qo_layers_of(q)) != 0, "listed an object on another layer");
     }
     if (!exact)
         return;
     size_t expect = 0;
     for (int i = 0; i < n; i++)
-        if ((objs[i].mask & layers_of(q)) != 0 && selected(f, &objs[i], q->select))
+        if ((objs[i].mask & qo_layers_of(q)) != 0 && qo_selected(f, &objs[i], q->select))
             want[expect++] = i;
     if (expect != total || memcmp(all, want, total * sizeof *all) != 0)
         fuzz_fail("frustum query listed %zu objects, the loop %zu (select %d)", total, expect,
@@ -371,7 +242,7 @@ static bool read_frustum(fuzz_input *in, rp_frustum *f)
 
 /* ---- driver -------------------------------------------------------------- */
 
-static void run_queries(const rp_scene *s, const object *objs, int n, const fuzz_input *queries,
+static void run_queries(const rp_scene *s, const qo_object *objs, int n, const fuzz_input *queries,
                         int mode)
 {
     fuzz_input in = *queries;
@@ -413,13 +284,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rp_scene *s = rp_scene_create();
     fuzz_check(s != NULL, "rp_scene_create failed");
 
-    object built[MAX_OBJECTS], now[MAX_OBJECTS];
+    qo_object built[MAX_OBJECTS], now[MAX_OBJECTS];
     int n = 0;
     for (int i = 0; i < count; i++) {
-        object o;
-        read_object(&in, mode, (enum kind)(fuzz_u8(&in) % KINDS), &o);
+        qo_object o;
+        read_object(&in, mode, (qo_kind)(fuzz_u8(&in) % QO_KINDS), &o);
         const uint8_t mb = fuzz_u8(&in);
-        const int idx = add(s, &o);
+        const int idx = qo_add(s, &o);
         if (idx != -1 && idx != n)
             fuzz_fail("add returned %d, expected -1 or %d", idx, n);
         if (idx < 0)
@@ -437,10 +308,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int moves = fuzz_u8(&in) % (MAX_MOVES + 1);
     for (int m = 0; m < moves; m++) {
         const int i = (int)fuzz_u8(&in) % (MAX_OBJECTS + 1) - 1;
-        object o;
-        read_object(&in, mode, (enum kind)(fuzz_u8(&in) % KINDS), &o);
+        qo_object o;
+        read_object(&in, mode, (qo_kind)(fuzz_u8(&in) % QO_KINDS), &o);
         const uint8_t mb = fuzz_u8(&in);
-        const bool ok = set(s, i, &o);
+        const bool ok = qo_set(s, i, &o);
         if (i < 0 || i >= n || now[i].kind != o.kind)
             fuzz_check(!ok, "set accepted a wrong index or kind");
         if (ok) {

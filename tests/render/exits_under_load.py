@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The demo's threaded runs end cleanly, again and again (scripts/ci-under-load).
 
-    exits_under_load.py RAYPICK RUNS
+    exits_under_load.py RAYPICK     (unittest: ExitsTest.test_threaded_runs_exit_cleanly)
 
-(RAYPICK_EXIT_RUNS in the environment, when set, replaces RUNS: the
-sanitizer suite runs a few, scripts/ci-under-load many.)
+RAYPICK_EXIT_RUNS in the environment sets RUNS (default 3: the sanitizer
+suite runs a few, scripts/ci-under-load many).
 
 Runs RAYPICK (a sanitizer build) RUNS times, cycling through the runs that
 start the most threads: lesson 1's many-objects mode with GPU picking and
@@ -15,22 +15,23 @@ with a model from a file. Each run must exit 0 with nothing from a sanitizer
 on stderr: every thread joined, the GL context and window gone, and
 LeakSanitizer's check at exit finished. Meant to run while stress-ng keeps
 every core busy, where thread start-ups and exits interleave most: a fixed
-number of runs, no retries. Prints one line per run and "N passed, M failed"
-last; exits 1 when any run failed.
+number of runs, no retries. Each run is a subtest: a failed one is
+reported with its exit status and what the sanitizer said, and the runs
+after it still run.
 """
 import os
 import subprocess
 import sys
-import tempfile
 
 from PIL import Image
+
+from rp_render import WRAPPER, RenderCase, ctx, main
 
 # A run that hangs is a failure too: far above the few seconds each takes
 # under ASan on a loaded machine.
 RUN_TIMEOUT_S = 600
 SANITIZER_WORDS = ("Sanitizer", "runtime error:", "Tracer caught signal")
-# a cross build's launcher (scripts/windows: Wine), as rp_render.py takes it
-WRAPPER = os.environ.get("RAYPICK_EXE_WRAPPER", "").split()
+DEFAULT_RUNS = 3
 
 
 def write_map(path):
@@ -64,32 +65,27 @@ def configurations(tmp):
     ]
 
 
-def main(argv):
-    if len(argv) != 2 or not argv[1].isdigit():
-        sys.stderr.write(__doc__)
-        return 2
-    raypick, runs = os.path.abspath(argv[0]), int(os.environ.get("RAYPICK_EXIT_RUNS", argv[1]))
-    passed = failed = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        configs = configurations(tmp)
+class ExitsTest(RenderCase):
+    def test_threaded_runs_exit_cleanly(self):
+        runs = int(os.environ.get("RAYPICK_EXIT_RUNS", DEFAULT_RUNS))
+        self.assertGreater(runs, 0)
+        configs = configurations(ctx.tmp)
         for i in range(runs):
             name, args = configs[i % len(configs)]
-            try:
-                proc = subprocess.run(WRAPPER + [raypick] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      universal_newlines=True, timeout=RUN_TIMEOUT_S)
-                words = [w for w in SANITIZER_WORDS if w in proc.stderr]
-                ok = proc.returncode == 0 and not words and '"hit"' in proc.stdout
-                why = "" if ok else "exit %d%s: %s" % (proc.returncode, ", " + ", ".join(words) if words else "",
-                                                       proc.stderr.strip()[-800:])
-            except subprocess.TimeoutExpired:
-                ok, why = False, "no exit after %d s" % RUN_TIMEOUT_S
-            passed += ok
-            failed += not ok
-            print("%s run %d of %d: %s%s" % ("ok  " if ok else "FAIL", i + 1, runs, name,
-                                             "" if ok else ": " + why), flush=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+            with self.subTest(run=i + 1, what=name):
+                try:
+                    proc = subprocess.run(WRAPPER + [ctx.raypick] + args, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, universal_newlines=True, timeout=RUN_TIMEOUT_S)
+                    words = [w for w in SANITIZER_WORDS if w in proc.stderr]
+                    ok = proc.returncode == 0 and not words and '"hit"' in proc.stdout
+                    why = "" if ok else "exit %d%s: %s" % (proc.returncode, ", " + ", ".join(words) if words else "",
+                                                           proc.stderr.strip()[-800:])
+                except subprocess.TimeoutExpired:
+                    ok, why = False, "no exit after %d s" % RUN_TIMEOUT_S
+                print("%s run %d of %d: %s%s" % ("ok  " if ok else "FAIL", i + 1, runs, name,
+                                                 "" if ok else ": " + why), flush=True)
+                self.assertTrue(ok, why)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render test of lesson 4 with a real-size heightmap (issue 16).
 
-    heightmap_big_test.py RAYPICK
+    heightmap_big_test.py RAYPICK    (unittest: HeightmapBigTest.test_big_map)
 
 Writes a 2049x2049 16-bit PNG itself: gentle hills plus ridges one sample
 wide every 5 columns. The demo draws such a map decimated (every 16th
@@ -18,14 +18,12 @@ the heightmap defaults are.
 import array
 import math
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 from PIL import Image as PILImage
 
-from rp_render import (WRAPPER, ctx, Camera, check, dist, layout, read_png, run)
+from rp_render import (WRAPPER, ctx, Camera, RenderCase, check, dist, layout, main, read_png, run)
 
 SIDE = 2049
 RIDGE_EVERY = 5
@@ -105,96 +103,69 @@ def at(o, d, t):
     return [o[i] + t * d[i] for i in range(3)]
 
 
-def test():
-    w, h = 640, 360
-    path = os.path.join(ctx.tmp, "big.png")
-    samples = write_map(path)
-    lay = layout(4, w, h, ["--heightmap", path])
-    cam = Camera(lay)
-    info = [o for o in lay["objects"] if o["kind"] == "map"][0]
-    check((info["cols"], info["rows"]) == (SIDE, SIDE), "the map object is %dx%d" % (info["cols"], info["rows"]))
-    check(abs(info["spacing"] - 48.0 / (SIDE - 1)) < 1e-7, "fit to 48 units: spacing %g" % info["spacing"])
-    exact = Surface(samples, info)
-    drawn = Surface(samples, info, stride=16)       # what the demo draws (terrain_mesh: 129 a side)
+class HeightmapBigTest(RenderCase):
+    def test_big_map(self):
+        w, h = 640, 360
+        path = os.path.join(ctx.tmp, "big.png")
+        samples = write_map(path)
+        lay = layout(4, w, h, ["--heightmap", path])
+        cam = Camera(lay)
+        info = [o for o in lay["objects"] if o["kind"] == "map"][0]
+        check((info["cols"], info["rows"]) == (SIDE, SIDE), "the map object is %dx%d" % (info["cols"], info["rows"]))
+        check(abs(info["spacing"] - 48.0 / (SIDE - 1)) < 1e-7, "fit to 48 units: spacing %g" % info["spacing"])
+        exact = Surface(samples, info)
+        drawn = Surface(samples, info, stride=16)       # what the demo draws (terrain_mesh: 129 a side)
 
-    spots = [(w // 2, h // 2), (w // 2 + 37, h // 2 + 20), (w // 3, 2 * h // 3), (2 * w // 3, h // 2 - 15),
-             (w // 2 - 80, h // 2 + 60), (w // 2 + 120, h // 2 + 45)]
-    args = ["--lesson", "4", "--size", "%dx%d" % (w, h), "--report", "--heightmap", path, "--key", "m@0"]
-    for i, (x, y) in enumerate(spots):
-        args += ["--click", "%d,%d@%d" % (x, y, i + 1)]
-    out, err = run(args + ["--frames", len(spots) + 2])
-    reports = [r for r in out if "lesson" in r and "hit" in r]
-    check(len(reports) == len(spots), "expected %d reports, got %d" % (len(spots), len(reports)))
-    far_from_drawn = 0
-    for (x, y), rep in zip(spots, reports):
-        where = "click %d,%d" % (x, y)
-        check(rep["method"] == "exact", where + ": method %s" % rep["method"])
-        if not check(rep["hit"], where + ": expected a hit"):
-            continue
-        o, d = rep["pick_origin"], rep["pick_dir"]
-        t = exact.first_hit(o, d)
-        if not check(t is not None, where + ": the oracle finds no hit"):
-            continue
-        p = at(o, d, t)
-        check(dist(rep["point"], p) < 0.02,
-              where + ": point %s, the exact first hit is %s" % (rep["point"], p))
-        check(abs(rep["t"] - t) * math.sqrt(sum(v * v for v in d)) < 0.02,
-              where + ": t %g, the exact first hit's %g" % (rep["t"], t))
-        s = exact.height(rep["point"][0], rep["point"][2])
-        check(s is not None and abs(rep["point"][1] - s) < 0.01,
-              where + ": point %s is off the full-resolution surface (%s)" % (rep["point"], s))
-        td = drawn.first_hit(o, d)
-        if td is None or dist(at(o, d, td), p) > 0.1:
-            far_from_drawn += 1
-    check(far_from_drawn >= 2, "the clicks never tell the exact surface from the drawn one (%d)" % far_from_drawn)
+        spots = [(w // 2, h // 2), (w // 2 + 37, h // 2 + 20), (w // 3, 2 * h // 3), (2 * w // 3, h // 2 - 15),
+                 (w // 2 - 80, h // 2 + 60), (w // 2 + 120, h // 2 + 45)]
+        args = ["--lesson", "4", "--size", "%dx%d" % (w, h), "--report", "--heightmap", path, "--key", "m@0"]
+        for i, (x, y) in enumerate(spots):
+            args += ["--click", "%d,%d@%d" % (x, y, i + 1)]
+        out, err = run(args + ["--frames", len(spots) + 2])
+        reports = [r for r in out if "lesson" in r and "hit" in r]
+        check(len(reports) == len(spots), "expected %d reports, got %d" % (len(spots), len(reports)))
+        far_from_drawn = 0
+        for (x, y), rep in zip(spots, reports):
+            where = "click %d,%d" % (x, y)
+            check(rep["method"] == "exact", where + ": method %s" % rep["method"])
+            if not check(rep["hit"], where + ": expected a hit"):
+                continue
+            o, d = rep["pick_origin"], rep["pick_dir"]
+            t = exact.first_hit(o, d)
+            if not check(t is not None, where + ": the oracle finds no hit"):
+                continue
+            p = at(o, d, t)
+            check(dist(rep["point"], p) < 0.02,
+                  where + ": point %s, the exact first hit is %s" % (rep["point"], p))
+            check(abs(rep["t"] - t) * math.sqrt(sum(v * v for v in d)) < 0.02,
+                  where + ": t %g, the exact first hit's %g" % (rep["t"], t))
+            s = exact.height(rep["point"][0], rep["point"][2])
+            check(s is not None and abs(rep["point"][1] - s) < 0.01,
+                  where + ": point %s is off the full-resolution surface (%s)" % (rep["point"], s))
+            td = drawn.first_hit(o, d)
+            if td is None or dist(at(o, d, td), p) > 0.1:
+                far_from_drawn += 1
+        check(far_from_drawn >= 2, "the clicks never tell the exact surface from the drawn one (%d)" % far_from_drawn)
 
-    # the screenshot: the marker (red cone) at the picked point, lifted where the drawing is coarser
-    if reports and reports[0]["hit"]:
-        x, y = spots[0]
-        px, py = cam.project(reports[0]["point"])
-        shots = {}
-        for name, extra in (("click", ["--click", "%d,%d@1" % (x, y)]), ("base", [])):
-            shot = os.path.join(ctx.tmp, name + ".png")
-            run(["--lesson", "4", "--size", "%dx%d" % (w, h), "--heightmap", path, "--key", "m@0",
-                 "--frames", 3, "--screenshot", shot] + extra)
-            img = read_png(shot)
-            shots[name] = [p for p in img.around(px, py - 6, 0, 9) if p[0] > 170 and p[1] < 110 and p[2] < 90]
-        check(len(shots["click"]) >= 3, "no marker at the picked point %.1f,%.1f" % (px, py))
-        check(len(shots["base"]) < len(shots["click"]), "the marker colours are there without a click")
+        # the screenshot: the marker (red cone) at the picked point, lifted where the drawing is coarser
+        if reports and reports[0]["hit"]:
+            x, y = spots[0]
+            px, py = cam.project(reports[0]["point"])
+            shots = {}
+            for name, extra in (("click", ["--click", "%d,%d@1" % (x, y)]), ("base", [])):
+                shot = os.path.join(ctx.tmp, name + ".png")
+                run(["--lesson", "4", "--size", "%dx%d" % (w, h), "--heightmap", path, "--key", "m@0",
+                     "--frames", 3, "--screenshot", shot] + extra)
+                img = read_png(shot)
+                shots[name] = [p for p in img.around(px, py - 6, 0, 9) if p[0] > 170 and p[1] < 110 and p[2] < 90]
+            check(len(shots["click"]) >= 3, "no marker at the picked point %.1f,%.1f" % (px, py))
+            check(len(shots["base"]) < len(shots["click"]), "the marker colours are there without a click")
 
-    # --help says what the defaults are
-    proc = subprocess.run(WRAPPER + [ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
-    check("--heightmap-spacing" in proc.stdout and "48" in proc.stdout and "--heightmap-scale" in proc.stdout
-          and "default 7" in proc.stdout, "--help does not say the heightmap defaults")
-
-
-def main(argv):
-    if len(argv) != 1:
-        sys.stderr.write("usage: heightmap_big_test.py RAYPICK\n")
-        return 2
-    ctx.raypick = os.path.abspath(argv[0])
-    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            sys.stderr.write("heightmap_big_test: no DISPLAY and no xvfb-run\n")
-            return 1
-        env = dict(os.environ, RAYPICK_NO_XVFB="1")
-        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
-                                os.path.abspath(__file__)] + argv, env=env)
-    ctx.tmp = tempfile.mkdtemp(prefix="raypick-hmbig-")
-    try:
-        test()
-    except AssertionError as e:
-        ctx.failures.append(str(e))
-        print("FAIL:", e)
-    finally:
-        shutil.rmtree(ctx.tmp, ignore_errors=True)
-    if ctx.failures:
-        print("%d check(s) failed" % len(ctx.failures))
-        return 1
-    print("ok")
-    return 0
+        # --help says what the defaults are
+        proc = subprocess.run(WRAPPER + [ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
+        check("--heightmap-spacing" in proc.stdout and "48" in proc.stdout and "--heightmap-scale" in proc.stdout
+              and "default 7" in proc.stdout, "--help does not say the heightmap defaults")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render tests of the program's languages (--lang, the locale, fonts):
 
-    i18n_test.py RAYPICK TEST      TEST: options glyphs fallback
+    i18n_test.py RAYPICK [I18nTest.test_TEST ...]    TEST: options glyphs fallback
 
 options   --lang xx is refused with a message; --lang and the locale
           (LC_ALL over LC_MESSAGES over LANG) choose the language of
@@ -20,14 +20,12 @@ fallback  with no font for Chinese (RAYPICK_FONT at a Latin font only, or
 """
 import math
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageStat
 
-from rp_render import HANG_WALL_S, WRAPPER, _limit_cpu, check, ctx, lessons
+from rp_render import HANG_WALL_S, WRAPPER, RenderCase, _limit_cpu, check, ctx, lessons, main
 
 # large enough that the title's em (about 30 pixels) leaves FreeType's hinting
 # (Pillow's) and stb_truetype's unhinted outlines a pixel's difference at most
@@ -82,40 +80,6 @@ def hud(lang, env=None, lesson=1):
     import json
     out, err = run(["--lesson", lesson, "--size", "%dx%d" % SIZE, "--lang", lang, "--print-layout"], env=env)
     return json.loads(out.splitlines()[0])["hud"], err
-
-
-# ------------------------------------------------------------------ options
-
-def test_options():
-    for bad in (["--lang", "xx"], ["--lang", "DE"], ["--lang", ""], ["--lang"]):
-        _, err = run(bad + ["--frames", "1"], expect=2)
-        check("usage:" in err, "%s: no usage on stderr" % bad)
-        if len(bad) == 2:
-            check("no language '%s'" % bad[1] in err and "en, de, zh" in err,
-                  "%s: the message does not name the language and the choices: %r" % (bad, err))
-    english = titles(["--lang", "en"])
-    german = titles(["--lang", "de"])
-    chinese = titles(["--lang", "zh"])
-    check(len(english) == len(german) == len(chinese) == len(lessons()),
-          "--list-lessons: %d, %d, %d titles for %d lessons" % (len(english), len(german), len(chinese),
-                                                                len(lessons())))
-    check(all(g != e for g, e in zip(german, english)) and all(c != e for c, e in zip(chinese, english)),
-          "--lang de / zh: titles not translated: %s %s" % (german, chinese))
-    check(any(ord(ch) > 0x3000 for ch in "".join(chinese)), "--lang zh: no Chinese in the titles: %s" % chinese)
-    # --help in the language asked for, before or after --help
-    for args in (["--lang", "de", "--help"], ["--help", "--lang", "de"]):
-        out, _ = run(args)
-        check(all(t in out for t in german), "%s: the German titles are not listed" % args)
-    out, _ = run(["--help"], env={"LANG": "zh_CN.UTF-8"})
-    check(all(t in out for t in chinese), "LANG=zh_CN.UTF-8 --help: not in Chinese")
-    # the locale: LC_ALL over LC_MESSAGES over LANG; --lang over all
-    check(titles(env={"LANG": "de_DE.UTF-8"}) == german, "LANG=de_DE.UTF-8: not German")
-    check(titles(env={"LANG": "de_DE.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}) == chinese,
-          "LC_MESSAGES=zh_CN over LANG=de_DE: not Chinese")
-    check(titles(env={"LANG": "de_DE.UTF-8", "LC_ALL": "C"}) == english, "LC_ALL=C over LANG=de_DE: not English")
-    check(titles(env={"LANG": "fr_FR.UTF-8"}) == english, "LANG=fr_FR.UTF-8: not English")
-    check(titles(["--lang", "en"], env={"LANG": "zh_CN.UTF-8"}) == english, "--lang en over LANG=zh_CN: not English")
-    check(titles() == english, "no locale: not English")
 
 
 # ------------------------------------------------------------------ glyphs
@@ -188,7 +152,7 @@ def check_title_glyphs(lang, face_for):
     wanted = [ch for ch in dict.fromkeys(title) if ord(ch) > 127 and not ch.isspace()]
     check(len(wanted) >= 1, "%s: no non-ASCII character in the title %r" % (lang, title))
     glyphs = {ch: soft(glyph_image(fonts[face_for(ch, h)], ch)) for ch in wanted}
-    found, last_x = {}, -1
+    found = {}
     for ch in wanted:
         m, x, y = best_place(band, glyphs[ch])
         found[ch] = (m, x, y)
@@ -213,81 +177,81 @@ def check_title_glyphs(lang, face_for):
     return h
 
 
-def test_glyphs():
-    def latin_first(ch, h):
-        return 0
+# ------------------------------------------------------------------ tests
 
-    def cjk(ch, h):
-        # the program's chain: the Latin face first; CJK characters come from the second
-        return 1 if ord(ch) >= 0x2e80 else 0
+class I18nTest(RenderCase):
+    def test_options(self):
+        for bad in (["--lang", "xx"], ["--lang", "DE"], ["--lang", ""], ["--lang"]):
+            _, err = run(bad + ["--frames", "1"], expect=2)
+            check("usage:" in err, "%s: no usage on stderr" % bad)
+            if len(bad) == 2:
+                check("no language '%s'" % bad[1] in err and "en, de, zh" in err,
+                      "%s: the message does not name the language and the choices: %r" % (bad, err))
+        english = titles(["--lang", "en"])
+        german = titles(["--lang", "de"])
+        chinese = titles(["--lang", "zh"])
+        check(len(english) == len(german) == len(chinese) == len(lessons()),
+              "--list-lessons: %d, %d, %d titles for %d lessons" % (len(english), len(german), len(chinese),
+                                                                    len(lessons())))
+        check(all(g != e for g, e in zip(german, english)) and all(c != e for c, e in zip(chinese, english)),
+              "--lang de / zh: titles not translated: %s %s" % (german, chinese))
+        check(any(ord(ch) > 0x3000 for ch in "".join(chinese)), "--lang zh: no Chinese in the titles: %s" % chinese)
+        # --help in the language asked for, before or after --help
+        for args in (["--lang", "de", "--help"], ["--help", "--lang", "de"]):
+            out, _ = run(args)
+            check(all(t in out for t in german), "%s: the German titles are not listed" % args)
+        out, _ = run(["--help"], env={"LANG": "zh_CN.UTF-8"})
+        check(all(t in out for t in chinese), "LANG=zh_CN.UTF-8 --help: not in Chinese")
+        # the locale: LC_ALL over LC_MESSAGES over LANG; --lang over all
+        check(titles(env={"LANG": "de_DE.UTF-8"}) == german, "LANG=de_DE.UTF-8: not German")
+        check(titles(env={"LANG": "de_DE.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}) == chinese,
+              "LC_MESSAGES=zh_CN over LANG=de_DE: not Chinese")
+        check(titles(env={"LANG": "de_DE.UTF-8", "LC_ALL": "C"}) == english, "LC_ALL=C over LANG=de_DE: not English")
+        check(titles(env={"LANG": "fr_FR.UTF-8"}) == english, "LANG=fr_FR.UTF-8: not English")
+        check(titles(["--lang", "en"], env={"LANG": "zh_CN.UTF-8"}) == english, "--lang en over LANG=zh_CN: not English")
+        check(titles() == english, "no locale: not English")
 
-    h = check_title_glyphs("de", latin_first)
-    check(len(h["fonts"]) == 1, "German opened a CJK face too: %s" % h["fonts"])
-    h = check_title_glyphs("zh", cjk)
-    check(len(h["fonts"]) == 2, "Chinese: the faces %s" % h["fonts"])
+    def test_glyphs(self):
+        def latin_first(ch, h):
+            return 0
 
+        def cjk(ch, h):
+            # the program's chain: the Latin face first; CJK characters come from the second
+            return 1 if ord(ch) >= 0x2e80 else 0
 
-# ------------------------------------------------------------------ fallback
+        h = check_title_glyphs("de", latin_first)
+        check(len(h["fonts"]) == 1, "German opened a CJK face too: %s" % h["fonts"])
+        h = check_title_glyphs("zh", cjk)
+        check(len(h["fonts"]) == 2, "Chinese: the faces %s" % h["fonts"])
 
-def test_fallback():
-    plain = hud("en")[0]
-    english, latin = plain["title"], plain["fonts"][0]["path"]
-    for font, why in ((latin, "lack characters of"), (program_path(os.path.join(ctx.tmp, "none.ttf")), "cannot open")):
-        h, err = hud("zh", env={"RAYPICK_FONT": font})
-        where = "RAYPICK_FONT=%s --lang zh" % font
-        check(h["language"] == "en" and h["title"] == english, where + ": not English: %s %r" % (h["language"],
-                                                                                                 h["title"]))
-        check(why in err and "showing English" in err and "RAYPICK_FONT" in err,
-              where + ": the message does not say why and what to do: %r" % err)
-        if sys.platform.startswith("linux") and not WRAPPER:
-            check("fonts-noto-cjk" in err, where + ": the message names no package: %r" % err)
-    # German without a font: English too (umlauts need one)
-    h, err = hud("de", env={"RAYPICK_FONT": program_path(os.path.join(ctx.tmp, "none.ttf"))})
-    check(h["language"] == "en" and "showing English" in err, "German without a font: %s %r" % (h["language"], err))
-    # a file that is no font: named, and the built-in font draws English
-    bogus = os.path.join(ctx.tmp, "bogus.ttf")
-    with open(bogus, "w") as f:
-        f.write("not a font at all, only words")
-    h, err = hud("en", env={"RAYPICK_FONT": program_path(bogus)})
-    check(h["fonts"] == [] and "bogus.ttf" in err and "not a TrueType" in err and "built-in" in err,
-          "RAYPICK_FONT at a text file: fonts %s, stderr %r" % (h["fonts"], err))
-    png = os.path.join(ctx.tmp, "builtin.png")
-    run(["--size", "%dx%d" % SIZE, "--frames", 2, "--screenshot", png], env={"RAYPICK_FONT": program_path(bogus)})
-    band, _ = red_band(png, h)
-    inked = sum(1 for v in band.getdata() if v > 128)
-    check(inked > 100, "the built-in font drew no title (%d bright pixels)" % inked)
-
-
-TESTS = {"options": test_options, "glyphs": test_glyphs, "fallback": test_fallback}
-
-
-def main(argv):
-    if len(argv) != 2 or argv[1] not in TESTS:
-        sys.stderr.write("usage: i18n_test.py RAYPICK {%s}\n" % ",".join(TESTS))
-        return 2
-    ctx.raypick = os.path.abspath(argv[0])
-    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            sys.stderr.write("i18n_test: no DISPLAY and no xvfb-run\n")
-            return 1
-        env = dict(os.environ, RAYPICK_NO_XVFB="1")
-        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
-                                os.path.abspath(__file__)] + argv, env=env)
-    ctx.tmp = tempfile.mkdtemp(prefix="raypick-i18n-")
-    try:
-        TESTS[argv[1]]()
-    except AssertionError as e:
-        ctx.failures.append(str(e))
-        print("FAIL:", e)
-    finally:
-        shutil.rmtree(ctx.tmp, ignore_errors=True)
-    if ctx.failures:
-        print("%d check(s) failed" % len(ctx.failures))
-        return 1
-    print("ok")
-    return 0
+    def test_fallback(self):
+        plain = hud("en")[0]
+        english, latin = plain["title"], plain["fonts"][0]["path"]
+        for font, why in ((latin, "lack characters of"), (program_path(os.path.join(ctx.tmp, "none.ttf")), "cannot open")):
+            h, err = hud("zh", env={"RAYPICK_FONT": font})
+            where = "RAYPICK_FONT=%s --lang zh" % font
+            check(h["language"] == "en" and h["title"] == english, where + ": not English: %s %r" % (h["language"],
+                                                                                                     h["title"]))
+            check(why in err and "showing English" in err and "RAYPICK_FONT" in err,
+                  where + ": the message does not say why and what to do: %r" % err)
+            if sys.platform.startswith("linux") and not WRAPPER:
+                check("fonts-noto-cjk" in err, where + ": the message names no package: %r" % err)
+        # German without a font: English too (umlauts need one)
+        h, err = hud("de", env={"RAYPICK_FONT": program_path(os.path.join(ctx.tmp, "none.ttf"))})
+        check(h["language"] == "en" and "showing English" in err, "German without a font: %s %r" % (h["language"], err))
+        # a file that is no font: named, and the built-in font draws English
+        bogus = os.path.join(ctx.tmp, "bogus.ttf")
+        with open(bogus, "w") as f:
+            f.write("not a font at all, only words")
+        h, err = hud("en", env={"RAYPICK_FONT": program_path(bogus)})
+        check(h["fonts"] == [] and "bogus.ttf" in err and "not a TrueType" in err and "built-in" in err,
+              "RAYPICK_FONT at a text file: fonts %s, stderr %r" % (h["fonts"], err))
+        png = os.path.join(ctx.tmp, "builtin.png")
+        run(["--size", "%dx%d" % SIZE, "--frames", 2, "--screenshot", png], env={"RAYPICK_FONT": program_path(bogus)})
+        band, _ = red_band(png, h)
+        inked = sum(1 for v in band.getdata() if v > 128)
+        check(inked > 100, "the built-in font drew no title (%d bright pixels)" % inked)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

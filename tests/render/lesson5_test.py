@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render tests of lesson 5 (picking triangles) and GPU picking.
 
-    lesson5_test.py RAYPICK TEST    TEST: faces hole gpu mesh_obj mesh_x lesson1_gpu
+    lesson5_test.py RAYPICK [Lesson5Test.test_NAME ...]    (all without a name)
 
 The program runs in script mode under an X server (xvfb-run when there is
 no DISPLAY). Expected answers come from the test's own side:
@@ -21,53 +21,13 @@ no DISPLAY). Expected answers come from the test's own side:
 - lesson1_gpu: lesson 1's objects through the ID buffer agree with the
   ray at their centres.
 """
-import json
 import math
 import os
-import resource
-import shutil
-import subprocess
 import sys
-import tempfile
 
-RAYPICK = None
-TMP = None
-FAILURES = []
+from rp_render import Camera, RenderCase, check, ctx, main, run
+
 W, H = 1280, 720
-
-
-# A hung run: caught on CPU time (RLIMIT_CPU), which the machine's load does
-# not change, as rp_render.py does; the wall-clock limit only catches a run
-# blocked without using CPU.
-HANG_CPU_S = 120
-HANG_WALL_S = 1800
-
-
-def _limit_cpu():
-    resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
-
-
-# RAYPICK_EXE_WRAPPER: the launcher of a cross build's program (scripts/windows:
-# Wine), split in words; empty for a native build (as in rp_render.py).
-WRAPPER = os.environ.get("RAYPICK_EXE_WRAPPER", "").split()
-
-
-def run(args, expect=0):
-    cmd = WRAPPER + [RAYPICK] + [str(a) for a in args]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=HANG_WALL_S, preexec_fn=_limit_cpu)
-    if proc.returncode != expect:
-        raise AssertionError("%s exited %d, expected %d\nstderr: %s" %
-                             (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:]))
-    lines = [json.loads(l) for l in proc.stdout.splitlines() if l.strip().startswith("{")]
-    return lines, proc.stderr
-
-
-def check(cond, message):
-    if not cond:
-        FAILURES.append(message)
-        print("FAIL:", message)
-    return cond
 
 
 def layout(extra=(), lesson=5):
@@ -87,27 +47,6 @@ def picks(events, frames, extra=(), lesson=5):
     return [o for o in out if "lesson" in o and "hit" in o], [o for o in out if "gpu_async" in o]
 
 
-# ------------------------------------------------------------------ math
-
-class Camera:
-    def __init__(self, lay):
-        self.w, self.h = lay["width"], lay["height"]
-        v, p = lay["view"], lay["proj"]
-        self.view = [[v[c * 4 + r] for c in range(4)] for r in range(4)]
-        self.proj = [[p[c * 4 + r] for c in range(4)] for r in range(4)]
-        self.eye = lay["eye"]
-
-    def project(self, pt):
-        """world point -> continuous drawable coordinates, y down"""
-        v = [sum(self.view[r][k] * (list(pt) + [1.0])[k] for k in range(4)) for r in range(4)]
-        c = [sum(self.proj[r][k] * v[k] for k in range(4)) for r in range(4)]
-        return (c[0] / c[3] + 1) * 0.5 * self.w, (1 - c[1] / c[3]) * 0.5 * self.h
-
-    def pixels_per_unit(self, pt):
-        d = math.sqrt(sum((a - b) ** 2 for a, b in zip(pt, self.eye)))
-        return self.proj[1][1] * self.h * 0.5 / d
-
-
 def exact_click(x, y):
     """the window position whose pick ray goes through (x, y): the app
     aims at the centre of the clicked position (x + 0.5)"""
@@ -120,84 +59,10 @@ def objects_of(lay):
     return named, faces
 
 
-# ------------------------------------------------------------------ tests
-
-def test_faces():
-    lay = layout()
-    cam = Camera(lay)
-    _, faces = objects_of(lay)
-    check(len(faces) >= 6, "lesson 5 names only %d faces" % len(faces))
-    events = []
-    for i, f in enumerate(faces):
-        x, y = exact_click(*cam.project(f["center"]))
-        events.append(("click", x, y, i + 1))
-    got, _ = picks(events, len(faces) + 2)
-    for f, p in zip(faces, got):
-        check(p["hit"] and p["id"] == f["id"] and p["face"] == f["id"],
-              "click on %s picked %s" % (f["name"], p["what"]))
-        check(abs(p["u"] - 1 / 3) < 0.05 and abs(p["v"] - 1 / 3) < 0.05,
-              "%s: barycentrics (%g, %g) are not the centroid's" % (f["name"], p["u"], p["v"]))
-        check(p["hits"] == [p["face"]], "%s: nearest-only lists %s" % (f["name"], p["hits"]))
-        check(0.0 <= p["tv"] <= 1.0, "%s: tv %g outside the tube's range" % (f["name"], p["tv"]))
-    # all hits (A): the same face first, an even number (a closed tube)
-    x, y = exact_click(*cam.project(faces[0]["center"]))
-    got, _ = picks([("key", "a", 0), ("click", x, y, 1)], 3)
-    hits = got[0]["hits"]
-    check(hits and hits[0] == faces[0]["id"] and len(hits) % 2 == 0,
-          "all hits through %s: %s" % (faces[0]["name"], hits))
-
-
-def test_hole():
-    lay = layout()
-    cam = Camera(lay)
-    named, _ = objects_of(lay)
-    hole, sphere = named[-2], named[-1]
-    x, y = exact_click(*cam.project(hole["center"]))
-    got, _ = picks([("click", x, y, 1), ("key", "b", 2), ("click", x, y, 3)], 5)
-    mesh, only_sphere = got
-    check(not mesh["hit"] and mesh["sphere_hit"] and mesh["false_positive"],
-          "hole click: hit %s sphere_hit %s" % (mesh["hit"], mesh["sphere_hit"]))
-    check(only_sphere["hit"] and only_sphere["method"] == "sphere" and only_sphere["false_positive"],
-          "hole click with B: %s" % only_sphere["what"])
-    # the sphere's entry point lies on the sphere the layout gives
-    d = math.sqrt(sum((a - b) ** 2 for a, b in zip(only_sphere["point"], sphere["center"])))
-    check(abs(d - sphere["radius"]) < 1e-3 * sphere["radius"],
-          "the sphere hit is %g from the centre, radius %g" % (d, sphere["radius"]))
-
-
-def test_gpu():
-    lay = layout()
-    cam = Camera(lay)
-    named, faces = objects_of(lay)
-    # integer window positions: the GPU reads that pixel, the ray goes
-    # through its centre, so both look at the same point
-    events = [("key", "g", 0)]
-    for i, f in enumerate(faces):
-        x, y = cam.project(f["center"])
-        events.append(("click", math.floor(x), math.floor(y), i + 1))
-    x, y = cam.project(named[-2]["center"])
-    events.append(("click", math.floor(x), math.floor(y), len(faces) + 1))
-    got, later = picks(events, len(faces) + 4)
-    for p in got[:-1]:
-        g = p.get("gpu")
-        if not check(g is not None, "no gpu field in a G click"):
-            continue
-        check(p["hit"] and g["hit"] and g["agree"] and g["id"] == p["id"],
-              "GPU picked %s, the ray %s" % (g["id"], p["id"]))
-        # depth precision: 24 bits over 0.1 .. far; well under a millimetre here
-        check(g["distance"] < 5e-3, "GPU point %g from the ray's" % g["distance"])
-        check(g["read_ms"] >= 0.0, "negative read time")
-    hole = got[-1]
-    check(not hole["gpu"]["hit"] and hole["gpu"]["agree"], "GPU sees something in the hole")
-    # the PBO read, a frame later, says the same as the synchronous one
-    check(len(later) == len(got), "%d async reads for %d clicks" % (len(later), len(got)))
-    for a in later:
-        check(a["gpu_async"]["same_as_sync"] and a["gpu_async"]["frame"] > a["gpu_async"]["click_frame"],
-              "async read %s" % a)
-
+# ------------------------------------------------------------------ models the tests write
 
 def write(name, text):
-    path = os.path.join(TMP, name)
+    path = os.path.join(ctx.tmp, name)
     with open(path, "w") as f:
         f.write(text)
     return path
@@ -256,88 +121,121 @@ def model_clicks(path, offsets, expect):
                   "%s: click at (%g, %g) r picked %s, expected one of %s" % (path, dx, dy, p["what"], want))
 
 
-def test_mesh_obj():
-    path = write("fan.obj", FAN_OBJ)
-    # the square's half-size is fitted to 1.5, its sphere radius 1.5 sqrt 2:
-    # 0.3 r is 0.64 units from the centre, well inside the side's triangle
-    model_clicks(path, [(0.0, 0.3), (0.3, 0.0), (0.0, -0.3), (-0.3, 0.0)],
-                 [[0], [1], [2], [3]])
+# ------------------------------------------------------------------ tests
 
+class Lesson5Test(RenderCase):
+    def test_faces(self):
+        lay = layout()
+        cam = Camera(lay)
+        _, faces = objects_of(lay)
+        check(len(faces) >= 6, "lesson 5 names only %d faces" % len(faces))
+        events = []
+        for i, f in enumerate(faces):
+            x, y = exact_click(*cam.project(f["center"]))
+            events.append(("click", x, y, i + 1))
+        got, _ = picks(events, len(faces) + 2)
+        for f, p in zip(faces, got):
+            check(p["hit"] and p["id"] == f["id"] and p["face"] == f["id"],
+                  "click on %s picked %s" % (f["name"], p["what"]))
+            check(abs(p["u"] - 1 / 3) < 0.05 and abs(p["v"] - 1 / 3) < 0.05,
+                  "%s: barycentrics (%g, %g) are not the centroid's" % (f["name"], p["u"], p["v"]))
+            check(p["hits"] == [p["face"]], "%s: nearest-only lists %s" % (f["name"], p["hits"]))
+            check(0.0 <= p["tv"] <= 1.0, "%s: tv %g outside the tube's range" % (f["name"], p["tv"]))
+        # all hits (A): the same face first, an even number (a closed tube)
+        x, y = exact_click(*cam.project(faces[0]["center"]))
+        got, _ = picks([("key", "a", 0), ("click", x, y, 1)], 3)
+        hits = got[0]["hits"]
+        check(hits and hits[0] == faces[0]["id"] and len(hits) % 2 == 0,
+              "all hits through %s: %s" % (faces[0]["name"], hits))
 
-def test_mesh_x():
-    path = write("quads.x", TWO_QUADS_X)
-    # x spans -4 .. 4, fitted to -1.5 .. 1.5: the quads cover |x| in
-    # 0.75 .. 1.5, r = |(1.5, 0.375)| = 1.55, so 0.7 r lands on a quad and
-    # the middle is empty
-    model_clicks(path, [(-0.7, 0.0), (0.7, 0.0), (0.0, 0.0)], [[0, 1], [2, 3], None])
-    # a file that cannot be read: its name and the reason, exit status 1
-    bad = write("broken.x", "xof 0303txt 0032\nMesh { 3; not a mesh")
-    _, err = run(["--lesson", 5, "--mesh", bad, "--frames", 1], expect=1)
-    check(bad in err, "the error does not name the file: %s" % err)
-    missing = os.path.join(TMP, "missing.obj")
-    _, err = run(["--lesson", 5, "--mesh", missing, "--frames", 1], expect=1)
-    check(missing in err, "the error does not name the missing file: %s" % err)
+    def test_hole(self):
+        lay = layout()
+        cam = Camera(lay)
+        named, _ = objects_of(lay)
+        hole, sphere = named[-2], named[-1]
+        x, y = exact_click(*cam.project(hole["center"]))
+        got, _ = picks([("click", x, y, 1), ("key", "b", 2), ("click", x, y, 3)], 5)
+        mesh, only_sphere = got
+        check(not mesh["hit"] and mesh["sphere_hit"] and mesh["false_positive"],
+              "hole click: hit %s sphere_hit %s" % (mesh["hit"], mesh["sphere_hit"]))
+        check(only_sphere["hit"] and only_sphere["method"] == "sphere" and only_sphere["false_positive"],
+              "hole click with B: %s" % only_sphere["what"])
+        # the sphere's entry point lies on the sphere the layout gives
+        d = math.sqrt(sum((a - b) ** 2 for a, b in zip(only_sphere["point"], sphere["center"])))
+        check(abs(d - sphere["radius"]) < 1e-3 * sphere["radius"],
+              "the sphere hit is %g from the centre, radius %g" % (d, sphere["radius"]))
 
+    def test_gpu(self):
+        lay = layout()
+        cam = Camera(lay)
+        named, faces = objects_of(lay)
+        # integer window positions: the GPU reads that pixel, the ray goes
+        # through its centre, so both look at the same point
+        events = [("key", "g", 0)]
+        for i, f in enumerate(faces):
+            x, y = cam.project(f["center"])
+            events.append(("click", math.floor(x), math.floor(y), i + 1))
+        x, y = cam.project(named[-2]["center"])
+        events.append(("click", math.floor(x), math.floor(y), len(faces) + 1))
+        got, later = picks(events, len(faces) + 4)
+        for p in got[:-1]:
+            g = p.get("gpu")
+            if not check(g is not None, "no gpu field in a G click"):
+                continue
+            check(p["hit"] and g["hit"] and g["agree"] and g["id"] == p["id"],
+                  "GPU picked %s, the ray %s" % (g["id"], p["id"]))
+            # depth precision: 24 bits over 0.1 .. far; well under a millimetre here
+            check(g["distance"] < 5e-3, "GPU point %g from the ray's" % g["distance"])
+            check(g["read_ms"] >= 0.0, "negative read time")
+        hole = got[-1]
+        check(not hole["gpu"]["hit"] and hole["gpu"]["agree"], "GPU sees something in the hole")
+        # the PBO read, a frame later, says the same as the synchronous one
+        check(len(later) == len(got), "%d async reads for %d clicks" % (len(later), len(got)))
+        for a in later:
+            check(a["gpu_async"]["same_as_sync"] and a["gpu_async"]["frame"] > a["gpu_async"]["click_frame"],
+                  "async read %s" % a)
 
-def test_lesson1_gpu():
-    lay = layout(lesson=1)
-    cam = Camera(lay)
-    events = [("key", "g", 0)]
-    objs = lay["objects"]
-    for i, o in enumerate(objs):
-        x, y = cam.project(o["center"])
-        events.append(("click", math.floor(x), math.floor(y), 2 * i + 1))
-        events.append(("click", math.floor(x), math.floor(y), 2 * i + 2))    # toggles back
-    got, _ = picks(events, 2 * len(objs) + 3, lesson=1)
-    for o, p in zip(objs, got[::2]):
-        g = p["gpu"]
-        # a torus's centre is its hole: the sphere says torus, the ID buffer
-        # sees what lies behind (or nothing)
-        if "torus" in o["name"] or o["name"] == "ring":
-            check(p["id"] == o["id"] and not (g["hit"] and g["id"] == o["id"]),
-                  "%s: the GPU sees the torus in its own hole" % o["name"])
-        else:
-            check(g["hit"] and g["id"] == o["id"] and g["agree"], "%s: GPU picked %s" % (o["name"], g["id"]))
+    def test_mesh_obj(self):
+        path = write("fan.obj", FAN_OBJ)
+        # the square's half-size is fitted to 1.5, its sphere radius 1.5 sqrt 2:
+        # 0.3 r is 0.64 units from the centre, well inside the side's triangle
+        model_clicks(path, [(0.0, 0.3), (0.3, 0.0), (0.0, -0.3), (-0.3, 0.0)],
+                     [[0], [1], [2], [3]])
 
+    def test_mesh_x(self):
+        path = write("quads.x", TWO_QUADS_X)
+        # x spans -4 .. 4, fitted to -1.5 .. 1.5: the quads cover |x| in
+        # 0.75 .. 1.5, r = |(1.5, 0.375)| = 1.55, so 0.7 r lands on a quad and
+        # the middle is empty
+        model_clicks(path, [(-0.7, 0.0), (0.7, 0.0), (0.0, 0.0)], [[0, 1], [2, 3], None])
+        # a file that cannot be read: its name and the reason, exit status 1
+        bad = write("broken.x", "xof 0303txt 0032\nMesh { 3; not a mesh")
+        _, err = run(["--lesson", 5, "--mesh", bad, "--frames", 1], expect=1)
+        check(bad in err, "the error does not name the file: %s" % err)
+        missing = os.path.join(ctx.tmp, "missing.obj")
+        _, err = run(["--lesson", 5, "--mesh", missing, "--frames", 1], expect=1)
+        check(missing in err, "the error does not name the missing file: %s" % err)
 
-TESTS = {
-    "faces": test_faces,
-    "hole": test_hole,
-    "gpu": test_gpu,
-    "mesh_obj": test_mesh_obj,
-    "mesh_x": test_mesh_x,
-    "lesson1_gpu": test_lesson1_gpu,
-}
-
-
-def main(argv):
-    global RAYPICK, TMP
-    if len(argv) != 2 or argv[1] not in TESTS:
-        sys.stderr.write("usage: lesson5_test.py RAYPICK {%s}\n" % ",".join(TESTS))
-        return 2
-    RAYPICK = os.path.abspath(argv[0])
-    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            sys.stderr.write("lesson5_test: no DISPLAY and no xvfb-run\n")
-            return 1
-        env = dict(os.environ, RAYPICK_NO_XVFB="1")
-        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
-                                os.path.abspath(__file__)] + argv, env=env)
-    TMP = tempfile.mkdtemp(prefix="raypick-lesson5-")
-    try:
-        TESTS[argv[1]]()
-    except AssertionError as e:
-        FAILURES.append(str(e))
-        print("FAIL:", e)
-    finally:
-        shutil.rmtree(TMP, ignore_errors=True)
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    print("ok")
-    return 0
+    def test_lesson1_gpu(self):
+        lay = layout(lesson=1)
+        cam = Camera(lay)
+        events = [("key", "g", 0)]
+        objs = lay["objects"]
+        for i, o in enumerate(objs):
+            x, y = cam.project(o["center"])
+            events.append(("click", math.floor(x), math.floor(y), 2 * i + 1))
+            events.append(("click", math.floor(x), math.floor(y), 2 * i + 2))    # toggles back
+        got, _ = picks(events, 2 * len(objs) + 3, lesson=1)
+        for o, p in zip(objs, got[::2]):
+            g = p["gpu"]
+            # a torus's centre is its hole: the sphere says torus, the ID buffer
+            # sees what lies behind (or nothing)
+            if "torus" in o["name"] or o["name"] == "ring":
+                check(p["id"] == o["id"] and not (g["hit"] and g["id"] == o["id"]),
+                      "%s: the GPU sees the torus in its own hole" % o["name"])
+            else:
+                check(g["hit"] and g["id"] == o["id"] and g["agree"], "%s: GPU picked %s" % (o["name"], g["id"]))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

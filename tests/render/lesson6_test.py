@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render tests of lesson 6 (hover, drag, select) through script mode.
 
-    lesson6_test.py RAYPICK TEST    TEST: drag hover select
+    lesson6_test.py RAYPICK [Lesson6Test.test_TEST ...]    TEST: drag hover select
 
 The program runs under an X server (xvfb-run when there is no DISPLAY);
 every expectation comes from the test's side, through the camera
@@ -20,13 +20,10 @@ every expectation comes from the test's side, through the camera
 """
 import math
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rp_render import Camera, add, check, ctx, layout, read_png, run  # noqa: E402
+from rp_render import Camera, RenderCase, add, check, ctx, layout, main, read_png, run  # noqa: E402
 
 LESSON = 6
 W, H = 1280, 720
@@ -53,84 +50,6 @@ def grab_error(cam, offset, r):
     return math.hypot(gx - (r["x"] + 0.5), gy - (r["y"] + 0.5))
 
 
-def test_drag():
-    cam, units, _ = units_and_paths()
-    u = units[1]
-    x0, y0 = u["click"]
-    shot = os.path.join(ctx.tmp, "drag.png")
-    # one drag within the window, then one from unit 3 past the left edge
-    v = units[2]
-    out, _ = run(["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--report",
-                  "--drag", "%d,%d:%d,%d@1-13" % (x0, y0, x0 + 120, y0 - 90),
-                  "--drag", "%d,%d:%d,%d@15-21" % (v["click"][0], v["click"][1], -60, v["click"][1] + 10),
-                  "--frames", 23, "--screenshot", shot])
-    presses = reports(out)
-    check(len(presses) == 2, "two presses reported: %d" % len(presses))
-    if len(presses) != 2:
-        return
-    check(presses[0]["id"] == 1 and presses[1]["id"] == 2,
-          "the presses grab units 2 and 3: ids %s" % [p["id"] for p in presses])
-    drags = reports(out, "drag")
-    check(len(drags) == 12 + 6, "a drag report per frame of each drag: %d" % len(drags))
-    moved = 0
-    worst = 0.0
-    for r in drags:
-        press = presses[0] if r["frame"] <= 13 else presses[1]
-        if not r["moved"]:
-            continue
-        moved += 1
-        check(r["grab_offset"] == press["grab_offset"], "frame %d: the grab offset stays the press's" % r["frame"])
-        worst = max(worst, grab_error(cam, press["grab_offset"], r))
-    check(moved >= 16, "the units moved on most frames: %d of %d" % (moved, len(drags)))
-    check(worst < 0.5, "the grabbed point stays within half a pixel of the cursor: %.4f px" % worst)
-    print("drag: %d moves, the grabbed point at most %.4f px from the cursor" % (moved, worst))
-    outside = [r for r in drags if r["x"] < 0 and r["moved"]]
-    check(len(outside) >= 2, "the drag goes on with the cursor outside the window: %d reports" % len(outside))
-    releases = reports(out, "release")
-    check(len(releases) == 2, "two releases: %d" % len(releases))
-    # the screenshot: unit 2 is drawn where it was left, blue; where it was,
-    # the ground shows (no blue sphere)
-    img = read_png(shot)
-    end = [r for r in drags if r["frame"] == 13][0]
-    ex, ey = cam.project(end["center"])
-    p_end = img.pixel(ex, ey)
-    p_start = img.pixel(*cam.project(u["center"]))
-    blue = lambda p: p[2] > 150 and p[2] > p[0] + 60
-    check(blue(p_end), "unit 2 drawn where the drag left it: %s at (%.0f, %.0f)" % (p_end, ex, ey))
-    check(not blue(p_start), "nothing blue where unit 2 was: %s" % (p_start,))
-
-
-def test_hover():
-    cam, units, paths = units_and_paths()
-    args = ["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--report"]
-    objs = units + paths
-    for i, o in enumerate(objs):
-        args += ["--move", "%d,%d@%d" % (o["click"][0], o["click"][1], i + 1)]
-    out, _ = run(args + ["--frames", len(objs) + 2])
-    moves = reports(out, "move")
-    check(len(moves) == len(objs), "a report per move: %d" % len(moves))
-    for o, r in zip(objs, moves):
-        check(r["hit"] and r["id"] == o["id"], "hover over %s picks it: %s (%s)" % (o["name"], r["what"], r["id"]))
-    # on screen: the hovered path glows yellow near its middle
-    p = paths[0]
-    mx, my = p["click"]
-    plain = os.path.join(ctx.tmp, "plain.png")
-    lit = os.path.join(ctx.tmp, "lit.png")
-    base = ["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--frames", 3]
-    run(base + ["--screenshot", plain])
-    run(base + ["--screenshot", lit, "--move", "%d,%d@1" % (mx, my)])
-
-    def yellow(img):
-        n = 0
-        for y in range(my - 6, my + 7):
-            for x in range(mx - 6, mx + 7):
-                r, g, b = img.pixel(x, y)
-                n += r > 200 and g > 170 and b < 140
-        return n
-    a, b = yellow(read_png(plain)), yellow(read_png(lit))
-    check(a == 0 and b >= 8, "the hovered path glows yellow: %d yellow pixels before, %d after" % (a, b))
-
-
 def brute_force(cam, units, rect):
     """ids selected for certain, and ids that the rectangle leaves in doubt"""
     x0, x1 = sorted((rect[0] + 0.5, rect[2] + 0.5))
@@ -152,69 +71,115 @@ def brute_force(cam, units, rect):
     return inside, doubt
 
 
-def test_select():
-    cam, units, _ = units_and_paths()
-    # rectangles: the press on bare ground, corners in every order, one past
-    # the window's edges
-    rects = [(700, 420, 1000, 640), (1000, 640, 700, 420), (60, 700, 700, 120), (1270, 10, 520, 300),
-             (300, 710, 1400, -50), (640, 360, 660, 380)]
-    args = ["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--report"]
-    frame = 1
-    for r in rects:
-        args += ["--drag", "%d,%d:%d,%d@%d-%d" % (r[0], r[1], r[2], r[3], frame, frame + 3)]
-        frame += 5
-    out, _ = run(args + ["--frames", frame + 1])
-    presses = reports(out)
-    releases = reports(out, "release")
-    check(len(releases) == len(rects), "a release per rectangle: %d" % len(releases))
-    used = 0
-    for rect, press, rel in zip(rects, presses, releases):
-        if not check(not press["hit"], "rectangle %s starts on the ground, not on %s" % (rect, press["what"])):
-            continue
-        inside, doubt = brute_force(cam, units, rect)
-        if doubt:
-            print("rectangle %s leaves units %s in doubt: not compared" % (rect, sorted(doubt)))
-            continue
-        used += 1
-        print("rectangle %s: selected %s" % (rect, rel["selected"]))
-        check(set(rel["selected"]) == inside,
-              "rectangle %s selects %s, the loop %s" % (rect, rel["selected"], sorted(inside)))
-        check(rel["selected"] == sorted(rel["selected"]), "in index order: %s" % rel["selected"])
-    check(used >= 4, "at least four rectangles compared: %d" % used)
-    check(any(len(rel["selected"]) >= 2 for rel in releases), "some rectangle selects several units")
-    check(any(len(rel["selected"]) == 0 for rel in releases), "some rectangle selects none")
+class Lesson6Test(RenderCase):
+    def test_drag(self):
+        cam, units, _ = units_and_paths()
+        u = units[1]
+        x0, y0 = u["click"]
+        shot = os.path.join(ctx.tmp, "drag.png")
+        # one drag within the window, then one from unit 3 past the left edge
+        v = units[2]
+        out, _ = run(["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--report",
+                      "--drag", "%d,%d:%d,%d@1-13" % (x0, y0, x0 + 120, y0 - 90),
+                      "--drag", "%d,%d:%d,%d@15-21" % (v["click"][0], v["click"][1], -60, v["click"][1] + 10),
+                      "--frames", 23, "--screenshot", shot])
+        presses = reports(out)
+        check(len(presses) == 2, "two presses reported: %d" % len(presses))
+        if len(presses) != 2:
+            return
+        check(presses[0]["id"] == 1 and presses[1]["id"] == 2,
+              "the presses grab units 2 and 3: ids %s" % [p["id"] for p in presses])
+        drags = reports(out, "drag")
+        check(len(drags) == 12 + 6, "a drag report per frame of each drag: %d" % len(drags))
+        moved = 0
+        worst = 0.0
+        for r in drags:
+            press = presses[0] if r["frame"] <= 13 else presses[1]
+            if not r["moved"]:
+                continue
+            moved += 1
+            check(r["grab_offset"] == press["grab_offset"], "frame %d: the grab offset stays the press's" % r["frame"])
+            worst = max(worst, grab_error(cam, press["grab_offset"], r))
+        check(moved >= 16, "the units moved on most frames: %d of %d" % (moved, len(drags)))
+        check(worst < 0.5, "the grabbed point stays within half a pixel of the cursor: %.4f px" % worst)
+        print("drag: %d moves, the grabbed point at most %.4f px from the cursor" % (moved, worst))
+        outside = [r for r in drags if r["x"] < 0 and r["moved"]]
+        check(len(outside) >= 2, "the drag goes on with the cursor outside the window: %d reports" % len(outside))
+        releases = reports(out, "release")
+        check(len(releases) == 2, "two releases: %d" % len(releases))
+        # the screenshot: unit 2 is drawn where it was left, blue; where it was,
+        # the ground shows (no blue sphere)
+        img = read_png(shot)
+        end = [r for r in drags if r["frame"] == 13][0]
+        ex, ey = cam.project(end["center"])
+        p_end = img.pixel(ex, ey)
+        p_start = img.pixel(*cam.project(u["center"]))
+        blue = lambda p: p[2] > 150 and p[2] > p[0] + 60
+        check(blue(p_end), "unit 2 drawn where the drag left it: %s at (%.0f, %.0f)" % (p_end, ex, ey))
+        check(not blue(p_start), "nothing blue where unit 2 was: %s" % (p_start,))
 
+    def test_hover(self):
+        cam, units, paths = units_and_paths()
+        args = ["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--report"]
+        objs = units + paths
+        for i, o in enumerate(objs):
+            args += ["--move", "%d,%d@%d" % (o["click"][0], o["click"][1], i + 1)]
+        out, _ = run(args + ["--frames", len(objs) + 2])
+        moves = reports(out, "move")
+        check(len(moves) == len(objs), "a report per move: %d" % len(moves))
+        for o, r in zip(objs, moves):
+            check(r["hit"] and r["id"] == o["id"], "hover over %s picks it: %s (%s)" % (o["name"], r["what"], r["id"]))
+        # on screen: the hovered path glows yellow near its middle
+        p = paths[0]
+        mx, my = p["click"]
+        plain = os.path.join(ctx.tmp, "plain.png")
+        lit = os.path.join(ctx.tmp, "lit.png")
+        base = ["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--frames", 3]
+        run(base + ["--screenshot", plain])
+        run(base + ["--screenshot", lit, "--move", "%d,%d@1" % (mx, my)])
 
-TESTS = {"drag": test_drag, "hover": test_hover, "select": test_select}
+        def yellow(img):
+            n = 0
+            for y in range(my - 6, my + 7):
+                for x in range(mx - 6, mx + 7):
+                    r, g, b = img.pixel(x, y)
+                    n += r > 200 and g > 170 and b < 140
+            return n
+        a, b = yellow(read_png(plain)), yellow(read_png(lit))
+        check(a == 0 and b >= 8, "the hovered path glows yellow: %d yellow pixels before, %d after" % (a, b))
 
-
-def main(argv):
-    if len(argv) != 2 or argv[1] not in TESTS:
-        sys.stderr.write("usage: lesson6_test.py RAYPICK {%s}\n" % ",".join(TESTS))
-        return 2
-    ctx.raypick = os.path.abspath(argv[0])
-    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            sys.stderr.write("lesson6_test: no DISPLAY and no xvfb-run\n")
-            return 1
-        env = dict(os.environ, RAYPICK_NO_XVFB="1")
-        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
-                                os.path.abspath(__file__)] + argv, env=env)
-    ctx.tmp = tempfile.mkdtemp(prefix="raypick-lesson6-")
-    try:
-        TESTS[argv[1]]()
-    except AssertionError as e:
-        ctx.failures.append(str(e))
-        print("FAIL:", e)
-    finally:
-        shutil.rmtree(ctx.tmp, ignore_errors=True)
-    if ctx.failures:
-        print("%d check(s) failed" % len(ctx.failures))
-        return 1
-    print("ok")
-    return 0
+    def test_select(self):
+        cam, units, _ = units_and_paths()
+        # rectangles: the press on bare ground, corners in every order, one past
+        # the window's edges
+        rects = [(700, 420, 1000, 640), (1000, 640, 700, 420), (60, 700, 700, 120), (1270, 10, 520, 300),
+                 (300, 710, 1400, -50), (640, 360, 660, 380)]
+        args = ["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--report"]
+        frame = 1
+        for r in rects:
+            args += ["--drag", "%d,%d:%d,%d@%d-%d" % (r[0], r[1], r[2], r[3], frame, frame + 3)]
+            frame += 5
+        out, _ = run(args + ["--frames", frame + 1])
+        presses = reports(out)
+        releases = reports(out, "release")
+        check(len(releases) == len(rects), "a release per rectangle: %d" % len(releases))
+        used = 0
+        for rect, press, rel in zip(rects, presses, releases):
+            if not check(not press["hit"], "rectangle %s starts on the ground, not on %s" % (rect, press["what"])):
+                continue
+            inside, doubt = brute_force(cam, units, rect)
+            if doubt:
+                print("rectangle %s leaves units %s in doubt: not compared" % (rect, sorted(doubt)))
+                continue
+            used += 1
+            print("rectangle %s: selected %s" % (rect, rel["selected"]))
+            check(set(rel["selected"]) == inside,
+                  "rectangle %s selects %s, the loop %s" % (rect, rel["selected"], sorted(inside)))
+            check(rel["selected"] == sorted(rel["selected"]), "in index order: %s" % rel["selected"])
+        check(used >= 4, "at least four rectangles compared: %d" % used)
+        check(any(len(rel["selected"]) >= 2 for rel in releases), "some rectangle selects several units")
+        check(any(len(rel["selected"]) == 0 for rel in releases), "some rectangle selects none")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -1,19 +1,22 @@
-"""Helpers the render tests share (tests/render/render_test.py, and any new
-render test): running the demo in script mode, the camera it prints
-(projection, unprojection, where to click), a double-precision oracle for
-rays against spheres and ellipsoids, and screenshots read with Pillow.
+"""Helpers the render tests share (tests/render/render_test.py,
+lesson5_test.py, heightmap_big_test.py, exits_under_load.py): running the
+demo in script mode, the camera it prints (projection, unprojection, where
+to click), a double-precision oracle for rays against spheres and
+ellipsoids, screenshots read with Pillow, and the unittest case and command
+line every render test uses.
 
-State for one run lives in `ctx`: the program's path, a scratch directory,
+State for one test lives in `ctx`: the program's path, a scratch directory,
 the failed checks.
 """
 import json
 import math
 import os
 import resource
+import shutil
 import subprocess
 import sys
-
-from PIL import Image as PILImage
+import tempfile
+import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lesson_registry  # noqa: E402  (tests/lesson_registry.py)
@@ -21,8 +24,8 @@ import lesson_registry  # noqa: E402  (tests/lesson_registry.py)
 
 class _Context:
     raypick = None      # absolute path of the program under test
-    tmp = None          # scratch directory of this run
-    failures = []       # messages of the checks that failed
+    tmp = None          # scratch directory of the running test
+    failures = []       # messages of its checks that failed
     lessons = None      # the registry (lessons()), read once
 
 
@@ -67,9 +70,12 @@ def run(args, expect=0):
 
 
 def check(cond, message):
+    """A soft assertion: a failed check is noted (RenderCase fails the test
+    at its end, naming every one) and the test goes on, so one run reports
+    all that is wrong. Returns cond, for checks that guard later ones."""
     if not cond:
         ctx.failures.append(message)
-        print("FAIL:", message)
+        print("FAIL:", message, flush=True)
     return cond
 
 
@@ -172,6 +178,10 @@ class Camera:
     def click_ray(self, mx, my):
         return self.ray(mx + 0.5, my + 0.5)
 
+    def pixels_per_unit(self, p):
+        """how many pixels one world unit at p spans on screen"""
+        return self.proj[1][1] * self.h * 0.5 / dist(p, self.eye)
+
 
 def ray_sphere(o, d, c, r):
     """smallest t >= 0 (entry, or exit from inside), or None"""
@@ -230,6 +240,7 @@ def nearest_sphere(o, d, objects):
 
 def read_png(path):
     """a screenshot -> Image (RGB; alpha, if any, dropped)"""
+    from PIL import Image as PILImage    # here: the tests that read no picture run without Pillow
     with PILImage.open(path) as im:
         return Image(im.convert("RGB"))
 
@@ -293,3 +304,46 @@ def sky_click(cam, objects_hit):
             if not objects_hit(o, d):
                 return mx, my
     raise AssertionError("no empty sky found")
+
+
+# ------------------------------------------------------------------ the test runner
+
+class RenderCase(unittest.TestCase):
+    """A render test: each test method runs the program and checks what it
+    says and draws with check(); the test fails at its end when any check
+    failed, listing them all. An AssertionError (a run that exits with the
+    wrong status, too few reports) ends it at once."""
+
+    def setUp(self):
+        ctx.failures = []
+        ctx.tmp = tempfile.mkdtemp(prefix="raypick-render-")
+        self.addCleanup(shutil.rmtree, ctx.tmp, True)
+
+    def tearDown(self):
+        failures, ctx.failures = ctx.failures, []
+        if failures:
+            self.fail("%d check(s) failed:\n  %s" % (len(failures), "\n  ".join(failures)))
+
+
+def main():
+    """The command line of every render test:
+
+        SCRIPT RAYPICK [unittest arguments: Class.test_name ...]
+
+    Without a display it runs itself again under xvfb-run (a screen large
+    enough for 1920x1080 windows)."""
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.stderr.write("usage: %s RAYPICK [Class.test_name ...]\n" % os.path.basename(sys.argv[0]))
+        return 2
+    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
+        xvfb = shutil.which("xvfb-run")
+        if not xvfb:
+            sys.stderr.write("%s: no DISPLAY and no xvfb-run\n" % os.path.basename(sys.argv[0]))
+            return 1
+        env = dict(os.environ, RAYPICK_NO_XVFB="1")
+        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
+                                os.path.abspath(sys.argv[0])] + sys.argv[1:], env=env)
+    ctx.raypick = os.path.abspath(sys.argv[1])
+    program = unittest.main(module="__main__", argv=[sys.argv[0]] + sys.argv[2:], exit=False, verbosity=2)
+    result = program.result
+    return 0 if result.wasSuccessful() and result.testsRun > 0 and not result.skipped else 1

@@ -4,23 +4,20 @@ in teach_test.py's manner: the code panel (the listing, the lit line, the
 step's watches), the inset, framed steps, the step lines of --report and
 the tour (--tour N, O).
 
-    teach_lessons25_test.py RAYPICK [unittest options]
+    teach_lessons25_test.py RAYPICK [Class.test_name ...]    (all of them without a name)
 
 Lesson 2's listing is src/lessons/listings/lesson2_phaser_tutorial.c (the
 German tutorial's Sphere_Ray_Intersections), lesson 5's
 lesson5_pick_sample.c (the DirectX SDK's Pick sample). Where things are
 drawn comes from the program's --report (its "panel" line after
 --screenshot); what the panel holds from listing2c.py --print. Runs under
-xvfb-run when there is no display.
+xvfb-run when there is no display (rp_render.main, as every render test).
 """
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import unittest
 
-from rp_render import ctx, read_png, run
+from rp_render import RenderCase, ctx, main, read_png, run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 LISTINGS = {2: "lesson2_phaser_tutorial.c", 5: "lesson5_pick_sample.c"}
@@ -82,7 +79,7 @@ RIGHT = (77, 255, 102)       # lesson 2: (0.3, 1, 0.4): the right root
 RAY_HELP = (217, 115, 255)   # lesson 2: (0.85, 0.45, 1): RayHelp, the centre M to the gun A
 
 
-class Panel(unittest.TestCase):
+class Panel(RenderCase):
     def check_panel(self, lesson, args, inset_colours):
         lines, img = shot(lesson, "panel", args)
         panel = only(lines, "panel")[-1]
@@ -145,7 +142,7 @@ class Panel(unittest.TestCase):
                 self.assertTrue(s["listing"].endswith(LISTINGS[lesson]))
 
 
-class Framed(unittest.TestCase):
+class Framed(RenderCase):
     def test_lesson2_step_camera_shows_the_chosen_root(self):
         # tour 1's last step: the tutorial's l (the entry point, right: green)
         # in the room left of the panel and below the HUD; with Z (the
@@ -191,7 +188,7 @@ class Framed(unittest.TestCase):
         self.assertGreater(framed_px, 20 * max(free_px, 1))
 
 
-class Tour(unittest.TestCase):
+class Tour(RenderCase):
     def test_lesson2_moments(self):
         for n in range(1, 6):
             lines, img = shot(2, "tour-%d" % n, ["--tour", n, "--frames", 3])
@@ -249,26 +246,5 @@ class Tour(unittest.TestCase):
             self.assertIn("--tour", err)
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write("usage: teach_lessons25_test.py RAYPICK [unittest options]\n")
-        return 2
-    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            sys.stderr.write("teach_lessons25_test: no DISPLAY and no xvfb-run\n")
-            return 1
-        env = dict(os.environ, RAYPICK_NO_XVFB="1")
-        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
-                                os.path.abspath(__file__)] + argv[1:], env=env)
-    ctx.raypick = os.path.abspath(argv[1])
-    ctx.tmp = tempfile.mkdtemp(prefix="raypick-teach25-")
-    try:
-        result = unittest.main(argv=[argv[0]] + argv[2:], exit=False, verbosity=2).result
-    finally:
-        shutil.rmtree(ctx.tmp, ignore_errors=True)
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

@@ -6,7 +6,7 @@ the two circles with ra + rb and sqrt(ra^2 + rb^2)), the framed steps, the
 step lines of --report, the tours (--tour N), and the beginner's first
 screen (the details behind X). teach_test.py is the same for lesson 4.
 
-    teach_spheres_test.py RAYPICK [unittest options]
+    teach_spheres_test.py RAYPICK [Class.test_name ...]    (all of them without a name)
 
 Where things are drawn comes from the program's own --report (its "panel"
 line after --screenshot), what the panel holds from the listings' source
@@ -14,13 +14,10 @@ printed by the build's own script (listing2c.py --print). Runs under
 xvfb-run when there is no display, as render_test.py does.
 """
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import unittest
 
-from rp_render import Camera, ctx, layout, read_png, run
+from rp_render import Camera, RenderCase, ctx, layout, main, read_png, run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 LISTINGS = os.path.join(ROOT, "src", "lessons", "listings")
@@ -94,10 +91,11 @@ def walk(lesson, click, extra=()):
     return only(lines, "step")
 
 
-class Lesson1(unittest.TestCase):
+class Lesson1(RenderCase):
     LISTING = "lesson1_cgame_pick.c"
 
     def setUp(self):
+        super().setUp()
         self.cone = click_of(1, 2)
 
     def test_panel_inset_and_lit_line_follow_the_steps(self):
@@ -194,10 +192,11 @@ class Lesson1(unittest.TestCase):
             self.assertEqual((img.w, img.h), (W, H))
 
 
-class Lesson3(unittest.TestCase):
+class Lesson3(RenderCase):
     LISTING = "lesson3_sphere_tests.c"
 
     def setUp(self):
+        super().setUp()
         self.freighter = click_of(3, 0)
 
     def test_panel_and_the_two_circles(self):
@@ -270,26 +269,5 @@ class Lesson3(unittest.TestCase):
             self.assertTrue(only(lines, "panel")[-1]["shown"])
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write("usage: teach_spheres_test.py RAYPICK [unittest options]\n")
-        return 2
-    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            sys.stderr.write("teach_spheres_test: no DISPLAY and no xvfb-run\n")
-            return 1
-        env = dict(os.environ, RAYPICK_NO_XVFB="1")
-        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
-                                os.path.abspath(__file__)] + argv[1:], env=env)
-    ctx.raypick = os.path.abspath(argv[1])
-    ctx.tmp = tempfile.mkdtemp(prefix="raypick-teach13-")
-    try:
-        result = unittest.main(argv=[argv[0]] + argv[2:], exit=False, verbosity=2).result
-    finally:
-        shutil.rmtree(ctx.tmp, ignore_errors=True)
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

@@ -3,22 +3,19 @@
 (the listing, the lit line, the step's watches), the inset, the step lines
 of --report, and the tour (O, --tour N). Lesson 4 is the one that has them.
 
-    teach_test.py RAYPICK [unittest options]
+    teach_test.py RAYPICK [Class.test_name ...]    (all of them without a name)
 
 Where things are drawn comes from the program's own --report (its "panel"
 line after --screenshot: the panel's and the inset's rectangles, the lit
 line's band); what they hold from the listing's source, printed by the
 build's own script (src/lessons/listings/listing2c.py --print). Runs under
-xvfb-run when there is no display, as render_test.py does.
+xvfb-run when there is no display (rp_render.main, as every render test).
 """
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import unittest
 
-from rp_render import ctx, layout, read_png, run
+from rp_render import RenderCase, ctx, layout, read_png, main, run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 LISTING = os.path.join(ROOT, "src", "lessons", "listings", "lesson4_xna_recipe.c")
@@ -70,7 +67,7 @@ LIT_BAND = (89, 82, 26)      # (0.35, 0.32, 0.1)
 PROFILE = (255, 217, 64)     # (1, 0.85, 0.25): the ground under the ray
 
 
-class CodePanel(unittest.TestCase):
+class CodePanel(RenderCase):
     def test_panel_and_inset_are_drawn_where_the_layout_says(self):
         lines, img = lesson4("panel", steps(20))
         panel = only(lines, "panel")[-1]
@@ -138,7 +135,7 @@ class CodePanel(unittest.TestCase):
                 self.assertGreater(y, float(s["watches"]["heightAtNextPoint"]))
 
 
-class Tour(unittest.TestCase):
+class Tour(RenderCase):
     def test_each_moment_stages_what_it_says(self):
         spire = [o for o in layout(4, W, H)["objects"] if o["kind"] == "spire"][0]
 
@@ -182,26 +179,5 @@ class Tour(unittest.TestCase):
             self.assertIn("--tour", err)
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write("usage: teach_test.py RAYPICK [unittest options]\n")
-        return 2
-    if not os.environ.get("DISPLAY") and not os.environ.get("RAYPICK_NO_XVFB"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            sys.stderr.write("teach_test: no DISPLAY and no xvfb-run\n")
-            return 1
-        env = dict(os.environ, RAYPICK_NO_XVFB="1")
-        return subprocess.call([xvfb, "-a", "-s", "-screen 0 1920x1200x24", sys.executable,
-                                os.path.abspath(__file__)] + argv[1:], env=env)
-    ctx.raypick = os.path.abspath(argv[1])
-    ctx.tmp = tempfile.mkdtemp(prefix="raypick-teach-")
-    try:
-        result = unittest.main(argv=[argv[0]] + argv[2:], exit=False, verbosity=2).result
-    finally:
-        shutil.rmtree(ctx.tmp, ignore_errors=True)
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

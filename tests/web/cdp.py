@@ -1,9 +1,9 @@
-"""cdp.py: a small Chrome DevTools Protocol client, Python's standard library only.
+"""cdp.py: a small Chrome DevTools Protocol client over websocket-client.
 
 What the web tests need and no more: serve a folder on 127.0.0.1, start a
 headless Chromium, open a page, evaluate JavaScript, send real mouse and key
-events, take screenshots. The websocket (RFC 6455) is spoken by hand over a
-socket: no packages beyond Python are needed, which keeps CI offline-safe.
+events, take screenshots. The websocket itself is websocket-client's
+(Debian: python3-websocket); this file speaks CDP's JSON over it.
 
 Everything started here is stopped by close() (the classes are context
 managers), and every wait has a deadline, so a broken page fails a test
@@ -15,13 +15,13 @@ import json
 import os
 import re
 import shutil
-import socket
-import struct
 import subprocess
 import tempfile
 import threading
 import time
 import urllib.parse
+
+import websocket    # websocket-client
 
 
 class CdpError(RuntimeError):
@@ -65,87 +65,24 @@ class StaticServer:
 
 # ------------------------------------------------------------ websocket
 
-class WebSocket:
-    """A client websocket: text frames out (masked), any frames in."""
-
-    def __init__(self, url, timeout):
-        u = urllib.parse.urlparse(url)
-        if u.scheme != "ws" or u.hostname != "127.0.0.1":
-            raise CdpError("refusing websocket url %s (only ws://127.0.0.1)" % url)
-        self.sock = socket.create_connection((u.hostname, u.port), timeout=timeout)
-        key = base64.b64encode(os.urandom(16)).decode()
-        request = ("GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
-                   "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
-                   "Sec-WebSocket-Version: 13\r\n\r\n" % (u.path, u.hostname, u.port, key))
-        self.sock.sendall(request.encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                raise CdpError("websocket handshake: connection closed")
-            head += chunk
-        head, self.buffer = head.split(b"\r\n\r\n", 1)
-        if not head.startswith(b"HTTP/1.1 101"):
-            raise CdpError("websocket handshake refused: %r" % head[:80])
-
-    def send_text(self, text):
-        payload = text.encode()
-        n = len(payload)
-        if n < 126:
-            header = struct.pack("!BB", 0x81, 0x80 | n)
-        elif n < 65536:
-            header = struct.pack("!BBH", 0x81, 0x80 | 126, n)
-        else:
-            header = struct.pack("!BBQ", 0x81, 0x80 | 127, n)
-        mask = os.urandom(4)
-        masked = bytes(b ^ mask[i & 3] for i, b in enumerate(payload))
-        self.sock.sendall(header + mask + masked)
-
-    def _read_exact(self, n):
-        while len(self.buffer) < n:
-            chunk = self.sock.recv(max(65536, n - len(self.buffer)))
-            if not chunk:
-                raise CdpError("websocket closed by the browser")
-            self.buffer += chunk
-        out, self.buffer = self.buffer[:n], self.buffer[n:]
-        return out
-
-    def recv_text(self):
-        """The next whole text message (continuation frames joined)."""
-        parts = []
-        while True:
-            b0, b1 = self._read_exact(2)
-            opcode, fin, n = b0 & 0x0F, b0 & 0x80, b1 & 0x7F
-            if n == 126:
-                n = struct.unpack("!H", self._read_exact(2))[0]
-            elif n == 127:
-                n = struct.unpack("!Q", self._read_exact(8))[0]
-            if b1 & 0x80:
-                mask = self._read_exact(4)
-                data = bytes(b ^ mask[i & 3] for i, b in enumerate(self._read_exact(n)))
-            else:
-                data = self._read_exact(n)
-            if opcode == 0x8:
-                raise CdpError("websocket closed by the browser")
-            if opcode == 0x9:  # ping: answer, keep reading
-                self.sock.sendall(struct.pack("!BB", 0x8A, 0x80 | len(data)) + b"\0\0\0\0" + data)
-                continue
-            if opcode in (0x0, 0x1, 0x2):
-                parts.append(data)
-                if fin:
-                    return b"".join(parts).decode()
-
-    def settimeout(self, seconds):
-        self.sock.settimeout(seconds)
-
-    def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+def connect(url, timeout):
+    """The browser's DevTools websocket. No Origin header: Chromium refuses
+    DevTools connections that name an origin it was not told to allow."""
+    u = urllib.parse.urlparse(url)
+    if u.scheme != "ws" or u.hostname != "127.0.0.1":
+        raise CdpError("refusing websocket url %s (only ws://127.0.0.1)" % url)
+    try:
+        return websocket.create_connection(url, timeout=timeout, suppress_origin=True)
+    except (websocket.WebSocketException, OSError) as e:
+        raise CdpError("websocket %s: %s" % (url, e))
 
 
 # ------------------------------------------------------------ browser
+
+def _exception_text(event):
+    d = event["params"]["exceptionDetails"]
+    return "exception: %s" % d.get("exception", {}).get("description", d.get("text"))
+
 
 def find_chromium():
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
@@ -178,10 +115,11 @@ class Browser:
                                      stderr=subprocess.PIPE, start_new_session=True)
         self.ws = None
         self.next_id = 0
-        self.events = []
+        self.events = []        # since the last navigate()
+        self.exceptions = []    # every uncaught exception of the session's pages
         self.session = None
         try:
-            self.ws = WebSocket(self._devtools_url(), timeout)
+            self.ws = connect(self._devtools_url(), timeout)
             self._attach_page()
         except BaseException:
             self.close()
@@ -229,7 +167,7 @@ class Browser:
         msg = {"id": self.next_id, "method": method, "params": params or {}}
         if session and self.session:
             msg["sessionId"] = self.session
-        self.ws.send_text(json.dumps(msg))
+        self.ws.send(json.dumps(msg))
         deadline = time.monotonic() + (timeout or self.timeout)
         while True:
             left = deadline - time.monotonic()
@@ -237,15 +175,19 @@ class Browser:
                 raise CdpError("%s: no answer within %gs" % (method, timeout or self.timeout))
             self.ws.settimeout(left)
             try:
-                reply = json.loads(self.ws.recv_text())
-            except socket.timeout:
+                reply = json.loads(self.ws.recv())
+            except websocket.WebSocketTimeoutException:
                 raise CdpError("%s: no answer within %gs" % (method, timeout or self.timeout))
+            except websocket.WebSocketConnectionClosedException:
+                raise CdpError("%s: the browser closed the connection" % method)
             if reply.get("id") == self.next_id:
                 if "error" in reply:
                     raise CdpError("%s: %s" % (method, reply["error"].get("message")))
                 return reply.get("result", {})
             if "method" in reply:
                 self.events.append(reply)
+                if reply["method"] == "Runtime.exceptionThrown":
+                    self.exceptions.append(_exception_text(reply))
 
     def evaluate(self, expression, timeout=None):
         """The value of a JavaScript expression (promises awaited)."""
@@ -273,8 +215,7 @@ class Browser:
             if e["method"] == "Runtime.consoleAPICalled":
                 out.append(" ".join(str(a.get("value", a.get("description", ""))) for a in e["params"]["args"]))
             elif e["method"] == "Runtime.exceptionThrown":
-                d = e["params"]["exceptionDetails"]
-                out.append("exception: %s" % d.get("exception", {}).get("description", d.get("text")))
+                out.append(_exception_text(e))
         return out
 
     # -------------------------------------------------------- page
@@ -323,8 +264,8 @@ class Browser:
         if self.ws:
             try:
                 self.ws.settimeout(5)
-                self.ws.send_text(json.dumps({"id": 10 ** 6, "method": "Browser.close"}))
-            except (OSError, CdpError):
+                self.ws.send(json.dumps({"id": 10 ** 6, "method": "Browser.close"}))
+            except (OSError, websocket.WebSocketException):
                 pass
             self.ws.close()
             self.ws = None

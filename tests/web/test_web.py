@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_web.py: the lessons in headless Chromium, checked against the native program.
 
-    python3 tests/web/test_web.py --build-web build-web --native build/src/app/raypick
+    python3 tests/web/test_web.py --build-web build-web --native build/src/app/raypick \
+        [--out DIR] [WebTest.test_NAME ...]
 
 For every lesson of the registry (the native program's --list-lessons, read
 as every script reads it: tests/lesson_registry.py):
@@ -34,17 +35,20 @@ page's file pickers, given the same files as a file dialog would
 as natively; a missing or broken file is reported on the page with the
 native message, a name with a directory in it with the page's own.
 
-Prints one line per check and "N passed, M failed" last."""
+The tests are methods of WebTest (unittest), sharing one browser and one
+server; each prints a line per check and fails at its end when any check
+failed, listing them, or when a page it loaded threw an uncaught
+exception. Writes OUT/summary.json ({"passed", "failed"}: test methods,
+what scripts/web --test reports); needs python3-websocket and python3-pil."""
 import argparse
 import json
 import math
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import time
-import zlib
+import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -58,19 +62,6 @@ SIMILAR = 3.0        # mean abs block difference, 0..255 (seen: 0.1-0.4; another
 NOT_BLANK = 12.0     # grey-level standard deviation
 SCRIPT_FRAMES = 12
 REAL_CLICK_FRAMES = 100000   # script mode (fixed dt) that outlasts the clicks
-
-
-class Suite:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-        print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail else ""), flush=True)
-        return ok
 
 
 # ------------------------------------------------------------ native program
@@ -341,22 +332,13 @@ f 6 8 12 10
 BROKEN_OBJ = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"
 
 
-def grey_png(width, height, level):
-    """An 8-bit grey-scale PNG: level(x, y) in 0..255 per pixel."""
-    def chunk(kind, body):
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-    rows = b"".join(b"\0" + bytes(level(x, y) for x in range(width)) for y in range(height))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
-
-
 def terrain_png():
     """48 x 40 samples: a ridge and a round hill, nothing like the default terrain."""
     def level(x, y):
         ridge = 90 * math.exp(-((x - 2 * y / 3 - 10) / 5.0) ** 2)
         hill = 150 * math.exp(-((x - 34) ** 2 + (y - 24) ** 2) / 60.0)
         return min(255, int(20 + ridge + hill))
-    return grey_png(48, 40, level)
+    return images.grey_png(48, 40, level)
 
 
 def make_site(build_web, tmp):
@@ -375,15 +357,12 @@ def make_site(build_web, tmp):
     return site
 
 
-def file_options(suite, lessons):
+def file_options(lessons):
     """(option, lesson, the test's file) for every option of the registry
-    that names a file; a check fails for an option the test has no file for."""
-    out = []
-    for option in sorted({f for lesson in lessons for f in lesson["files"]}):
-        if suite.check("file option --%s: the test has a file for it" % option, option in TEST_FILES,
-                       "" if option in TEST_FILES else "add one to TEST_FILES"):
-            out.append((option, lesson_registry.for_file(lessons, option), TEST_FILES[option]))
-    return out
+    that names a file and the test has a file for (test_file_options checks
+    that it has one for each)."""
+    return [(option, lesson_registry.for_file(lessons, option), TEST_FILES[option])
+            for option in sorted({f for lesson in lessons for f in lesson["files"]}) if option in TEST_FILES]
 
 
 def file_pickers(suite, browser, server, native, tmp, files):
@@ -471,54 +450,119 @@ def bad_queries(suite, browser, server, native, tmp, lessons):
                     rc == 2 and first and text.splitlines()[0] == first, "page: " + text.splitlines()[0])
 
 
+# ------------------------------------------------------------ the tests
+
+class WebTest(unittest.TestCase):
+    """One browser and one server for all the tests (opt: main()'s options)."""
+    opt = None
+
+    @classmethod
+    def setUpClass(cls):
+        opt = cls.opt
+        cls.tmp = opt.out or opt.build_web + "-test"
+        os.makedirs(cls.tmp, exist_ok=True)
+        cls.native = os.path.abspath(opt.native)
+        cls.lessons = lesson_registry.list_lessons(cls.native, [])
+        cls.files = file_options(cls.lessons)
+        site = make_site(opt.build_web, cls.tmp)
+        cls.server = cdp.StaticServer(os.path.abspath(site))
+        cls.addClassCleanup(cls.server.close)
+        cls.browser = cdp.Browser()
+        cls.addClassCleanup(cls.browser.close)
+
+    def setUp(self):
+        self.failed_checks = []
+        self.exceptions_before = len(self.browser.exceptions)
+
+    def tearDown(self):
+        errors = self.browser.exceptions[self.exceptions_before:]
+        self.check("no uncaught exceptions in the pages this test loaded", not errors, "; ".join(errors))
+        if self.failed_checks:
+            self.fail("%d check(s) failed:\n  %s" % (len(self.failed_checks), "\n  ".join(self.failed_checks)))
+
+    def check(self, name, ok, detail=""):
+        """A soft assertion: printed, noted when it fails (tearDown fails the
+        test naming every one), and the test goes on."""
+        line = "%s%s" % (name, (": " + detail) if detail else "")
+        if not ok:
+            self.failed_checks.append(line)
+        print("%s %s" % ("ok  " if ok else "FAIL", line), flush=True)
+        return ok
+
+    def args(self):
+        return self.browser, self.server, self.native
+
+    def test_file_options(self):
+        """every file option of the registry has a file of the test's"""
+        options = sorted({f for lesson in self.lessons for f in lesson["files"]})
+        self.assertTrue(options, "the registry names no file option")
+        for option in options:
+            self.check("file option --%s: the test has a file for it" % option, option in TEST_FILES,
+                       "" if option in TEST_FILES else "add one to TEST_FILES")
+
+    def test_real_clicks(self):
+        for lesson in lesson_registry.numbers(self.lessons):
+            real_clicks(self, *self.args(), lesson, self.tmp)
+
+    def test_real_clicks_dpr2(self):
+        real_clicks(self, *self.args(), 1, self.tmp, scale=2.0)
+
+    def test_real_clicks_with_files(self):
+        for option, lesson, name in self.files:
+            real_clicks(self, *self.args(), lesson, self.tmp, files=[(option, name)])
+
+    def test_scripted(self):
+        shots = {}
+        for lesson in lesson_registry.numbers(self.lessons):
+            shots[lesson] = scripted(self, *self.args(), lesson, self.tmp)
+        shots["1-many"] = scripted(self, *self.args(), 1, self.tmp, many=True)
+        # the likeness measure tells lessons apart: it can fail
+        self.assertTrue(shots[1][1] is not None and shots[2][1] is not None,
+                        "no native frames of lessons 1 and 2 to compare")
+        d = images.mean_abs_difference(shots[1][0], shots[2][1])
+        self.check("control: lesson 1 on the web vs lesson 2 natively differ (%.2f >= %g)" % (d, SIMILAR),
+                   d >= SIMILAR)
+        # and the belt is not lesson 1's few spheres with something on top
+        self.assertIsNotNone(shots["1-many"][1], "no native frame of the many-objects mode")
+        d = images.mean_abs_difference(shots["1-many"][0], shots[1][1])
+        self.check("control: lesson 1's many-objects mode on the web vs lesson 1 natively differ "
+                   "(%.2f >= %g)" % (d, SIMILAR), d >= SIMILAR)
+
+    def test_gpu_picks(self):
+        for lesson in lesson_registry.with_pick_ids(self.lessons):
+            gpu_picks(self, *self.args(), lesson, self.tmp)
+        gpu_picks(self, *self.args(), 1, self.tmp, many=True)
+
+    def test_file_pickers(self):
+        file_pickers(self, *self.args(), self.tmp, self.files)
+
+    def test_bad_queries(self):
+        bad_queries(self, *self.args(), self.tmp, self.lessons)
+
+    def test_bad_files(self):
+        bad_files(self, *self.args(), self.tmp, self.files)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build-web", default="build-web")
     ap.add_argument("--native", default="build/src/app/raypick")
-    ap.add_argument("--out", default=None, help="keep screenshots here")
-    opt = ap.parse_args()
-    suite = Suite()
-    tmp = opt.out or os.path.join(opt.build_web + "-test")
-    os.makedirs(tmp, exist_ok=True)
-    native = os.path.abspath(opt.native)
+    ap.add_argument("--out", default=None, help="keep screenshots (and summary.json) here")
+    opt, rest = ap.parse_known_args()
+    WebTest.opt = opt
     start = time.monotonic()
-    try:
-        lessons = lesson_registry.list_lessons(native, [])
-        files = file_options(suite, lessons)
-        site = make_site(opt.build_web, tmp)
-        with cdp.StaticServer(os.path.abspath(site)) as server, cdp.Browser() as browser:
-            shots = {}
-            for lesson in lesson_registry.numbers(lessons):
-                real_clicks(suite, browser, server, native, lesson, tmp)
-                shots[lesson] = scripted(suite, browser, server, native, lesson, tmp)
-            shots["1-many"] = scripted(suite, browser, server, native, 1, tmp, many=True)
-            real_clicks(suite, browser, server, native, 1, tmp, scale=2.0)
-            for lesson in lesson_registry.with_pick_ids(lessons):
-                gpu_picks(suite, browser, server, native, lesson, tmp)
-            gpu_picks(suite, browser, server, native, 1, tmp, many=True)
-            # the likeness measure tells lessons apart: it can fail
-            if shots[1][1] and shots[2][1]:
-                d = images.mean_abs_difference(shots[1][0], shots[2][1])
-                suite.check("control: lesson 1 on the web vs lesson 2 natively differ (%.2f >= %g)"
-                            % (d, SIMILAR), d >= SIMILAR)
-            # and the belt is not lesson 1's few spheres with something on top
-            if shots["1-many"][1] and shots[1][1]:
-                d = images.mean_abs_difference(shots["1-many"][0], shots[1][1])
-                suite.check("control: lesson 1's many-objects mode on the web vs lesson 1 natively differ "
-                            "(%.2f >= %g)" % (d, SIMILAR), d >= SIMILAR)
-            for option, lesson, name in files:
-                real_clicks(suite, browser, server, native, lesson, tmp, files=[(option, name)])
-            file_pickers(suite, browser, server, native, tmp, files)
-            bad_queries(suite, browser, server, native, tmp, lessons)
-            bad_files(suite, browser, server, native, tmp, files)
-            errors = [m for m in browser.console_messages() if m.startswith("exception")]
-            suite.check("no uncaught exceptions in the page", not errors, "; ".join(errors))
-    except (cdp.CdpError, OSError, RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
-        suite.check("the browser session ran to the end", False, str(e))
-    print("web tests took %.0f s; screenshots in %s" % (time.monotonic() - start, tmp))
-    print()
-    print("%d passed, %d failed" % (suite.passed, suite.failed))
-    return 1 if suite.failed else 0
+    result = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2).result
+    failed = len(result.failures) + len(result.errors) + len(result.skipped) + len(result.unexpectedSuccesses)
+    passed = result.testsRun - failed
+    if result.testsRun == 0:
+        failed += 1
+    out = opt.out or opt.build_web + "-test"
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump({"passed": passed, "failed": failed}, f)
+    print("web tests took %.0f s; %d passed, %d failed; screenshots in %s"
+          % (time.monotonic() - start, passed, failed, out))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
