@@ -89,6 +89,7 @@ usage() {    # usage NAME 'MESSAGE' ARGS...: exit 2, MESSAGE the first line of s
     # shellcheck disable=SC2086
     (ulimit -t 60; exec timeout 900 ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
     rc=$?
+    tr -d '\r' <"$tmp/err" >"$tmp/err.lf" && mv "$tmp/err.lf" "$tmp/err"   # Windows' text mode: CRLF
     if [ "$rc" -eq 2 ] && [ "$(head -1 "$tmp/err")" = "$want" ] && grep -q '^usage:' "$tmp/err"; then
         passed=$((passed + 1))
         printf 'ok    %-28s exit 2  %s\n' "$name" "$want"

@@ -121,6 +121,8 @@ def layout(cmd, lesson):
 def differences(a, b, path=""):
     """Where two parsed JSON values differ: numbers beyond FLOAT_REL,
     anything else at all. Keys in skip are not compared."""
+    if isinstance(a, str) and isinstance(b, str) and b == "Z:" + a:
+        return []       # a path as each build was given it (font_env)
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None or isinstance(a, str):
         return [] if a == b else ["%s %r != %r" % (path, a, b)]
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
