@@ -131,6 +131,11 @@ def inline_text(token):
     return "".join(c.content for c in (token.children or []) if c.type in ("text", "code_inline"))
 
 
+def render_inline(md, text):
+    """One line of Markdown (a heading's text) as inline HTML."""
+    return md.renderInline(text)
+
+
 def make_markdown():
     md = MarkdownIt("commonmark", {"html": True, "typographer": False})
     md.enable("table").enable("strikethrough")
@@ -166,6 +171,19 @@ def split_sections(text):
         end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
         sections.append((sid, "\n".join(lines[start:end])))
     return preamble, sections
+
+
+def take_title(text, title):
+    """text without its first '# ' line, which goes into the list title;
+    text as it is when title is None."""
+    if title is None:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("# "):
+            title.append(line[2:].strip())
+            return "\n".join(lines[:i] + lines[i + 1:])
+    return text
 
 
 def translation_header(text):
@@ -246,6 +264,8 @@ class Site:
         if os.path.isdir(full):
             if target == "docs/lessons":
                 return "index.html" + frag
+            if posixpath.dirname(target) == "docs/lessons" and posixpath.basename(target) in LANGUAGES:
+                return up + posixpath.basename(target) + "/index.html"
             self.folders.add(target)
             return up + "source/" + target + "/index.html"
         if not os.path.isfile(full):
@@ -302,15 +322,17 @@ class Site:
         with open(full, encoding="utf-8") as f:
             return path, f.read()
 
-    def document(self, english, lang):
+    def document(self, english, lang, title=None):
         """(html, content language, notes) of a document's page in lang:
-        its translation with the English sections it lacks, or the English."""
+        its translation with the English sections it lacks, or the English.
+        title: a list to move the document's '# ' heading into (a lesson
+        page puts it above the program and the notes)."""
         with open(os.path.join(self.root, english), encoding="utf-8") as f:
             source = f.read()
         ids = set()
         tr = self.translation(english, lang)
         if not tr:
-            return self.render(source, english, lang, ids), "en", []
+            return self.render(take_title(source, title), english, lang, ids), "en", []
         tr_path, tr_text = tr
         head = translation_header(tr_text)
         if not head or head[0] != english:
@@ -326,7 +348,7 @@ class Site:
         if unknown:
             raise SiteError("%s: sections %s are not in %s (the id above a heading is the English section's)"
                             % (tr_path, ", ".join(unknown), english))
-        parts = [self.render(tr_pre, tr_path, lang, ids)]
+        parts = [self.render(take_title(tr_pre, title), tr_path, lang, ids)]
         for sid, en_text in en_sections:
             if sid in have:
                 parts.append(self.render(have[sid], tr_path, lang, ids))
@@ -468,7 +490,9 @@ class Site:
     def lesson_page(self, lang, k):
         lesson = self.lessons[k]
         name = self.want_lesson(lesson)
-        notes_html, content_lang, notes = self.document(lesson["notes"], lang)
+        title = []
+        notes_html, content_lang, notes = self.document(lesson["notes"], lang, title)
+        heading = title[0] if title else self.lesson_title(lang, lesson)
         texts = {key: self.t(lang, key) for key in (
             "teach.panel.step", "teach.panel.no-step", "site.code.none", "site.tour.none",
             "site.lesson.failed", "site.lesson.loading")}
@@ -487,6 +511,7 @@ class Site:
                              for p in PORTING_GUIDES)
         behind = "".join('<p class="note">%s</p>' % html.escape(n) for n in notes)
         body = """<main id="content" class="lesson">
+<h1 class="lesson-title" lang="{content_lang}">{heading}</h1>
 <a class="skip" href="#live">{skip_live}</a>
 <div class="lesson-grid">
 <section id="live" class="live" aria-labelledby="live-h">
@@ -530,7 +555,7 @@ class Site:
 </div>
 <nav class="pager" aria-label="{lessons}">{pager}</nav>
 </main>""".format(
-            skip_live=self.esc(lang, "site.skip.live"), live=self.esc(lang, "site.lesson.live"),
+            heading=render_inline(self.md, heading), skip_live=self.esc(lang, "site.skip.live"), live=self.esc(lang, "site.lesson.live"),
             canvas=self.esc(lang, "site.lesson.canvas"), loading=self.esc(lang, "site.lesson.loading"),
             nojs=self.esc(lang, "site.lesson.nojs"),
             keys=html.escape(self.t(lang, "lesson.%s.keys" % lesson["name"])),

@@ -24,7 +24,7 @@
   const watches = document.getElementById("watches");
   const tourList = document.getElementById("tour-list");
   const panelBox = document.getElementById("panel-in-canvas");
-  const page = {messages: [], printed: [], errors: [], module: null, ready: false, last: null};
+  const page = {messages: [], printed: [], errors: [], module: null, ready: false, last: null, args: null, clicks: []};
   window.raypickPage = page;
   let listingName = null;
   let toursShown = null;
@@ -160,6 +160,15 @@
     return files;
   }
 
+  // Tab and Shift+Tab leave the canvas as they leave any control (the
+  // program would take them as its own keys, and keyboard users would be
+  // kept in it); Escape would end the program (the native Esc quit).
+  // A listener on the document's capture phase runs before the program's
+  // on the canvas, and stopping the event there keeps it from the program.
+  document.addEventListener("keydown", (e) => {
+    if (e.target === canvas && (e.key === "Tab" || e.key === "Escape")) e.stopPropagation();
+  }, true);
+
   async function start() {
     keyButtons();
     if (typeof createRaypick !== "function") {
@@ -167,8 +176,9 @@
       return;
     }
     const box = canvas.getBoundingClientRect();
-    const width = Math.max(64, Math.round(box.width));
-    const height = Math.max(64, Math.round(box.height));
+    // whole CSS pixels, as SDL takes the canvas's size (it drops the fraction)
+    const width = Math.max(64, Math.floor(box.width));
+    const height = Math.max(64, Math.floor(box.height));
     let fonts;
     try {
       fonts = await fetchFonts();
@@ -176,14 +186,21 @@
       page.errors.push(String(e));
       fonts = {};
     }
-    canvas.addEventListener("mousedown", () => canvas.focus());
+    canvas.addEventListener("mousedown", (e) => {
+      canvas.focus();
+      const r = canvas.getBoundingClientRect();     // where in the canvas, as the program gets it
+      page.clicks.push([e.clientX - r.left, e.clientY - r.top]);
+    });
+    page.args = ["--lesson", String(config.lesson), "--lang", config.lang, "--size", width + "x" + height];
+    // ?report: the program's --report lines (picks, steps, tour) in raypickPage.printed and on the console
+    if (new URLSearchParams(location.search).has("report")) page.args.push("--report");
     try {
       page.module = await createRaypick({
-        arguments: ["--lesson", String(config.lesson), "--lang", config.lang, "--size", width + "x" + height],
+        arguments: page.args,
         canvas: canvas,
-        print: (line) => page.printed.push(line),
+        print: (line) => { page.printed.push(line); console.log(line); },
         // the program's stderr (a font it lacks, a bad file): shown, and kept for the tests
-        printErr: (line) => { page.errors.push(line); console.warn(line); },
+        printErr: (line) => { page.errors.push(line); console.warn(line); showStatus(line, true); },
         preRun: [(mod) => {
           mod.FS.mkdir("/fonts");
           const paths = [];
