@@ -136,6 +136,22 @@ def render_inline(md, text):
     return md.renderInline(text)
 
 
+CJK = re.compile(r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]")
+
+
+def join_cjk_lines(children):
+    """A line break inside Chinese text joins without a space (a browser
+    shows a newline between two characters as one): the source's lines
+    are wrapped, the sentence is not."""
+    for k, child in enumerate(children):
+        if child.type != "softbreak" or k == 0 or k + 1 == len(children):
+            continue
+        before, after = children[k - 1].content, children[k + 1].content
+        if before and after and (CJK.match(before[-1]) or CJK.match(after[0])):
+            child.type = "text"
+            child.content = ""
+
+
 def make_markdown():
     md = MarkdownIt("commonmark", {"html": True, "typographer": False})
     md.enable("table").enable("strikethrough")
@@ -303,6 +319,7 @@ class Site:
                 m = ANCHOR_RE.match(tok.content.strip())
                 if m:
                     ids.add(m.group(1))
+            join_cjk_lines(tok.children or [])
             for child in tok.children or []:
                 if child.type == "link_open" and child.attrGet("href") is not None:
                     child.attrSet("href", self.link(child.attrGet("href"), base, lang))
@@ -512,7 +529,6 @@ class Site:
         behind = "".join('<p class="note">%s</p>' % html.escape(n) for n in notes)
         body = """<main id="content" class="lesson">
 <h1 class="lesson-title" lang="{content_lang}">{heading}</h1>
-<a class="skip" href="#live">{skip_live}</a>
 <div class="lesson-grid">
 <section id="live" class="live" aria-labelledby="live-h">
 <h2 id="live-h">{live}</h2>
@@ -521,7 +537,7 @@ class Site:
 <p id="status" class="status" role="status">{loading}</p>
 <noscript><p class="note">{nojs}</p></noscript>
 </div>
-<p id="lesson-keys" class="keys">{keys}</p>
+<details class="keys"><summary>{keys_h}</summary><p id="lesson-keys">{keys}</p></details>
 <div class="controls" role="group" aria-labelledby="controls-h">
 <h3 id="controls-h">{controls}</h3>
 <p class="help">{controls_help}</p>
@@ -531,11 +547,6 @@ class Site:
 <button type="button" data-key="r">{reset}</button>
 <label class="check"><input type="checkbox" id="panel-in-canvas"> {panel}</label>
 </div>
-<section class="tour" aria-labelledby="tour-h">
-<h3 id="tour-h">{tour}</h3>
-<p class="help">{tour_help}</p>
-<ol id="tour-list" class="tour-list"></ol>
-</section>
 <section class="code" aria-labelledby="code-h">
 <h3 id="code-h">{code}</h3>
 <p id="code-path" class="code-path"></p>
@@ -546,6 +557,11 @@ class Site:
 <h4 class="watches-h">{watches_h}</h4>
 <dl id="watches" class="watches"></dl>
 </section>
+<section class="tour" aria-labelledby="tour-h">
+<h3 id="tour-h">{tour}</h3>
+<p class="help">{tour_help}</p>
+<ol id="tour-list" class="tour-list"></ol>
+</section>
 <p class="porting">{porting_h}: {porting}</p>
 </section>
 <article id="notes" class="notes" lang="{content_lang}" aria-label="{notes_label}">
@@ -555,10 +571,10 @@ class Site:
 </div>
 <nav class="pager" aria-label="{lessons}">{pager}</nav>
 </main>""".format(
-            heading=render_inline(self.md, heading), skip_live=self.esc(lang, "site.skip.live"), live=self.esc(lang, "site.lesson.live"),
+            heading=render_inline(self.md, heading), live=self.esc(lang, "site.lesson.live"),
             canvas=self.esc(lang, "site.lesson.canvas"), loading=self.esc(lang, "site.lesson.loading"),
             nojs=self.esc(lang, "site.lesson.nojs"),
-            keys=html.escape(self.t(lang, "lesson.%s.keys" % lesson["name"])),
+            keys=html.escape(self.t(lang, "lesson.%s.keys" % lesson["name"])), keys_h=self.esc(lang, "site.lesson.keys"),
             controls=self.esc(lang, "site.controls.heading"), controls_help=self.esc(lang, "site.controls.help"),
             step_mode=self.esc(lang, "site.controls.step-mode"), previous=self.esc(lang, "site.controls.previous"),
             next=self.esc(lang, "site.controls.next"), reset=self.esc(lang, "site.controls.reset"),
