@@ -35,14 +35,17 @@ Prints "N passed, M failed" last (scripts/web --test adds it to its own).
 import argparse
 import functools
 import html.parser
+import importlib.util
 import http.server
 import io
 import json
 import os
 import posixpath
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -548,6 +551,87 @@ class SiteTest(unittest.TestCase):
                 self.assertIn("%s/docs/lessons/%s" % (lang, name), listed, "the site marks %s as behind" % line)
 
 
+class TranslationMergeTest(unittest.TestCase):
+    """src/web/site.py with a translation that lacks a newer English
+    section, in a repository of its own: the section shows in English
+    with the note, the page says the translation is behind, and a section
+    id the English does not have stops the build."""
+
+    ENGLISH = "docs/lessons/lesson1-picking-spheres.md"
+
+    def setUp(self):
+        # src/web/site.py, by its path: "site" is also Python's own module
+        spec = importlib.util.spec_from_file_location("raypick_site", os.path.join(ROOT, "src", "web", "site.py"))
+        self.site_module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.site_module)
+        self.tmp = tempfile.mkdtemp(prefix="raypick-site-")
+        for rel in ("po", "src/lessons/lessons.c", "docs/img/lesson1.png", "docs/tutorials.md"):
+            src, dst = os.path.join(ROOT, rel), os.path.join(self.tmp, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            (shutil.copytree if os.path.isdir(src) else shutil.copyfile)(src, dst)
+        self.write(self.ENGLISH, "# Lesson 1\n\n## The idea\n\nA sphere.\n\n## In raypick\n\nThe library.\n")
+        self.git("init", "-q")
+        self.git("add", ".")
+        self.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+        self.first = self.git("rev-parse", "--short", "HEAD").strip()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write(self, rel, text):
+        os.makedirs(os.path.dirname(os.path.join(self.tmp, rel)), exist_ok=True)
+        with open(os.path.join(self.tmp, rel), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def git(self, *args):
+        return subprocess.run(["git", "-C", self.tmp] + list(args), capture_output=True, text=True,
+                              check=True).stdout
+
+    def document(self, lang="de"):
+        m = self.site_module
+        site = m.Site(self.tmp, "unused", os.path.join(self.tmp, "out"), m.git_changed_since(self.tmp))
+        return site, site.document(self.ENGLISH, lang)
+
+    def test_a_missing_section_shows_in_english_with_a_note(self):
+        self.write("docs/lessons/de/lesson1-picking-spheres.md",
+                   "<!-- translation of %s at %s -->\n# Lektion 1\n\n<a id=\"the-idea\"></a>\n## Die Idee\n\n"
+                   "Eine Kugel.\n" % (self.ENGLISH, self.first))
+        site, (html_text, lang, notes) = self.document()
+        self.assertEqual(lang, "de")
+        self.assertEqual(notes, [], "the English has not changed since")
+        self.assertIn("Eine Kugel.", html_text)
+        untranslated = re.search(r'<div class="untranslated" lang="en">(.*?)</div>', html_text, re.S)
+        self.assertIsNotNone(untranslated, "the missing section, marked")
+        self.assertIn("The library.", untranslated.group(1))
+        self.assertIn(site.t("de", "site.untranslated.section"), untranslated.group(1))
+        self.assertLess(html_text.index("Eine Kugel."), html_text.index("The library."), "in the English order")
+        self.assertIn('id="in-raypick"', html_text, "the English section keeps its anchor")
+        # the English grows: the translation is behind
+        self.write(self.ENGLISH, "# Lesson 1\n\n## The idea\n\nA sphere, exactly.\n\n## In raypick\n\nThe library.\n")
+        self.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "two")
+        site, (html_text, lang, notes) = self.document()
+        self.assertEqual(notes, [site.t("de", "site.translation.behind")])
+        self.assertIn(("de", self.ENGLISH), site.behind)
+        # Chinese has no translation: the English, as it is
+        site, (html_text, lang, notes) = self.document("zh")
+        self.assertEqual(lang, "en")
+        self.assertIn("A sphere, exactly.", html_text)
+
+    def test_a_section_the_english_lacks_stops_the_build(self):
+        self.write("docs/lessons/de/lesson1-picking-spheres.md",
+                   "<!-- translation of %s at %s -->\n# Lektion 1\n\n<a id=\"no-such-section\"></a>\n## Nichts\n"
+                   % (self.ENGLISH, self.first))
+        with self.assertRaises(self.site_module.SiteError) as raised:
+            self.document()
+        self.assertIn("no-such-section", str(raised.exception))
+
+    def test_a_translation_without_its_header_stops_the_build(self):
+        self.write("docs/lessons/de/lesson1-picking-spheres.md", "# Lektion 1\n")
+        with self.assertRaises(self.site_module.SiteError) as raised:
+            self.document()
+        self.assertIn("translation of " + self.ENGLISH, str(raised.exception))
+
+
 # ------------------------------------------------------------ main
 
 class CountingResult(unittest.TextTestResult):
@@ -591,8 +675,12 @@ def main():
         OUT = os.path.abspath(args.out)
         os.makedirs(OUT, exist_ok=True)
     loader = unittest.TestLoader()
-    suite = (loader.loadTestsFromNames(["SiteTest." + t for t in args.tests], sys.modules[__name__])
-             if args.tests else loader.loadTestsFromTestCase(SiteTest))
+    if args.tests:
+        suite = loader.loadTestsFromNames([t if "." in t or t in globals() else "SiteTest." + t for t in args.tests],
+                                          sys.modules[__name__])
+    else:
+        suite = unittest.TestSuite([loader.loadTestsFromTestCase(TranslationMergeTest),
+                                    loader.loadTestsFromTestCase(SiteTest)])
     runner = unittest.TextTestRunner(verbosity=2, resultclass=CountingResult, stream=sys.stdout)
     result = runner.run(suite)
     print("%d passed, %d failed" % (result.checks_passed, result.checks_failed))
