@@ -25,7 +25,8 @@ line names the English file and the commit it translates:
 and each `## ` section carries the English section's id on the line above
 its heading (`<a id="the-idea"></a>`), so links and the site match the
 sections across languages. An English section the translation lacks is
-shown in English with a note; when the English file changed since the
+shown in English with a note; a section the English no longer has stays
+where it is, named by the build; when the English file changed since the
 commit named, the page says so (tests/web/test_site.py lists which).
 
 Fails (exit 1) naming the file and link when a document links to a file
@@ -225,6 +226,7 @@ class Site:
         self.images = set()      # repo paths of pictures
         self.broken = []         # (document, link) that resolve to nothing
         self.behind = {}         # (lang, English path) -> commit the translation names
+        self.orphans = []        # (translation, section id) of sections the English does not have
         self.commit_of = commit_of
 
     # ---- texts
@@ -361,14 +363,26 @@ class Site:
         en_pre, en_sections = split_sections(source)
         tr_pre, tr_sections = split_sections(tr_text)
         have = dict(tr_sections)
-        unknown = [sid for sid, _ in tr_sections if sid not in dict(en_sections)]
-        if unknown:
-            raise SiteError("%s: sections %s are not in %s (the id above a heading is the English section's)"
-                            % (tr_path, ", ".join(unknown), english))
+        # a section the English no longer has (renamed, dropped: the
+        # English moved on) stays, after the section it follows in the
+        # translation; the build names it, the page says it is behind
+        english_ids = {sid for sid, _ in en_sections}
+        after = {}
+        previous = None
+        for sid, text in tr_sections:
+            if sid in english_ids:
+                previous = sid
+            else:
+                after.setdefault(previous, []).append(text)
+                self.orphans.append((tr_path, sid))
+        if after and not notes:
+            notes.append(self.t(lang, "site.translation.behind"))
         parts = [self.render(take_title(tr_pre, title), tr_path, lang, ids)]
+        parts += [self.render(text, tr_path, lang, ids) for text in after.get(None, [])]
         for sid, en_text in en_sections:
             if sid in have:
                 parts.append(self.render(have[sid], tr_path, lang, ids))
+                parts += [self.render(text, tr_path, lang, ids) for text in after.get(sid, [])]
             else:
                 parts.append('<div class="untranslated" lang="en"><p class="note" lang="%s">%s</p>\n%s</div>'
                              % (HTML_LANG[lang], self.esc(lang, "site.untranslated.section"),
@@ -766,7 +780,9 @@ class Site:
             "lessons": [{"number": l["number"], "name": l["name"], "page": self.page_name(l["notes"])}
                         for l in self.lessons],
             "pages": sorted(set(self.pages.values())),
-            "translations_behind": behind}, indent=1) + "\n")
+            "translations_behind": behind,
+            "sections_not_in_english": [{"translation": p, "section": sid} for p, sid in sorted(set(self.orphans))]},
+            indent=1) + "\n")
 
 
 def git_changed_since(root):
@@ -801,6 +817,9 @@ def main(argv):
     pages = sum(len(files) for _, _, files in os.walk(args.out))
     print("site.py: %s: %d files, %d pages a language, %d lessons" % (args.out, pages, len(site.pages) + 1,
                                                                       len(site.lessons)))
+    for path, sid in sorted(set(site.orphans)):
+        print("site.py: %s: section '%s' is not in the English notes (kept where it is; its id above "
+              "the heading should be an English section's)" % (path, sid))
     for (lang, path), commit in sorted(site.behind.items()):
         print("site.py: %s/%s translates %s as of %s; the English changed since" % (
             posixpath.dirname(path), lang, path, commit))
