@@ -13,11 +13,13 @@ with the site served from its folder by a local HTTP server. Checks:
     its first step message; the canvas is not blank; nothing on stderr:
     a font the language lacks would say so); each page's screenshot is
     saved (--out);
-  * the code panel follows steps driven through the page, in English and
-    Chinese: the step-mode button, a real click in the canvas, the
+  * the code panel follows steps driven through the page, in English,
+    German and Chinese: the step-mode button, a real click in the canvas, the
     next-step button; each step's lit line, sentence and watches are what
     the native program's --report step lines say for the same clicks and
-    keys; a tour button stages its moment as --tour does natively;
+    keys; the page's checkbox then puts the program's own panel into the
+    canvas (its picture saved as panel-LANG.png); a tour button stages its
+    moment as --tour does natively;
   * every internal link, picture, script and style of every file of the
     site resolves, anchors included;
   * keyboard only: Tab from the top of a lesson page reaches the tour's
@@ -54,7 +56,7 @@ import urllib.parse
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lesson_registry  # noqa: E402  (tests/lesson_registry.py)
 
-from PIL import Image, ImageStat  # noqa: E402  (Debian's python3-pil)
+from PIL import Image, ImageChops, ImageStat  # noqa: E402  (Debian's python3-pil)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -351,7 +353,28 @@ class SiteTest(unittest.TestCase):
         lines = [p["line"] for p in shown]
         self.assertGreater(len(set(lines)), 1, "the lit line moves")
         self.assertGreater(len({json.dumps(p["watches"]) for p in shown}), 1, "the watches change")
+        self.panel_in_canvas(lang)
         return messages
+
+    def panel_in_canvas(self, lang):
+        """The page's checkbox puts the program's own code panel into the
+        canvas (drawn in the page's language with its fonts): the canvas
+        changes where the panel goes; a picture of it for the eye."""
+        d = self.driver
+        canvas = d.find_element(By.ID, "canvas")
+        box = d.find_element(By.ID, "panel-in-canvas")
+        self.assertFalse(box.is_selected(), "the panel starts outside the canvas")
+        d.execute_script("arguments[0].scrollIntoView()", canvas)
+        time.sleep(0.5)
+        before = Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("L")
+        d.execute_script("arguments[0].click()", box)
+        time.sleep(1.0)
+        after = Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("L")
+        if OUT:
+            after.save(os.path.join(OUT, "panel-%s.png" % lang))
+        changed = ImageStat.Stat(ImageChops.difference(before, after)).mean[0]
+        self.assertGreater(changed, 2.0, "%s: the code panel in the canvas changes the picture" % lang)
+        self.assertEqual(console_errors(d), [], "%s: the panel in the canvas" % lang)
 
     def test_code_panel_follows_the_steps_in_english(self):
         self.check_steps_against_native("en")
@@ -362,6 +385,11 @@ class SiteTest(unittest.TestCase):
         self.assertTrue(all(m["language"] == "zh" for m in messages), "the program speaks Chinese")
         self.assertRegex(messages[-1]["report"]["step"]["sentence"], "[\u4e00-\u9fff]")
         self.shot("steps-zh")
+
+    def test_code_panel_follows_the_steps_in_german(self):
+        messages = self.check_steps_against_native("de")
+        self.assertTrue(all(m["language"] == "de" for m in messages), "the program speaks German")
+        self.shot("steps-de")
 
     def test_a_tour_button_stages_its_moment_as_natively(self):
         page = "en/" + self.lesson_page(STEP_LESSON)
