@@ -786,6 +786,11 @@ void app_set_code_panel(app *a, int pref)
 {
     a->panel_pref = pref < 0 ? -1 : pref > 0;
 }
+
+bool app_code_panel_drawn(const app *a)
+{
+    return a && a->drew_panel;
+}
 #endif
 
 bool app_frame(app *a)

@@ -41,6 +41,9 @@ bool app_show_tour(app *a, int m);
 /* The code panel in the canvas: 1 shown, 0 hidden, -1 shown while a step
    is (the default); the page shows it in HTML instead. */
 void app_set_code_panel(app *a, int pref);
+/* Whether the last frame drew the code panel in the canvas: a canvas too
+   small for it (code_panel_plan) draws none whatever the preference. */
+bool app_code_panel_drawn(const app *a);
 #endif
 
 #endif

@@ -212,6 +212,13 @@ EMSCRIPTEN_KEEPALIVE void raypick_web_panel(int pref)
         app_set_code_panel(current_run->a, pref);
 }
 
+/* Called by the page: 1 when the last frame drew the code panel in the
+   canvas, 0 when it did not (none wanted, or the canvas too small). */
+EMSCRIPTEN_KEEPALIVE int raypick_web_panel_drawn(void)
+{
+    return current_run && app_code_panel_drawn(current_run->a) ? 1 : 0;
+}
+
 /* Called by the page: stop the loop and free everything. */
 EMSCRIPTEN_KEEPALIVE void raypick_web_stop(void)
 {

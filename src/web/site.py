@@ -560,6 +560,7 @@ class Site:
 <button type="button" data-key=".">{next}</button>
 <button type="button" data-key="r">{reset}</button>
 <label class="check"><input type="checkbox" id="panel-in-canvas"> {panel}</label>
+<p id="panel-note" class="help" role="status" hidden>{panel_small}</p>
 </div>
 <section class="code" aria-labelledby="code-h">
 <h3 id="code-h">{code}</h3>
@@ -592,7 +593,8 @@ class Site:
             controls=self.esc(lang, "site.controls.heading"), controls_help=self.esc(lang, "site.controls.help"),
             step_mode=self.esc(lang, "site.controls.step-mode"), previous=self.esc(lang, "site.controls.previous"),
             next=self.esc(lang, "site.controls.next"), reset=self.esc(lang, "site.controls.reset"),
-            panel=self.esc(lang, "site.controls.panel"), tour=self.esc(lang, "site.tour.heading"),
+            panel=self.esc(lang, "site.controls.panel"), panel_small=self.esc(lang, "site.controls.panel-small"),
+            tour=self.esc(lang, "site.tour.heading"),
             tour_help=self.esc(lang, "site.tour.help"), code=self.esc(lang, "site.code.heading"),
             listing=self.esc(lang, "site.code.listing"), watches_h=self.esc(lang, "site.code.watches"),
             porting_h=self.esc(lang, "site.nav.porting"), porting=porting, content_lang=HTML_LANG[content_lang],

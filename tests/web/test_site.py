@@ -282,10 +282,33 @@ class SiteTest(unittest.TestCase):
                     image = Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("L")
                     spread = ImageStat.Stat(image).stddev[0]
                     self.assertGreater(spread, NOT_BLANK, "%s: the canvas is blank" % page)
+                    self.check_listing_shown(page)
                     d.execute_script("window.scrollTo(0, 0)")
                 self.assertEqual(console_errors(d), [], page)
                 if not page.startswith("source/"):
                     self.shot(page.replace("/", "-")[:-5])
+
+    def check_listing_shown(self, page):
+        """The code section shows the listing the program sends (a lesson
+        given one later shows it without an edit to the site), or says the
+        lesson has none."""
+        got = wait_for(self.driver, """
+            const p = window.raypickPage;
+            if (!p.messages.length) return null;
+            const m = p.messages[p.messages.length - 1];
+            const config = JSON.parse(document.getElementById('raypick-config').textContent);
+            return {listing: m.listing, none: config.texts['site.code.none'],
+                    path: document.getElementById('code-path').textContent,
+                    hidden: document.getElementById('listing-box').hidden,
+                    lines: Array.from(document.querySelectorAll('#listing li')).map((li) => li.textContent)};""",
+            what="%s: the program's message" % page)
+        if got["listing"]:
+            self.assertFalse(got["hidden"], "%s: the listing shown" % page)
+            self.assertEqual(got["path"], got["listing"]["path"], page)
+            self.assertEqual([l.strip() for l in got["lines"]], [l.strip() for l in got["listing"]["lines"]], page)
+        else:
+            self.assertTrue(got["hidden"], "%s: no listing box without a listing" % page)
+            self.assertEqual(got["path"], got["none"], "%s: the page says the lesson has no listing" % page)
 
     # ---- the code panel against the native program
 
@@ -367,12 +390,16 @@ class SiteTest(unittest.TestCase):
         d.execute_script("arguments[0].scrollIntoView()", canvas)
         time.sleep(0.5)
         before = Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("L")
-        d.execute_script("arguments[0].click()", box)
-        time.sleep(1.0)
-        after = Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("L")
+        d.execute_script("window.raypickPage.panelDrawn = undefined; arguments[0].click()", box)
+        drawn = wait_for(d, "const p = window.raypickPage; return p.panelDrawn !== undefined && {drawn: p.panelDrawn}",
+                         what="the program's answer: the panel drawn or not")["drawn"]
+        self.assertTrue(drawn, "%s: the program drew the panel in a %s canvas" % (lang, canvas.size))
+        self.assertFalse(d.find_element(By.ID, "panel-note").is_displayed(), "%s: no note when it fits" % lang)
+        time.sleep(0.5)
+        shot = Image.open(io.BytesIO(canvas.screenshot_as_png))
         if OUT:
-            after.save(os.path.join(OUT, "panel-%s.png" % lang))
-        changed = ImageStat.Stat(ImageChops.difference(before, after)).mean[0]
+            shot.save(os.path.join(OUT, "panel-%s.png" % lang))
+        changed = ImageStat.Stat(ImageChops.difference(before, shot.convert("L"))).mean[0]
         self.assertGreater(changed, 2.0, "%s: the code panel in the canvas changes the picture" % lang)
         self.assertEqual(console_errors(d), [], "%s: the panel in the canvas" % lang)
 
@@ -506,6 +533,15 @@ class SiteTest(unittest.TestCase):
             self.assertGreaterEqual(geometry["notes"]["top"], geometry["live"]["bottom"] - 1, "notes under the program")
             self.assertLessEqual(geometry["canvas"]["right"], geometry["inner"])
             self.assertGreater(geometry["canvas"]["width"], geometry["inner"] * 0.8, "the canvas fills the width")
+            # no room for the program's code panel in a phone's canvas: the note says so
+            d.execute_script("window.raypickPage.panelDrawn = undefined; document.getElementById('panel-in-canvas').click()")
+            wait_for(d, "return window.raypickPage.panelDrawn === false", what="%s: the panel not drawn" % page)
+            note = d.find_element(By.ID, "panel-note")
+            self.assertTrue(note.is_displayed(), "%s: the note says the picture is too narrow" % page)
+            self.assertTrue(note.text.strip(), page)
+            d.execute_script("document.getElementById('panel-in-canvas').click()")
+            wait_for(d, "return document.getElementById('panel-note').hidden", what="%s: the note gone" % page)
+            d.execute_script("window.scrollTo(0, 0)")
             self.shot("phone-" + lang)
             d.execute_script("document.getElementById('notes').scrollIntoView()")
             time.sleep(0.3)

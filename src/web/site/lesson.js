@@ -26,7 +26,7 @@
   const panelBox = document.getElementById("panel-in-canvas");
   const page = {messages: [], printed: [], errors: [], module: null, ready: false, last: null, args: null, clicks: []};
   window.raypickPage = page;
-  let listingName = null;
+  let listingName;                 // undefined until the first message: null is "no listing"
   let toursShown = null;
 
   // "step %d of %d, line %d" with the numbers in order (the catalogue's printf format)
@@ -46,6 +46,7 @@
     if (name === listingName) return;
     listingName = name;
     listingList.textContent = "";
+    codePath.classList.toggle("none", !listing);     // a sentence, not a file name
     if (!listing) {
       codePath.textContent = config.texts["site.code.none"];
       listingBox.hidden = true;
@@ -147,7 +148,22 @@
     }
     panelBox.addEventListener("change", () => {
       if (page.module) page.module._raypick_web_panel(panelBox.checked ? 1 : 0);
+      checkPanelDrawn();
     });
+  }
+
+  // The panel asked for in the canvas but not drawn (a lesson with a listing,
+  // a canvas narrower than the panel needs): the note under the checkbox says
+  // so. Asked a few frames after the change, when the program has drawn one.
+  function checkPanelDrawn() {
+    const note = document.getElementById("panel-note");
+    let frames = 4;
+    const ask = () => {
+      if (--frames > 0) { requestAnimationFrame(ask); return; }
+      page.panelDrawn = page.module ? page.module._raypick_web_panel_drawn() === 1 : false;
+      note.hidden = !(panelBox.checked && listingName && !page.panelDrawn);
+    };
+    requestAnimationFrame(ask);
   }
 
   async function fetchFonts() {
@@ -219,6 +235,7 @@
       return;
     }
     page.module._raypick_web_panel(panelBox.checked ? 1 : 0);
+    if (panelBox.checked) checkPanelDrawn();
     page.ready = true;
     showStatus("");
   }
