@@ -8,7 +8,9 @@ Checked here:
 - listing2c.py on listings written by the test: the instrumentation
   (LISTING_ statements, one or several lines) is left out, the shown lines
   are numbered from 1, a hidden line stands for the statement shown above
-  it (its first line), or below it when none is; a file without markers or
+  it (its first line), or below it when none is, one in a plain else's
+  body the if whose condition chose it (a condition over several lines
+  included); a file without markers or
   with a statement that never ends is refused with FILE:LINE, and the C
   table it writes says the same;
 - every listing of src/lessons/listings/ shows no instrumentation and is
@@ -109,6 +111,44 @@ class Script(unittest.TestCase):
         self.assertEqual(display[1], 0)                             # the header is not shown
         self.assertEqual(display[src.index("/* LISTING BEGIN */") + 1], 0)
         self.assertEqual(len(display), len(src))                    # one entry a source line (+1 unused, -1 the last "")
+
+    def test_an_else_lights_its_condition(self):
+        body = ("/* LISTING BEGIN */\n"
+                "bool Near(listing_trace *t, float d2, float a, float b)\n"
+                "{\n"
+                "    float sum = a +\n"
+                "                b;\n"
+                "    if (d2 < sum +\n"
+                "             a) {\n"
+                "        LISTING_STEP(t, \"fixture.yes\", WATCH_F(\"d2\", d2));\n"
+                "        return true;\n"
+                "    } else if (d2 < b) {\n"
+                "        LISTING_STEP(t, \"fixture.small\", WATCH_F(\"b\", b));\n"
+                "        return true;\n"
+                "    } else {\n"
+                "        LISTING_STEP(t, \"fixture.no\", WATCH_F(\"d2\", d2));\n"
+                "        return false;\n"
+                "    }\n"
+                "    if (a < b) {\n"
+                "        return true;\n"
+                "    }\n"
+                "    else {\n"
+                "        LISTING_STEP(t, \"fixture.late\", WATCH_F(\"a\", a));\n"
+                "    }\n"
+                "}\n"
+                "/* LISTING END */\n")
+        path = os.path.join(self.tmp.name, "fixture.c")
+        with open(path, "w") as f:
+            f.write(body)
+        lines, display = self.table()
+        src = body.split("\n")
+
+        def lit(tag):
+            return lines[display[next(i for i, s in enumerate(src) if tag in s) + 1] - 1]
+        self.assertEqual(lit("fixture.yes"), "    if (d2 < sum +")      # a condition over two lines
+        self.assertEqual(lit("fixture.small"), "    } else if (d2 < b) {")
+        self.assertEqual(lit("fixture.no"), "    } else if (d2 < b) {")  # the last condition tested
+        self.assertEqual(lit("fixture.late"), "    if (a < b) {")         # else on its own line
 
     def test_bad_listings_are_refused_with_where(self):
         cases = {   # name: (body, what stderr names)

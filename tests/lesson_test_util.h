@@ -155,6 +155,52 @@ static inline bool click_through(const lesson *l, void *self, const lesson_camer
     return ok;
 }
 
+/* The pointer event phase at pixel (px, py) through camera cam (a tour
+   moment's), as the app hands it to l->pointer; false when the lesson
+   has no pointer callback or the ray cannot be built. */
+static inline bool pointer_through(const lesson *l, void *self, const lesson_camera *cam, lesson_pointer_phase phase,
+                                   float px, float py, lesson_pick *out)
+{
+    lesson_click c;
+    memset(&c, 0, sizeof c);
+    app_camera ac;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, c.view, c.proj);
+    c.px = px;
+    c.py = py;
+    c.viewport = (rp_viewport){0.0f, 0.0f, TEST_W, TEST_H};
+    c.method = l->method(self);
+    bool ok = l->pointer && (c.method == LESSON_PICK_D3D9
+                  ? rp_pick_ray_perspective(px, py, &c.viewport, c.proj, c.view, RP_GL, &c.ray)
+                  : rp_pick_ray_unproject(px, py, &c.viewport, c.proj, c.view, RP_GL, &c.ray));
+    if (ok) {
+        lesson_pick p;
+        memset(&p, 0, sizeof p);
+        if (l->pointer(self, phase, &c, &p) && out)
+            *out = p;
+    }
+    return ok;
+}
+
+/* A tour click's gesture (lesson_tour_gesture) from pixel (px, py), as
+   the app makes it (tour_click in src/app/app.c); *out: the click's pick,
+   or the last pointer event's that reported one. */
+static inline bool tour_gesture_through(const lesson *l, void *self, const lesson_camera *cam,
+                                        const lesson_tour_click *t, float px, float py, lesson_pick *out)
+{
+    if (t->gesture == LESSON_GESTURE_CLICK)
+        return click_through(l, self, cam, px, py, out);
+    if (t->gesture == LESSON_GESTURE_MOVE)
+        return pointer_through(l, self, cam, LESSON_POINTER_MOVE, px, py, out);
+    float x1 = t->to_fx * TEST_W, y1 = t->to_fy * TEST_H;
+    bool ok = click_through(l, self, cam, px, py, out);
+    for (int k = 1; k <= LESSON_TOUR_DRAG_MOVES && ok; ++k) {
+        float f = (float)k / LESSON_TOUR_DRAG_MOVES;
+        ok = pointer_through(l, self, cam, LESSON_POINTER_DRAG, px + (x1 - px) * f, py + (y1 - py) * f, out);
+    }
+    return ok && pointer_through(l, self, cam, LESSON_POINTER_RELEASE, x1, y1, out);
+}
+
 /* Where a tour click lands: pixel (px, py) of the TEST_W x TEST_H view
    through cam; false when its object is not there or its point is off
    screen. */
@@ -194,10 +240,11 @@ static inline bool tour_app_key(char k)
 
 /* Stages tour moment m of lesson l as the app does (tour_setup in
    src/app/app.c), on a fresh instance seen through the moment's camera:
-   its lesson keys, its clicks, its keys after them, then '.' until
-   `until` or `steps` (the app's keys do nothing here). NULL
-   when the lesson cannot be made, a lesson key is not used or a click
-   does not land; *last (may be NULL) is the last click's pick. */
+   its lesson keys, its clicks (moves, drags: tour_gesture_through), its
+   keys after them, then '.' until `until` or `steps` (the app's keys do
+   nothing here). NULL when the lesson cannot be made, a lesson key is not
+   used or a click does not land; *last (may be NULL) is the last click's
+   pick. */
 static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
 {
     const lesson_tour_moment *t = &l->tour[m];
@@ -213,7 +260,7 @@ static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
     for (int i = 0; i < t->click_count && ok; ++i) {
         float px, py;
         ok = i < LESSON_TOUR_CLICKS && tour_click_pixel(l, self, cam, &t->clicks[i], &px, &py) &&
-             click_through(l, self, cam, px, py, &pick);
+             tour_gesture_through(l, self, cam, &t->clicks[i], px, py, &pick);
     }
     for (const char *k = t->after; k && *k && ok; ++k)
         ok = tour_app_key(*k) || l->key(self, *k);

@@ -13,10 +13,11 @@
 #define L (&lesson1_spheres)
 #define OBJECT_TOTAL 6
 
+/* with X: the details (the counters and the tutorial's numbers) on the HUD */
 static int setup(void **state)
 {
     *state = create_ok(L, 1);
-    return *state ? 0 : -1;
+    return *state && L->key(*state, 'x') ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -116,31 +117,28 @@ static void rotating_object_turns_when_updated(void **state)
 static void nearest_only_or_all_on_the_ray(void **state)
 {
     void *self = *state;
-    lesson_object o[16];
-    start_objects(L, self, o, 16);
-    /* a ray from in front of the cube (id 0) through the tower (id 4) */
-    const float *cube = object_by_id(o, 6, 0)->shape.sphere.center;
-    const float *tower = object_by_id(o, 6, 4)->shape.sphere.center;
-    vec3 dir, origin;
-    glm_vec3_sub((float *)tower, (float *)cube, dir);
-    glm_vec3_copy((float *)cube, origin);
-    glm_vec3_muladds(dir, -2.0f, origin);
+    /* a pixel whose ray passes the torus's sphere (id 1) and the ring's
+       behind it (id 5) */
+    lesson_click c;
+    assert_true(make_click(L, self, 444.5f, 204.5f, &c));
     lesson_pick p;
-    click_ray(L, self, origin, dir, &p);
-    assert_int_equal(p.id, 0);
+    L->click(self, &c, &p);
+    assert_int_equal(p.id, 1);
     const lesson_field *f = lesson_pick_field(&p, "toggled");
     assert_int_equal(f->count, 1);
-    assert_int_equal(f->value.ints[0], 0);
+    assert_int_equal(f->value.ints[0], 1);
 
+    /* N: the tutorial's loop, as its code ran (m_bRotate) */
     assert_true(L->key(self, 'n'));
-    click_ray(L, self, origin, dir, &p);
-    assert_int_equal(p.id, 0);     /* the reported hit is still the nearest */
+    L->click(self, &c, &p);
+    assert_int_equal(p.id, 1);     /* the reported hit is still the nearest */
     f = lesson_pick_field(&p, "toggled");
     assert_int_equal(f->count, 2);
-    assert_int_equal(f->value.ints[0], 0);
-    assert_int_equal(f->value.ints[1], 4);
+    assert_int_equal(f->value.ints[0], 1);
+    assert_int_equal(f->value.ints[1], 5);
+    assert_memory_equal(lesson_pick_field(&p, "m_bRotate")->value.ints, f->value.ints, 2 * sizeof(int));
     assert_false(lesson_pick_field(&p, "nearest_only")->value.b);
-    /* cube: toggled twice (off), tower once (on) */
+    /* torus: toggled twice (off), ring once (on) */
     assert_int_equal(rotating_count(self), 1);
 }
 
@@ -196,7 +194,7 @@ static void hud_and_report_show_px_py_and_both_roots(void **state)
     start_camera(L, view, proj, eye);
     vec3 d_view;
     glm_mat4_mulv3(view, p.ray.dir, 0.0f, d_view);
-    float px = lesson_pick_field(&p, "tutorial_px")->value.f, py = lesson_pick_field(&p, "tutorial_py")->value.f;
+    float px = lesson_pick_field(&p, "CalculateRay_px")->value.f, py = lesson_pick_field(&p, "CalculateRay_py")->value.f;
     assert_float_equal(px, d_view[0] / -d_view[2], 1e-4f);
     assert_float_equal(py, d_view[1] / -d_view[2], 1e-4f);
     float t0 = lesson_pick_field(&p, "t0")->value.f, t1 = lesson_pick_field(&p, "t1")->value.f;
@@ -238,8 +236,8 @@ static void unproject_t_is_a_fraction_and_the_hud_says_so(void **state)
     L->status(self, hud, sizeof hud);
     assert_non_null(strstr(hud, "t: a fraction of near -> far (unproject ray: dir = far - near"));
     /* CalculateRay's px, py belong to the pixel, whatever the method */
-    assert_float_equal(lesson_pick_field(&unproj, "tutorial_px")->value.f,
-                       lesson_pick_field(&d3d9, "tutorial_px")->value.f, 1e-6f);
+    assert_float_equal(lesson_pick_field(&unproj, "CalculateRay_px")->value.f,
+                       lesson_pick_field(&d3d9, "CalculateRay_px")->value.f, 1e-6f);
 }
 
 /* T: the tutorial's rule sets rotation on for what is hit and off for
@@ -271,22 +269,31 @@ static void tutorial_rule_sets_and_clears(void **state)
     assert_int_equal(rotating_count(self), 0);
 }
 
-/* Step mode: one step per object, each with the tutorial's numbers. */
+/* Step mode: the listing's steps, each object's test with the
+   tutorial's numbers, drawn: the sphere under test as glass, its roots
+   as points on the ray. */
 static void step_mode_shows_each_objects_test(void **state)
 {
     void *self = *state;
     lesson_object o[16];
     start_objects(L, self, o, 16);
     char hud[1024];
+    assert_true(L->key(self, 'x'));     /* the beginner's HUD */
     assert_true(L->key(self, 'p'));
     L->status(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "step mode (P): click"));
+    assert_non_null(strstr(hud, "step mode (P): click an object"));
     lesson_pick p;
     assert_true(click_world_point(L, self, sphere_of(o, 0)->center, &p));
     L->status(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "step 1 of 6  cube: a 1  b "));
-    assert_non_null(strstr(hud, "-> hit"));
-    /* the cube's sphere is drawn as glass, with both roots on the ray */
+    assert_non_null(strstr(hud, "the tutorial's loop: the ray meets 1 of the 6 bounding spheres"));
+    lesson_code_view cv;
+    assert_true(L->code(self, &cv) && cv.step);
+    assert_string_equal(cv.step->msg_id, "lesson.picking-spheres.step.px");
+    /* on to the cube's roots: its sphere as glass, t1 and t0 as points */
+    while (strcmp(cv.step->msg_id, "lesson.picking-spheres.step.roots") != 0) {
+        assert_true(L->key(self, '.'));
+        assert_true(L->code(self, &cv) && cv.step);
+    }
     render_list list = {0};
     draw_once(L, self, &list);
     bool glass = false;
@@ -294,19 +301,22 @@ static void step_mode_shows_each_objects_test(void **state)
         glass |= list.cmds[i].kind == RENDER_CMD_GLASS &&
                  vec3_dist(list.cmds[i].u.glass.center, sphere_of(o, 0)->center) < 1e-5f;
     assert_true(glass);
-    assert_true(count_cmds(&list, RENDER_CMD_POINT) >= 3);     /* the hit, t0, t1 */
-    /* the cone's step: the ray passes it by */
-    assert_true(L->key(self, '.'));
-    assert_true(L->key(self, '.'));
-    L->status(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "step 3 of 6  cone: a 1  b "));
-    assert_non_null(strstr(hud, "miss"));
-    draw_once(L, self, &list);
-    glass = false;
+    float t1 = listing_step_watch(cv.step, "t1")->v[0];
+    int root_points = 0;
+    rp_ray unit = p.ray;
+    glm_vec3_normalize(unit.dir);
+    vec3 at;
+    rp_ray_at(&unit, t1, at);
     for (int i = 0; i < list.count; ++i)
-        glass |= list.cmds[i].kind == RENDER_CMD_GLASS &&
-                 vec3_dist(list.cmds[i].u.glass.center, sphere_of(o, 2)->center) < 1e-5f;
-    assert_true(glass);
+        root_points += list.cmds[i].kind == RENDER_CMD_POINT && vec3_dist(list.cmds[i].u.point.p, at) < 1e-3f;
+    assert_int_equal(root_points, 1);
+    assert_float_equal(vec3_dist(at, sphere_of(o, 0)->center), sphere_of(o, 0)->radius, 1e-3f);
+    /* the next sphere: the torus's test; the cone's after it is a miss */
+    while (strcmp(cv.step->msg_id, "lesson.picking-spheres.step.sphere") != 0) {
+        assert_true(L->key(self, '.'));
+        assert_true(L->code(self, &cv) && cv.step);
+    }
+    assert_int_equal(listing_step_watch(cv.step, "i")->i, 1);
     render_list_free(&list);
 }
 

@@ -18,10 +18,11 @@
 #define L (&lesson3_bounds)
 #define SHIPS 4
 
+/* with X: the details (the counts, the pair's numbers) on the HUD */
 static int setup(void **state)
 {
     *state = create_ok(L, 1);
-    return *state ? 0 : -1;
+    return *state && L->key(*state, 'x') ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -328,7 +329,10 @@ static void selection_shows_the_pairs_numbers(void **state)
     render_list_free(&list);
 }
 
-/* P freezes the scene; a click walks through the pair's tests. */
+/* P freezes the scene; a click walks through the articles' code for the
+   pair: overlapSpheres, Sphere_Sphere_Collision with the squared radii and
+   with the sqrt(2)-scaled ones, then Check_SphereHit and pointInSphere for
+   the nearest projectile; each verdict the library's. */
 static void step_mode_walks_the_tests(void **state)
 {
     void *self = *state;
@@ -345,31 +349,39 @@ static void step_mode_walks_the_tests(void **state)
     assert_true(click_world_point(L, self, before[0].shape.sphere.center, &p));
     assert_int_equal(p.id, 0);
     assert_false(lesson_pick_field(&p, "paused")->value.b);    /* step mode selects only */
-    float d2 = lesson_pick_field(&p, "d2")->value.f;
-    float exact_bound = lesson_pick_field(&p, "exact_bound")->value.f;
-    float shortcut_bound = lesson_pick_field(&p, "shortcut_bound")->value.f;
-    bool exact = rp_test_sphere_sphere(&before[0].shape.sphere, &before[1].shape.sphere);
-    bool shortcut = rp_test_sphere_sphere_approx(&before[0].shape.sphere, &before[1].shape.sphere);
-    char hud[1024], expect[160];
-    for (int step = 0; step < 6; ++step) {
-        L->status(self, hud, sizeof hud);
-        snprintf(expect, sizeof expect, "step %d of 6", step + 1);
-        assert_non_null(strstr(hud, expect));
-        expect[0] = '\0';
-        if (step == 1)
-            snprintf(expect, sizeof expect, "d^2 = |ca - cb|^2 = %.4f", (double)d2);
-        else if (step == 2)
-            snprintf(expect, sizeof expect, "(ra+rb)^2 = %.4f;  d^2 <= (ra+rb)^2?  %s", (double)exact_bound,
-                     exact ? "yes: contact" : "no: apart");
-        else if (step == 3)
-            snprintf(expect, sizeof expect, "ra^2+rb^2 = %.4f;  d^2 < ra^2+rb^2?  %s", (double)shortcut_bound,
-                     shortcut ? "yes: contact" : "no: apart");
-        else if (step == 5)
-            snprintf(expect, sizeof expect, "the models themselves: ");
-        if (expect[0])
-            assert_non_null(strstr(hud, expect));
+    const rp_sphere *a = &before[0].shape.sphere, *b = &before[1].shape.sphere;
+    bool exact = rp_test_sphere_sphere(a, b), shortcut = rp_test_sphere_sphere_approx(a, b);
+    rp_sphere sa = *a, sb = *b;
+    sa.radius = rp_sphere_radius_for_approx(sa.radius);
+    sb.radius = rp_sphere_radius_for_approx(sb.radius);
+    bool scaled = rp_test_sphere_sphere_approx(&sa, &sb);
+    assert_int_equal(lesson_pick_field(&p, "overlapSpheres")->value.b, exact);
+    assert_int_equal(lesson_pick_field(&p, "Sphere_Sphere_Collision")->value.b, shortcut);
+    assert_int_equal(lesson_pick_field(&p, "scaled_collision")->value.b, scaled);
+    const char *want[9] = {
+        "overlap-distance", exact ? "overlap-yes" : "overlap-no",
+        "ssc-distance", shortcut ? "ssc-collision" : "ssc-apart",
+        "ssc-distance", scaled ? "ssc-collision" : "ssc-apart",
+        "hit-distance", NULL, NULL};
+    lesson_code_view cv;
+    assert_true(L->code(self, &cv));
+    assert_int_equal(cv.count, 9);
+    for (int i = 0; i < 7; ++i) {
+        char id[96];
+        snprintf(id, sizeof id, "lesson.bounding-sphere-tests.step.%s", want[i]);
+        assert_true(L->code(self, &cv) && cv.step);
+        assert_int_equal(cv.index, i);
+        assert_string_equal(cv.step->msg_id, id);
         assert_true(L->key(self, '.'));
     }
+    /* the squared distance the German test watches is the pair's d^2 */
+    float d2 = glm_vec3_distance2((float *)a->center, (float *)b->center);
+    assert_float_equal(listing_step_watch(&cv.steps[2], "D3DXVec3LengthSq(&DistanceVector)")->v[0], d2, 1e-4f);
+    assert_float_equal(listing_step_watch(&cv.steps[3], "SphereSquareRadius1")->v[0], a->radius * a->radius, 1e-5f);
+    /* Check_SphereHit and pointInSphere agree with the library's point test */
+    bool hit = strcmp(cv.steps[7].msg_id, "lesson.bounding-sphere-tests.step.hit-possible") == 0;
+    bool in = strcmp(cv.steps[8].msg_id, "lesson.bounding-sphere-tests.step.point-in") == 0;
+    assert_int_equal(hit, in);
     /* off again: the scene moves on */
     assert_true(L->key(self, 'p'));
     L->update(self, 0.5f);

@@ -78,7 +78,7 @@ static void listing_model_ray(void *self, rp_ray *out)
             return;
         }
     }
-    fail_msg("no model-ray step");
+    fail_msg("%s", "no model-ray step");
 }
 
 /* ------------------------------------------------------------ the library */

@@ -97,6 +97,8 @@ static const valued_case valued[] = {
     {"tour", "1", {"--lesson", "4", NULL}},     /* lesson 4 has a tour */
     {"click", "10,20@1", {NULL}},
     {"key", "m@1", {NULL}},
+    {"move", "10,20@1", {NULL}},
+    {"drag", "10,20:-5,40@1-3", {NULL}},
     {"frames", "4", {NULL}},
     {"screenshot", "shot.png", {"--frames", "2", NULL}},
     {"bench-frames", "5", {NULL}},
@@ -128,8 +130,10 @@ static void options_equal(const app_options *a, const app_options *b)
     assert_int_equal(a->event_count, b->event_count);
     for (int i = 0; i < a->event_count; ++i) {
         assert_int_equal(a->events[i].frame, b->events[i].frame);
-        assert_int_equal(a->events[i].is_click, b->events[i].is_click);
+        assert_int_equal(a->events[i].kind, b->events[i].kind);
         assert_true(a->events[i].x == b->events[i].x && a->events[i].y == b->events[i].y);
+        assert_true(a->events[i].x1 == b->events[i].x1 && a->events[i].y1 == b->events[i].y1);
+        assert_int_equal(a->events[i].end_frame, b->events[i].end_frame);
         assert_int_equal(a->events[i].key, b->events[i].key);
     }
     assert_int_equal(a->frames, b->frames);
@@ -213,7 +217,8 @@ static void an_option_given_twice_is_refused(void **state)
     (void)state;
     for (size_t i = 0; i < VALUED_COUNT; ++i) {
         const valued_case *c = &valued[i];
-        if (!strcmp(c->name, "click") || !strcmp(c->name, "key"))
+        if (!strcmp(c->name, "click") || !strcmp(c->name, "key") || !strcmp(c->name, "move") ||
+            !strcmp(c->name, "drag"))
             continue;
         char option[64], joined[96], want[128];
         snprintf(option, sizeof option, "--%s", c->name);
@@ -238,11 +243,54 @@ static void an_option_given_twice_is_refused(void **state)
     parsed *p = PARSE("--frames", "9", "--click", "1,2@3", "--key", "m@1", "--click=5,6@7", "--key=t@8");
     assert_int_equal(p->result, APP_PARSE_OK);
     assert_int_equal(p->opt.event_count, 4);
-    assert_true(p->opt.events[0].is_click && p->opt.events[0].x == 1.0f && p->opt.events[0].frame == 3);
-    assert_true(!p->opt.events[1].is_click && p->opt.events[1].key == 'm');
-    assert_true(p->opt.events[2].is_click && p->opt.events[2].y == 6.0f && p->opt.events[2].frame == 7);
-    assert_true(!p->opt.events[3].is_click && p->opt.events[3].key == 't' && p->opt.events[3].frame == 8);
+    assert_true(p->opt.events[0].kind == APP_EVENT_CLICK && p->opt.events[0].x == 1.0f && p->opt.events[0].frame == 3);
+    assert_true(p->opt.events[1].kind == APP_EVENT_KEY && p->opt.events[1].key == 'm');
+    assert_true(p->opt.events[2].kind == APP_EVENT_CLICK && p->opt.events[2].y == 6.0f && p->opt.events[2].frame == 7);
+    assert_true(p->opt.events[3].kind == APP_EVENT_KEY && p->opt.events[3].key == 't' && p->opt.events[3].frame == 8);
     free(p);
+}
+
+/* --move and --drag: hover and drags in script mode, in the same event list */
+static void moves_and_drags_are_events(void **state)
+{
+    (void)state;
+    parsed *p = PARSE("--frames", "20", "--move", "3,4@2", "--drag", "10,20:-5.5,700@4-12", "--move=7,8@15");
+    assert_int_equal(p->result, APP_PARSE_OK);
+    assert_int_equal(p->opt.event_count, 3);
+    const app_script_event *e = p->opt.events;
+    assert_true(e[0].kind == APP_EVENT_MOVE && e[0].x == 3.0f && e[0].y == 4.0f && e[0].frame == 2);
+    /* a drag ends anywhere: the window holds the mouse while the button is down */
+    assert_true(e[1].kind == APP_EVENT_DRAG && e[1].x == 10.0f && e[1].y == 20.0f && e[1].x1 == -5.5f &&
+                e[1].y1 == 700.0f && e[1].frame == 4 && e[1].end_frame == 12);
+    assert_true(e[2].kind == APP_EVENT_MOVE && e[2].x == 7.0f && e[2].frame == 15);
+    free(p);
+    /* malformed: no frames, one frame, backwards, no end, a press outside the window, a move outside */
+    const char *bad_drags[] = {"1,2:3,4", "1,2:3,4@5", "1,2:3,4@5-5", "1,2:3,4@6-5", "1,2@1-3", "-1,2:3,4@1-3",
+                               "1,2:3@1-3", "1,2:3,4@1-x", "a,2:3,4@1-3", "1,2:3,4@-3"};
+    for (size_t i = 0; i < sizeof bad_drags / sizeof bad_drags[0]; ++i) {
+        char want[96];
+        snprintf(want, sizeof want, "bad value for --drag: '%s'", bad_drags[i]);
+        expect_error(parse_args((const char *const[]){"--frames", "9", "--drag", bad_drags[i], NULL}), want);
+    }
+    const char *bad_moves[] = {"1,2", "-1,2@3", "1@3", "1,2@x", "nan,2@1"};
+    for (size_t i = 0; i < sizeof bad_moves / sizeof bad_moves[0]; ++i) {
+        char want[96];
+        snprintf(want, sizeof want, "bad value for --move: '%s'", bad_moves[i]);
+        expect_error(parse_args((const char *const[]){"--frames", "9", "--move", bad_moves[i], NULL}), want);
+    }
+    /* the press must happen within the run, as every event must; the
+       release may lie past its end (a screenshot of the drag under way) */
+    expect_error(PARSE("--frames", "10", "--drag", "1,2:3,4@10-12"),
+                 "an event at frame 10 never happens: the run has 10 frames (0-9)");
+    p = PARSE("--frames", "10", "--drag", "1,2:3,4@5-20");
+    assert_int_equal(p->result, APP_PARSE_OK);
+    free(p);
+    expect_error(PARSE("--print-layout", "--move", "1,1@0"),
+                 "--print-layout and --move do not go together: "
+                 "--print-layout prints the layout and exits before the first frame");
+    expect_error(PARSE("--print-layout", "--drag", "1,1:2,2@0-1"),
+                 "--print-layout and --drag do not go together: "
+                 "--print-layout prints the layout and exits before the first frame");
 }
 
 static void contradicting_options_are_refused(void **state)
@@ -360,6 +408,7 @@ int main(void)
         cmocka_unit_test(a_missing_value_is_named),
         cmocka_unit_test(a_flag_takes_no_value),
         cmocka_unit_test(an_option_given_twice_is_refused),
+        cmocka_unit_test(moves_and_drags_are_events),
         cmocka_unit_test(contradicting_options_are_refused),
         cmocka_unit_test(help_wins_wherever_it_stands),
         cmocka_unit_test(help_names_every_option_and_no_other),

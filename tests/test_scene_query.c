@@ -489,7 +489,7 @@ static size_t check_frustum(const rp_scene *s, const object *objs, int n, const 
         }
     }
     if (all != total)
-        fail_msg("frustum query: %zu objects, the loop %zu (select %d, layers %x)", all, total,
+        fail_msg("frustum query: %lu objects, the loop %lu (select %d, layers %x)", (unsigned long)all, (unsigned long)total,
                  (int)q->select, q->layers);
     if (total > 0)
         assert_memory_equal(got, want, total * sizeof *got);

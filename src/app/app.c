@@ -44,7 +44,10 @@ struct app {
     app_camera cameras[LESSONS_MAX];
     int current;                    /* index into lessons: lesson number - 1 */
     bool show_help;
+    bool details;                   /* X: the pick's method and timing (and the lesson's details) */
     bool orbiting;
+    bool dragging;                  /* the left button is held since a click (SDL_CaptureMouse) */
+    float pointer_x, pointer_y;     /* where the cursor was last seen, window coordinates */
     bool quit;
     int frame;
     /* the last pick, for the HUD */
@@ -201,23 +204,40 @@ static void compare_gpu(const lesson_click *c, const render_pick_result *g, int 
 /* The port of the tutorial's WM_LBUTTONDOWN handler. (wx, wy) is the mouse
    position as SDL reports it: integer window coordinates of the pixel under
    the cursor; the ray goes through that pixel's centre. */
-static void handle_click(app *a, float wx, float wy)
+/* The click's pixel, camera and method for window position (wx, wy)
+   (v: the view now); false where it maps to no pixel. */
+static bool click_at(const app *a, float wx, float wy, render_view *v, lesson_click *c)
 {
     app_window_size size;
     SDL_GetWindowSize(a->window, &size.window_w, &size.window_h);
     SDL_GL_GetDrawableSize(a->window, &size.drawable_w, &size.drawable_h);
+    memset(c, 0, sizeof *c);
+    if (!app_window_to_pixels(&size, wx + 0.5f, wy + 0.5f, &c->px, &c->py))
+        return false;
+    current_view(a, v);
+    c->viewport = (rp_viewport){0.0f, 0.0f, (float)v->width, (float)v->height};
+    glm_mat4_copy(v->view, c->view);
+    glm_mat4_copy(v->proj, c->proj);
+    c->method = a->lessons[a->current]->method(a->states[a->current]);
+    return true;
+}
+
+/* The pick ray for c, with c's method */
+static bool click_ray(lesson_click *c)
+{
+    return c->method == LESSON_PICK_D3D9
+               ? rp_pick_ray_perspective(c->px, c->py, &c->viewport, c->proj, c->view, RP_GL, &c->ray)
+               : rp_pick_ray_unproject(c->px, c->py, &c->viewport, c->proj, c->view, RP_GL, &c->ray);
+}
+
+static void handle_click(app *a, float wx, float wy)
+{
     lesson_click c;
-    memset(&c, 0, sizeof c);
-    if (!app_window_to_pixels(&size, wx + 0.5f, wy + 0.5f, &c.px, &c.py))
-        return;
     render_view v;
-    current_view(a, &v);
-    c.viewport = (rp_viewport){0.0f, 0.0f, (float)v.width, (float)v.height};
-    glm_mat4_copy(v.view, c.view);
-    glm_mat4_copy(v.proj, c.proj);
+    if (!click_at(a, wx, wy, &v, &c))
+        return;
     const lesson *l = a->lessons[a->current];
     void *self = a->states[a->current];
-    c.method = l->method(self);
 
     /* the GPU's answer for the scene as it is now, before the click
        changes it */
@@ -225,10 +245,7 @@ static void handle_click(app *a, float wx, float wy)
     bool gpu_ok = a->gpu_on && gpu_pick(a, &v, &c, &gpu);
 
     double start = render_clock_seconds();
-    bool ok = c.method == LESSON_PICK_D3D9
-                  ? rp_pick_ray_perspective(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray)
-                  : rp_pick_ray_unproject(c.px, c.py, &c.viewport, c.proj, c.view, RP_GL, &c.ray);
-    if (!ok)
+    if (!click_ray(&c))
         return;     /* a degenerate view: nothing sensible to pick */
     l->click(self, &c, &a->pick);
     a->pick_us = (render_clock_seconds() - start) * 1e6;
@@ -238,9 +255,58 @@ static void handle_click(app *a, float wx, float wy)
     if (gpu_ok)
         compare_gpu(&c, &gpu, gpu.hit ? gpu_object(a, gpu.id) : -1, &a->pick, &a->gpu_last);
     if (a->opt.report) {
-        report_click_info info = {l->number, a->frame, wx, wy, a->pick_us, gpu_ok ? &a->gpu_last : NULL};
+        report_click_info info = {l->number, a->frame, wx, wy, a->pick_us, gpu_ok ? &a->gpu_last : NULL, NULL};
         report_pick(stdout, &info, &c, &a->pick);
     }
+}
+
+/* The port of WM_MOUSEMOVE (and of the drag a SetCapture holds): the ray
+   under the cursor to the lesson's pointer callback, on every move. The
+   pick it makes is reported (--report) but leaves the click's on the HUD. */
+static void handle_pointer(app *a, lesson_pointer_phase phase, float wx, float wy)
+{
+    const lesson *l = a->lessons[a->current];
+    lesson_click c;
+    render_view v;
+    a->pointer_x = wx;
+    a->pointer_y = wy;
+    if (!l->pointer || !click_at(a, wx, wy, &v, &c))
+        return;
+    double start = render_clock_seconds();
+    if (!click_ray(&c))
+        return;
+    lesson_pick p;
+    memset(&p, 0, sizeof p);
+    bool picked = l->pointer(a->states[a->current], phase, &c, &p);
+    double us = (render_clock_seconds() - start) * 1e6;
+    if (picked && a->opt.report) {
+        static const char *const names[] = {"move", "drag", "release"};
+        report_click_info info = {l->number, a->frame, wx, wy, us, NULL, names[phase]};
+        report_pick(stdout, &info, &c, &p);
+    }
+}
+
+/* The left button: a click picks, and while it is held the moves are a
+   drag that keeps the mouse (SDL_CaptureMouse: the events go on when the
+   cursor leaves the window, as SetCapture does). */
+static void left_press(app *a, float wx, float wy)
+{
+    a->pointer_x = wx;
+    a->pointer_y = wy;
+    handle_click(a, wx, wy);
+    a->dragging = true;
+    if (!a->script)
+        SDL_CaptureMouse(SDL_TRUE);
+}
+
+static void left_release(app *a, float wx, float wy)
+{
+    if (!a->dragging)
+        return;
+    a->dragging = false;
+    if (!a->script)
+        SDL_CaptureMouse(SDL_FALSE);
+    handle_pointer(a, LESSON_POINTER_RELEASE, wx, wy);
 }
 
 /* ------------------------------------------------------------ input */
@@ -252,6 +318,9 @@ static void switch_lesson(app *a, int index)
 {
     if (index < 0 || index >= lessons_count() || index == a->current)
         return;
+    /* a drag under way ends in the lesson it began in (its release), so
+       that lesson is not left holding it */
+    left_release(a, a->pointer_x, a->pointer_y);
     if (!a->states[index]) {    /* first shown now: made here (small, without files) */
         char err[512];
         a->states[index] = create_lesson(a, index, err, sizeof err, NULL, NULL);
@@ -296,7 +365,10 @@ static void handle_key(app *a, char k)
         a->panel_pref = panel_visible(a, &cv) ? 0 : 1;
     else if (k == 'o')
         tour_next(a);
-    else if (l->key(a->states[a->current], k) && a->has_pick && l->pick)
+    else if (k == 'x') {    /* details: the app's (the pick's timing) and the lesson's, if it has any */
+        a->details = !a->details;
+        l->key(a->states[a->current], k);
+    } else if (l->key(a->states[a->current], k) && a->has_pick && l->pick)
         l->pick(a->states[a->current], &a->pick);     /* the key may have changed the pick (lesson 4's M) */
 }
 
@@ -326,7 +398,25 @@ static void tour_click(app *a, const lesson_tour_click *c)
     int ww, wh;
     SDL_GetWindowSize(a->window, &ww, &wh);
     /* handle_click takes window coordinates of a pixel and aims at its centre */
-    handle_click(a, px * (float)ww / (float)v.width - 0.5f, py * (float)wh / (float)v.height - 0.5f);
+    float wx = px * (float)ww / (float)v.width - 0.5f, wy = py * (float)wh / (float)v.height - 0.5f;
+    switch (c->gesture) {
+    case LESSON_GESTURE_CLICK:
+        handle_click(a, wx, wy);
+        break;
+    case LESSON_GESTURE_MOVE:
+        handle_pointer(a, LESSON_POINTER_MOVE, wx, wy);
+        break;
+    case LESSON_GESTURE_DRAG: {
+        float x1 = c->to_fx * (float)ww - 0.5f, y1 = c->to_fy * (float)wh - 0.5f;
+        handle_click(a, wx, wy);
+        for (int k = 1; k <= LESSON_TOUR_DRAG_MOVES; ++k) {
+            float f = (float)k / LESSON_TOUR_DRAG_MOVES;
+            handle_pointer(a, LESSON_POINTER_DRAG, wx + (x1 - wx) * f, wy + (y1 - wy) * f);
+        }
+        handle_pointer(a, LESSON_POINTER_RELEASE, x1, y1);
+        break;
+    }
+    }
 }
 
 /* Stages moment m of the lesson's tour: the lesson afresh, the moment's
@@ -337,6 +427,7 @@ static void tour_setup(app *a, int m)
     if (m < 0 || m >= l->tour_count)
         return;
     const lesson_tour_moment *t = &l->tour[m];
+    left_release(a, a->pointer_x, a->pointer_y);   /* a drag under way ends before the lesson is remade */
     char err[512];
     void *fresh = create_lesson(a, a->current, err, sizeof err, NULL, NULL);
     if (!fresh) {
@@ -399,17 +490,23 @@ static void handle_event(app *a, const SDL_Event *e)
         break;
     case SDL_MOUSEBUTTONDOWN:
         if (e->button.button == SDL_BUTTON_LEFT)
-            handle_click(a, (float)e->button.x, (float)e->button.y);
+            left_press(a, (float)e->button.x, (float)e->button.y);
         else if (e->button.button == SDL_BUTTON_RIGHT)
             a->orbiting = true;
         break;
     case SDL_MOUSEBUTTONUP:
         if (e->button.button == SDL_BUTTON_RIGHT)
             a->orbiting = false;
+        else if (e->button.button == SDL_BUTTON_LEFT)
+            left_release(a, (float)e->button.x, (float)e->button.y);
         break;
     case SDL_MOUSEMOTION:
         if (a->orbiting)
             app_camera_orbit(&a->cameras[a->current], (float)e->motion.xrel, (float)e->motion.yrel);
+        else if (!a->script)    /* a script moves the pointer itself: the X server's moves (the
+                                   window appearing under the cursor) would make its runs differ */
+            handle_pointer(a, a->dragging ? LESSON_POINTER_DRAG : LESSON_POINTER_MOVE, (float)e->motion.x,
+                           (float)e->motion.y);
         break;
     case SDL_MOUSEWHEEL:
         app_camera_zoom(&a->cameras[a->current], (float)e->wheel.y);
@@ -423,12 +520,23 @@ static void run_script_events(app *a)
 {
     for (int i = 0; i < a->opt.event_count; ++i) {
         const app_script_event *e = &a->opt.events[i];
+        if (e->kind == APP_EVENT_DRAG && a->frame > e->frame && a->frame <= e->end_frame) {
+            /* the cursor on the straight line from the press to the end */
+            float f = (float)(a->frame - e->frame) / (float)(e->end_frame - e->frame);
+            float x = e->x + (e->x1 - e->x) * f, y = e->y + (e->y1 - e->y) * f;
+            handle_pointer(a, LESSON_POINTER_DRAG, x, y);
+            if (a->frame == e->end_frame)
+                left_release(a, x, y);
+            continue;
+        }
         if (e->frame != a->frame)
             continue;
-        if (e->is_click)
-            handle_click(a, e->x, e->y);
-        else
-            handle_key(a, e->key);
+        switch (e->kind) {
+        case APP_EVENT_CLICK: handle_click(a, e->x, e->y); break;
+        case APP_EVENT_KEY: handle_key(a, e->key); break;
+        case APP_EVENT_MOVE: handle_pointer(a, LESSON_POINTER_MOVE, e->x, e->y); break;
+        case APP_EVENT_DRAG: left_press(a, e->x, e->y); break;
+        }
     }
 }
 
@@ -482,14 +590,21 @@ static void hud_pick_text(const app *a, hud_texts *t)
         render_format_us(a->pick_us, render_clock_step_seconds() * 1e6, took, sizeof took);
         lesson_display_name("name", p->what, what, sizeof what);
         lesson_display_name("method", p->method, method, sizeof method);
-        if (p->hit) {
+        /* the method and the time it took: details (X), not a beginner's first screen */
+        if (p->hit && a->details)
             snprintf(pick, size, msg("hud.pick.hit"), what, (double)p->t, (double)p->point[0], (double)p->point[1],
                      (double)p->point[2], method, took);
-            snprintf(t->pick_short, sizeof t->pick_short, msg("hud.pick.short_hit"), what, (double)p->t);
-        } else {
+        else if (p->hit)
+            snprintf(pick, size, msg("hud.pick.hit_plain"), what, (double)p->t, (double)p->point[0],
+                     (double)p->point[1], (double)p->point[2]);
+        else if (a->details)
             snprintf(pick, size, msg("hud.pick.miss"), method, took);
+        else
+            snprintf(pick, size, "%s", msg("hud.pick.miss_plain"));
+        if (p->hit)
+            snprintf(t->pick_short, sizeof t->pick_short, msg("hud.pick.short_hit"), what, (double)p->t);
+        else
             snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_miss"));
-        }
     } else {
         snprintf(pick, size, "%s", msg("hud.pick.none"));
         snprintf(t->pick_short, sizeof t->pick_short, "%s", msg("hud.pick.short_none"));
@@ -522,6 +637,18 @@ static void hud_pick_text(const app *a, hud_texts *t)
     }
 }
 
+/* does a line of the key help start with key k? */
+static bool keys_name_key(const char *keys, char k)
+{
+    for (const char *line = keys; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        while (*line == ' ')
+            ++line;
+        if (line[0] == k && (line[1] == ' ' || line[1] == '\0'))
+            return true;
+    }
+    return false;
+}
+
 static void hud_build(const app *a, hud_texts *t)
 {
     const lesson *l = a->lessons[a->current];
@@ -539,7 +666,10 @@ static void hud_build(const app *a, hud_texts *t)
         if (k > 0 && (size_t)k < sizeof t->help)
             k += snprintf(t->help + k, sizeof t->help - (size_t)k, keys, lessons_count());
         if (k > 0 && (size_t)k < sizeof t->help)
-            snprintf(t->help + k, sizeof t->help - (size_t)k, "\n%s", msg("teach.keys"));
+            k += snprintf(t->help + k, sizeof t->help - (size_t)k, "\n%s", msg("teach.keys"));
+        /* X once: a lesson whose keys say what its details hold (1, 3) */
+        if (k > 0 && (size_t)k < sizeof t->help && !keys_name_key(lessons_keys(e), 'X'))
+            snprintf(t->help + k, sizeof t->help - (size_t)k, "   %s", msg("teach.keys.details"));
     } else {
         snprintf(t->help, sizeof t->help, "%s", msg("hud.help.short"));
     }

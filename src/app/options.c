@@ -65,6 +65,10 @@ void app_print_usage(const char *argv0, FILE *out)
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
             "  --key K@FRAME       press key K (repeatable)\n"
+            "  --move X,Y@FRAME    the cursor moves to X,Y, no button held (hover; repeatable)\n"
+            "  --drag X0,Y0:X1,Y1@F0-F1  left button down at X0,Y0 at frame F0, the cursor\n"
+            "                      moves in a line each frame to X1,Y1 (may be outside the\n"
+            "                      window), button up at frame F1 > F0 (repeatable)\n"
             "  --frames N          run N frames, then exit\n"
             "  --screenshot FILE   write the last frame as PNG\n"
             "  --report            one JSON line per pick on stdout\n"
@@ -73,7 +77,7 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --list-lessons      print the lessons as JSON (number, name, title, ...), exit\n"
             "  --help              this text\n"
             "a value goes after a space or '=' (--lesson 4, --lesson=4); each option once,\n"
-            "--click and --key as often as needed\n"
+            "--click, --key, --move and --drag as often as needed\n"
             "keys: 1-%d lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
             "      left click pick, M/N/B/T/S/L/Z lesson toggles (see the HUD), P step mode\n"
             "      (. next step, , previous), C code panel, O tour: next moment, Esc quit\n"
@@ -130,8 +134,48 @@ static bool parse_click(const char *arg, app_script_event *e)
     if (!comma)
         return false;
     *comma = '\0';
-    e->is_click = true;
+    e->kind = APP_EVENT_CLICK;
     return parse_float(head, &e->x) && parse_float(comma + 1, &e->y) && e->x >= 0 && e->y >= 0;
+}
+
+/* "X,Y" anywhere (a drag's end may lie outside the window) */
+static bool parse_point(char *s, float *x, float *y)
+{
+    char *comma = strchr(s, ',');
+    if (!comma)
+        return false;
+    *comma = '\0';
+    return parse_float(s, x) && parse_float(comma + 1, y);
+}
+
+static bool parse_move(const char *arg, app_script_event *e)
+{
+    if (!parse_click(arg, e))
+        return false;
+    e->kind = APP_EVENT_MOVE;
+    return true;
+}
+
+/* "X0,Y0:X1,Y1@F0-F1": it starts in the window (a press outside it is no
+   press the window gets), ends anywhere, and lasts at least one frame */
+static bool parse_drag(const char *arg, app_script_event *e)
+{
+    const char *at = strrchr(arg, '@');
+    char head[96], frames[32];
+    if (!at || at == arg || (size_t)(at - arg) >= sizeof head || strlen(at + 1) >= sizeof frames)
+        return false;
+    memcpy(head, arg, (size_t)(at - arg));
+    head[at - arg] = '\0';
+    strcpy(frames, at + 1);
+    char *colon = strchr(head, ':'), *dash = strchr(frames, '-');
+    if (!colon || !dash)
+        return false;
+    *colon = '\0';
+    *dash = '\0';
+    e->kind = APP_EVENT_DRAG;
+    return parse_point(head, &e->x, &e->y) && e->x >= 0 && e->y >= 0 && parse_point(colon + 1, &e->x1, &e->y1) &&
+           parse_int(frames, 0, 1000000, &e->frame) && parse_int(dash + 1, 0, 1000000, &e->end_frame) &&
+           e->end_frame > e->frame;
 }
 
 static bool parse_key(const char *arg, app_script_event *e)
@@ -140,7 +184,7 @@ static bool parse_key(const char *arg, app_script_event *e)
     if (!split_frame(arg, head, sizeof head, &e->frame) || strlen(head) != 1 ||
         !isgraph((unsigned char)head[0]))
         return false;
-    e->is_click = false;
+    e->kind = APP_EVENT_KEY;
     e->key = (char)tolower((unsigned char)head[0]);
     return true;
 }
@@ -286,11 +330,11 @@ static bool set_tour(app_options *o, const char *v, char *err, size_t n)
     return parse_int(v, 1, 1000, &o->tour);
 }
 
-/* --click and --key share the event list */
+/* --click, --key, --move and --drag share the event list */
 static app_script_event *next_event(app_options *o, char *err, size_t n)
 {
     if (o->event_count == APP_MAX_EVENTS) {
-        snprintf(err, n, "too many --click/--key events (at most %d)", APP_MAX_EVENTS);
+        snprintf(err, n, "too many --click/--key/--move/--drag events (at most %d)", APP_MAX_EVENTS);
         return NULL;
     }
     return &o->events[o->event_count++];
@@ -306,6 +350,18 @@ static bool set_key(app_options *o, const char *v, char *err, size_t n)
 {
     app_script_event *e = next_event(o, err, n);
     return e && parse_key(v, e);
+}
+
+static bool set_move(app_options *o, const char *v, char *err, size_t n)
+{
+    app_script_event *e = next_event(o, err, n);
+    return e && parse_move(v, e);
+}
+
+static bool set_drag(app_options *o, const char *v, char *err, size_t n)
+{
+    app_script_event *e = next_event(o, err, n);
+    return e && parse_drag(v, e);
 }
 
 typedef struct option_spec {
@@ -329,6 +385,8 @@ static const option_spec options[] = {
     {"tour", true, false, set_tour},
     {"click", true, true, set_click},
     {"key", true, true, set_key},
+    {"move", true, true, set_move},
+    {"drag", true, true, set_drag},
     {"frames", true, false, set_frames},
     {"screenshot", true, false, set_screenshot},
     {"report", false, false, set_report},
@@ -363,6 +421,8 @@ static const struct {
     {"print-layout", "report", "--print-layout prints the layout and exits before the first frame"},
     {"print-layout", "click", "--print-layout prints the layout and exits before the first frame"},
     {"print-layout", "key", "--print-layout prints the layout and exits before the first frame"},
+    {"print-layout", "move", "--print-layout prints the layout and exits before the first frame"},
+    {"print-layout", "drag", "--print-layout prints the layout and exits before the first frame"},
 };
 
 static int option_index(const char *name)
@@ -405,6 +465,8 @@ static bool options_agree(const app_options *o, const bool *given, char *err, si
     }
     int frames = o->bench_frames > 0 ? o->bench_frames : o->frames;
     for (int i = 0; frames > 0 && i < o->event_count; ++i) {
+        /* a drag may still be held when the run ends (a screenshot of it
+           under way): its press must happen */
         if (o->events[i].frame >= frames) {
             snprintf(err, n, "an event at frame %d never happens: the run has %d frames (0-%d)",
                      o->events[i].frame, frames, frames - 1);

@@ -9,10 +9,22 @@
 
 #define APP_MAX_EVENTS 64
 
+typedef enum app_event_kind {
+    APP_EVENT_CLICK,        /* --click X,Y@F: left button down (and up) at x, y */
+    APP_EVENT_KEY,          /* --key K@F */
+    APP_EVENT_MOVE,         /* --move X,Y@F: the cursor moves to x, y, no button held */
+    APP_EVENT_DRAG          /* --drag X0,Y0:X1,Y1@F0-F1: left button down at x, y at frame,
+                               the cursor moves on a straight line each frame up to
+                               x1, y1 at end_frame, where the button goes up */
+} app_event_kind;
+
 typedef struct app_script_event {
     int   frame;
-    bool  is_click;
-    float x, y;             /* click: window coordinates */
+    app_event_kind kind;
+    float x, y;             /* click, move, drag's start: window coordinates */
+    float x1, y1;           /* drag: where it ends (may be outside the window: the
+                               drag holds the mouse, SDL_CaptureMouse) */
+    int   end_frame;        /* drag: the frame of the release, > frame */
     char  key;              /* key: a lower-case character */
 } app_script_event;
 
@@ -48,7 +60,7 @@ typedef enum app_parse_result {
    option: "--name VALUE", "--name=VALUE" or a flag "--name"; anything else is
    "unknown option", wherever it stands. A value may not start with "--" unless
    given after '=' (so "--mesh --frames 3" says "--mesh needs a value"). Each
-   option once (--click and --key repeat); options that contradict each other
+   option once (--click, --key, --move and --drag repeat); options that contradict each other
    (--frames with --bench-frames, --print-layout with a script) are refused.
    --help or -h anywhere: APP_PARSE_HELP. On APP_PARSE_ERROR err (err_size > 0)
    holds one line saying what is wrong. The browser uses it too (main_web.c). */

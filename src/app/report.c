@@ -45,6 +45,8 @@ void report_pick(FILE *out, const report_click_info *info, const lesson_click *c
             (double)c->py, (double)c->viewport.width, (double)c->viewport.height, p->method,
             lesson_method_name(c->method));
     report_vec3(out, c->ray.origin);
+    if (info->event)
+        fprintf(out, ",\"event\":\"%s\"", info->event);
     fprintf(out, ",\"pick_dir\":");
     report_vec3(out, c->ray.dir);
     fprintf(out, ",\"origin\":");

@@ -31,6 +31,7 @@ typedef struct report_click_info {
     float window_x, window_y;
     double us;              /* how long the pick took */
     const report_gpu *gpu;  /* NULL: no GPU pick */
+    const char *event;      /* NULL: a click; "move", "drag", "release": lesson->pointer's */
 } report_click_info;
 
 /* [x,y,z] with 6 significant digits */

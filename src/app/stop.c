@@ -14,7 +14,13 @@
 #include <unistd.h>
 #endif
 
-static volatile sig_atomic_t stop_signal;   /* the signal that asked; 0 = none */
+#ifdef _MSC_VER
+typedef int stop_flag;      /* MSVC's sig_atomic_t is int; Wine's MSVC headers lack the name */
+#else
+typedef sig_atomic_t stop_flag;
+#endif
+
+static volatile stop_flag stop_signal;   /* the signal that asked; 0 = none */
 
 #ifdef STOP_POSIX
 

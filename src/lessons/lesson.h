@@ -161,12 +161,26 @@ typedef enum lesson_tour_aim {
     LESSON_AIM_OBJECT
 } lesson_tour_aim;
 
+/* What a tour click does there (a lesson with a pointer callback): a
+   click (the zero value), the cursor moved there with no button (hover),
+   or a drag: the left button down there, LESSON_TOUR_DRAG_MOVES moves on
+   the line to the window fraction (to_fx, to_fy), the button up there. */
+typedef enum lesson_tour_gesture {
+    LESSON_GESTURE_CLICK,
+    LESSON_GESTURE_MOVE,
+    LESSON_GESTURE_DRAG
+} lesson_tour_gesture;
+
+#define LESSON_TOUR_DRAG_MOVES 8
+
 typedef struct lesson_tour_click {
     lesson_tour_aim aim;
     float fx, fy;                   /* WINDOW: 0..1 */
     vec3 world;                     /* WORLD */
     int object;                     /* OBJECT: its id */
     float along;                    /* OBJECT, a spire: 0 base .. 1 top */
+    lesson_tour_gesture gesture;
+    float to_fx, to_fy;             /* DRAG: where it ends, 0..1 of the window */
 } lesson_tour_click;
 
 #define LESSON_TOUR_CLICKS 2
@@ -190,6 +204,15 @@ typedef struct lesson_tour_moment {
     int steps;
     const char *until;
 } lesson_tour_moment;
+
+/* What the mouse did besides a click (lesson->pointer): the port of
+   WM_MOUSEMOVE and of a drag held by SetCapture. */
+typedef enum lesson_pointer_phase {
+    LESSON_POINTER_MOVE,    /* moved with no button held: hover */
+    LESSON_POINTER_DRAG,    /* moved with the left button held since a click (click() came
+                               first, at the press); the cursor may be outside the window */
+    LESSON_POINTER_RELEASE  /* the left button went up, at c (ends the drag) */
+} lesson_pointer_phase;
 
 typedef struct lesson {
     int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks);
@@ -233,6 +256,12 @@ typedef struct lesson {
        as it stands now, after a key changed it (lesson 4's M shows the
        other method's point); false when there is none. */
     bool (*pick)(const void *self, lesson_pick *out);
+    /* Optional (NULL: only clicks): the cursor moved, with or without the
+       left button held, or the button went up; c holds the ray under the
+       cursor (as a click's). true when out is filled with what the event
+       picked (the app reports it; a hover's pick does not replace the
+       click's on the HUD's pick line). */
+    bool (*pointer)(void *self, lesson_pointer_phase phase, const lesson_click *c, lesson_pick *out);
     /* The lesson's tour: staged moments (NULL, 0: none). */
     const lesson_tour_moment *tour;
     int tour_count;
@@ -314,5 +343,18 @@ typedef struct lesson_label_room {
    Nothing for a point behind the eye, or once LESSON_LABELS_MAX are. */
 bool lesson_list_label_spaced(render_list *list, lesson_label_room *room, const vec3 p, const char *text,
                               float px_height, const vec4 color);
+
+/* ---- insets (lesson->figure) ---- */
+
+/* A line of an inset's text is this many pixels at its text scale. */
+#define LESSON_FIG_LINE 13.0f
+/* About how many lines text takes wrapped to max_w pixels at text scale
+   ts: a lesson cannot measure the font, so an ASCII character counts about
+   6 pixels at scale 1, a CJK one 12 (a little more than the HUD font
+   needs). At least 1; 0 for NULL. */
+int lesson_fig_lines(const char *text, float max_w, float ts);
+/* text at y in the area, wrapped to its width (a 6-pixel margin each
+   side, at its text scale); returns the y under it by lesson_fig_lines. */
+float lesson_fig_text(render_list *list, const lesson_figure_area *area, float y, const vec4 color, const char *text);
 
 #endif /* RAYPICK_LESSON_H */

@@ -306,3 +306,34 @@ bool lesson_tour_point(const lesson *l, const void *self, const lesson_tour_clic
     }
     return false;
 }
+
+int lesson_fig_lines(const char *text, float max_w, float ts)
+{
+    if (!text)
+        return 0;
+    float w = 0.0f;
+    int lines = 1;
+    for (const unsigned char *p = (const unsigned char *)text; *p; ++p) {
+        if (*p == '\n') {
+            ++lines;
+            w = 0.0f;
+            continue;
+        }
+        if ((*p & 0xC0) == 0x80)
+            continue;   /* a UTF-8 continuation byte */
+        float cw = (*p >= 0xE0 ? 12.0f : 6.0f) * ts;
+        w += cw;
+        if (w > max_w && w > cw) {
+            ++lines;
+            w = cw;
+        }
+    }
+    return lines;
+}
+
+float lesson_fig_text(render_list *list, const lesson_figure_area *area, float y, const vec4 color, const char *text)
+{
+    float ts = area->text_scale, max_w = area->w - 12.0f * ts;
+    render_list_fig_text(list, area->x + 6.0f * ts, y, ts, RENDER_ALIGN_LEFT, max_w, color, text);
+    return y + (float)lesson_fig_lines(text, max_w, ts) * LESSON_FIG_LINE * ts;
+}

@@ -31,6 +31,7 @@
     LESSON(lesson3_bounds,    "bounding-sphere-tests", false, NO_FILES) \
     LESSON(lesson4_terrain,   "terrain-picking",       false, FILES("heightmap")) \
     LESSON(lesson5_triangles, "picking-triangles",     true,  FILES("mesh")) \
+    LESSON(lesson6_select,    "hover-drag-select",     false, NO_FILES) \
     /* a new lesson: one line above this one */
 
 /* the tables themselves, each in its own file */

@@ -22,6 +22,7 @@ fallback  with no font for Chinese (RAYPICK_FONT at a Latin font only, or
           file that is no font is named, and the HUD uses its built-in
           font.
 """
+import math
 import os
 import shutil
 import subprocess
@@ -174,7 +175,9 @@ def best_place(band, glyph, x_from=0, x_to=None):
 
 def faces(h):
     """the faces the program reports, as Pillow fonts at the title's em"""
-    em = int(round(10 * h["title_scale"]))
+    # text.c rasterises at lroundf(em): half away from zero (round() would
+    # take 40 for 40.5, the HUD's title at 1920x1080, where the program draws 41)
+    em = int(math.floor(10 * h["title_scale"] + 0.5))
     return [ImageFont.truetype(local_path(f["path"]), em, index=f["index"]) for f in h["fonts"]], em
 
 

@@ -177,7 +177,7 @@ class Tour(unittest.TestCase):
         self.assertEqual([t["moment"] for t in only(lines, "tour")], [1, 2])
 
     def test_a_tour_the_lesson_has_not_is_refused(self):
-        for args in (["--lesson", 4, "--tour", 5], ["--lesson", 4, "--tour", 0], ["--lesson", 1, "--tour", 1]):
+        for args in (["--lesson", 4, "--tour", 5], ["--lesson", 4, "--tour", 0], ["--lesson", 1, "--tour", 5]):
             _, err = run(args + ["--frames", 1], expect=2)
             self.assertIn("--tour", err)
 

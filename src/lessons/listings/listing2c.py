@@ -16,7 +16,10 @@ lights the code it follows, whatever line __LINE__ names in a statement
 spread over several lines. "The shown line above" is the first line of
 its statement: a line continuing the one before it (that one ends in
 neither ';', '{' nor '}', is no comment, blank or preprocessor line, and
-is no if/else/for/while/do head) gives way to it.
+is no if/else/for/while/do head whose parentheses are closed) gives way to
+it. An instrumentation statement in the body of a plain `else` stands for
+the `if` (or `else if`) head whose condition sent the program there: its
+braced body's opening line, found by counting braces upwards.
 
 Errors (no markers, an instrumentation statement that never ends, a
 listing of more than 65535 lines) stop the build with FILE:LINE.
@@ -72,19 +75,43 @@ def parse(path):
         while n > 1:
             above = texts[n - 2]
             ends = not above or above.endswith((";", "{", "}")) or above.startswith(("//", "/*", "*", "#"))
-            head = above.split("(")[0].strip() in ("if", "else if", "for", "while", "switch") or above in ("else", "do")
+            code = above.split("//")[0]
+            head = (code.split("(")[0].strip() in ("if", "} else if", "else if", "for", "while", "switch") and
+                    code.count("(") <= code.count(")")) or above in ("else", "do")
             if ends or head:
                 break
             n -= 1
         return n
 
-    # instrumentation: the nearest shown statement above, else below
+    def condition_of_else(n):
+        """for display line n holding a plain else ("} else {", "else {",
+        "else"), the line where the if whose condition chose it begins: the
+        line opening the braced body the else follows; n itself otherwise"""
+        text = texts[n - 1].split("//")[0].strip()
+        if text not in ("} else {", "}else{", "} else", "else {", "else"):
+            return n
+        j = n if text.startswith("}") else n - 1
+        if j < 1 or not texts[j - 1].split("//")[0].strip().startswith("}"):
+            return n
+        depth = 0
+        while j >= 1:
+            code = texts[j - 1].split("//")[0]
+            # right to left: on an "} else if (c) {" line its '{' opens the body first
+            for ch in reversed(code if j != n else code[:code.index("}") + 1]):
+                depth += 1 if ch == "}" else -1 if ch == "{" else 0
+                if depth == 0:
+                    return statement_start(j)
+            j -= 1
+        return n
+
+    # instrumentation: the nearest shown statement above (an else's: its
+    # if's condition), else below
     last = 0
     for i in range(begin[0] + 1, end[0]):
         if i in hidden:
             display[i + 1] = last
         else:
-            last = statement_start(display[i + 1])
+            last = condition_of_else(statement_start(display[i + 1]))
     nxt = 0
     for i in reversed(range(begin[0] + 1, end[0])):
         if i in hidden and display[i + 1] == 0:

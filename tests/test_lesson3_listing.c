@@ -1,0 +1,437 @@
+/* test_lesson3_listing.c: lesson 3's listing (the German bounding-sphere
+ * tutorial's Check_SphereHit and Sphere_Sphere_Collision, the Android
+ * book's overlapSpheres and pointInSphere, ported under their own names:
+ * src/lessons/listings/lesson3_sphere_tests.c) against the library where
+ * they should agree, and where they must not (the dropped mixed term,
+ * < against <=); every step a click records names a line of the shown
+ * listing that holds what it watches; step mode's camera frames the pair
+ * under test; the projectiles' colour is the legend's; and the lesson's
+ * tour: each moment valid and doing what its sentence says. No GL, no
+ * SDL. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "lesson_test_util.h"
+#include "lesson3_sphere_tests.h"
+#include "msg.h"
+
+#define L (&lesson3_bounds)
+#define STEP(name) "lesson.bounding-sphere-tests.step." name
+
+static Sphere book(const rp_sphere *s)
+{
+    return (Sphere){{s->center[0], s->center[1], s->center[2]}, s->radius};
+}
+
+static D3DXVECTOR3 dx(const float *v)
+{
+    return (D3DXVECTOR3){v[0], v[1], v[2]};
+}
+
+static bool shortcut(const rp_sphere *a, const rp_sphere *b, float scale)
+{
+    D3DXVECTOR3 pa = dx(a->center), pb = dx(b->center);
+    float ra = a->radius * scale, rb = b->radius * scale;
+    return Sphere_Sphere_Collision(NULL, &pa, ra * ra, &pb, rb * rb);
+}
+
+/* ------------------------------------------------------------ the library */
+
+/* Away from the boundary (a relative margin of 1e-4) each article's test
+   gives the library's answer: overlapSpheres is rp_test_sphere_sphere,
+   Sphere_Sphere_Collision is rp_test_sphere_sphere_approx, Check_SphereHit
+   and pointInSphere are rp_sphere_contains_point. */
+static void the_articles_tests_agree_with_the_library(void **state)
+{
+    (void)state;
+    uint32_t seed = 99u;
+    int pairs = 0, contacts = 0, missed = 0, points = 0, inside = 0;
+    for (int n = 0; n < 20000; ++n) {
+        float v[9];
+        for (int k = 0; k < 9; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            v[k] = (float)(seed >> 8) / 16777216.0f;
+        }
+        rp_sphere a = {{0.0f, 0.0f, 0.0f}, 0.2f + 2.0f * v[0]};
+        rp_sphere b = {{6.0f * v[1] - 3.0f, 6.0f * v[2] - 3.0f, 6.0f * v[3] - 3.0f}, 0.2f + 2.0f * v[4]};
+        vec3 p = {6.0f * v[5] - 3.0f, 6.0f * v[6] - 3.0f, 6.0f * v[7] - 3.0f};
+        float d2 = glm_vec3_norm2(b.center), sum = a.radius + b.radius, sq = a.radius * a.radius + b.radius * b.radius;
+        Sphere s1 = book(&a), s2 = book(&b);
+        if (fabsf(d2 - sum * sum) > 1e-4f * sum * sum) {
+            bool exact = overlapSpheres(NULL, &s1, &s2);
+            assert_int_equal(exact, rp_test_sphere_sphere(&a, &b));
+            contacts += exact;
+            ++pairs;
+        }
+        if (fabsf(d2 - sq) > 1e-4f * sq) {
+            bool cut = shortcut(&a, &b, 1.0f);
+            assert_int_equal(cut, rp_test_sphere_sphere_approx(&a, &b));
+            missed += rp_test_sphere_sphere(&a, &b) && !cut;
+        }
+        float p2 = glm_vec3_norm2(p);
+        if (fabsf(p2 - a.radius * a.radius) > 1e-4f * a.radius * a.radius) {
+            D3DXVECTOR3 c = dx(a.center), at = dx(p);
+            Vector3 q = {p[0], p[1], p[2]};
+            bool lib = rp_sphere_contains_point(&a, p);
+            assert_int_equal(Check_SphereHit(NULL, &c, a.radius * a.radius, &at), lib);
+            assert_int_equal(pointInSphere(NULL, &s1, &q), lib);
+            inside += lib;
+            ++points;
+        }
+    }
+    assert_true(pairs > 15000 && contacts > 1000 && missed > 100 && points > 15000 && inside > 500);
+}
+
+/* Where they must not agree, as the lesson says: the shortcut misses
+   unit spheres 1.5 apart; at the boundary overlapSpheres' <= counts
+   touching spheres while the German test's < and pointInSphere's < leave
+   the surface out; the tutorial's generous radii taken as exactly
+   sqrt(2) miss equal spheres that touch, the library's (rounded up) do
+   not; and scaled radii 1 and 3 call centres 4.2 apart a contact. */
+static void the_articles_mistakes_are_kept(void **state)
+{
+    (void)state;
+    rp_sphere a = {{0.0f, 0.0f, 0.0f}, 1.0f}, b = {{1.5f, 0.0f, 0.0f}, 1.0f};
+    Sphere s1 = book(&a), s2 = book(&b);
+    assert_true(overlapSpheres(NULL, &s1, &s2));
+    assert_false(shortcut(&a, &b, 1.0f));
+    /* touching: d = 2 = 1 + 1, exact in float */
+    b.center[0] = 2.0f;
+    s2 = book(&b);
+    assert_true(overlapSpheres(NULL, &s1, &s2));
+    assert_true(rp_test_sphere_sphere(&a, &b));
+    assert_false(shortcut(&a, &b, sqrtf(2.0f)));                   /* 2 + 2 < 4: false */
+    rp_sphere la = a, lb = b;
+    la.radius = rp_sphere_radius_for_approx(a.radius);
+    lb.radius = rp_sphere_radius_for_approx(b.radius);
+    assert_true(shortcut(&la, &lb, 1.0f));                          /* what the lesson's sqrt(2) mode runs */
+    Vector3 on = {1.0f, 0.0f, 0.0f};
+    D3DXVECTOR3 c = dx(a.center), at = {1.0f, 0.0f, 0.0f};
+    assert_false(pointInSphere(NULL, &s1, &on));
+    assert_false(Check_SphereHit(NULL, &c, 1.0f, &at));
+    assert_false(rp_sphere_contains_point(&a, (vec3){1.0f, 0.0f, 0.0f}));
+    /* the price: a false alarm */
+    rp_sphere one = {{0.0f, 0.0f, 0.0f}, 1.0f}, three = {{4.2f, 0.0f, 0.0f}, 3.0f};
+    Sphere b1 = book(&one), b3 = book(&three);
+    assert_false(overlapSpheres(NULL, &b1, &b3));
+    one.radius = rp_sphere_radius_for_approx(1.0f);
+    three.radius = rp_sphere_radius_for_approx(3.0f);
+    assert_true(shortcut(&one, &three, 1.0f));
+}
+
+/* ------------------------------------------------------------ steps -> lines */
+
+static void every_step_names_its_line(void **state)
+{
+    (void)state;
+    static const char keys[][4] = {"", "s", "m"};
+    static const float times[] = {0.0f, 0.4f, 2.5f};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
+        for (size_t t = 0; t < sizeof times / sizeof times[0]; ++t)
+            for (int ship = 0; ship < 4; ++ship)
+                for (int dcase = 0; dcase < 4; ++dcase) {
+                    void *self = create_ok(L, 1);
+                    assert_non_null(self);
+                    L->update(self, times[t]);
+                    for (const char *key = keys[k]; *key; ++key)
+                        assert_true(L->key(self, *key));
+                    assert_true(L->key(self, 'p'));
+                    lesson_object o[8];
+                    start_objects(L, self, o, 8);
+                    lesson_pick p;
+                    assert_true(click_world_point(L, self, object_by_id(o, 4, ship)->shape.sphere.center, &p));
+                    for (int d = 0; d < dcase; ++d)
+                        assert_true(L->key(self, 'd'));
+                    char why[1200];
+                    if (!steps_name_their_lines(L, self, why, sizeof why))
+                        fail_msg("keys %s, time %g, ship %d, D %d: %s", keys[k], (double)times[t], ship, dcase, why);
+                    L->destroy(self);
+                }
+}
+
+/* ------------------------------------------------------------ framed steps */
+
+/* does the segment from e to p pass through sphere s? (not when p lies
+   inside s: ships in contact, no view is clear) */
+static bool sight_blocked(const vec3 e, const vec3 p, const rp_sphere *s)
+{
+    if (glm_vec3_distance((float *)p, (float *)s->center) <= s->radius)
+        return false;
+    vec3 seg, to, closest;
+    glm_vec3_sub((float *)p, (float *)e, seg);
+    glm_vec3_sub((float *)s->center, (float *)e, to);
+    float t = glm_clamp(glm_vec3_dot(to, seg) / glm_vec3_dot(seg, seg), 0.0f, 1.0f);
+    glm_vec3_copy((float *)e, closest);
+    glm_vec3_muladds(seg, t, closest);
+    return glm_vec3_distance(closest, (float *)s->center) < s->radius;
+}
+
+/* The projectile's steps look at the clicked ship from a side where no
+   other ship's model stands in front of its centre, wherever the ships
+   swing and whichever is clicked (the screenshots' click on the
+   freighter, D once: from the start camera's side the scout hid the
+   ship and its projectile); returns how many such views were checked. */
+static int projectile_views_clear(float time, int ship, int dcase)
+{
+    void *self = create_ok(L, 1);
+    L->update(self, time);
+    assert_true(L->key(self, 'p'));
+    lesson_object o[8];
+    int n = start_objects(L, self, o, 8);
+    lesson_pick p;
+    assert_true(click_world_point(L, self, object_by_id(o, n, ship)->shape.sphere.center, &p));
+    assert_true(p.hit);
+    ship = p.id;    /* the one in front when another hides its centre */
+    for (int d = 0; d < dcase; ++d)
+        assert_true(L->key(self, 'd'));
+    start_objects(L, self, o, 8);   /* D moves the neighbour */
+    const float *centre = object_by_id(o, n, ship)->shape.sphere.center;
+    lesson_code_view cv;
+    int views = 0;
+    assert_true(L->code(self, &cv));
+    for (int i = 0; i < cv.count; ++i, L->key(self, '.')) {
+        assert_true(L->code(self, &cv) && cv.step);
+        if (strncmp(cv.step->msg_id, STEP("hit"), strlen(STEP("hit"))) != 0 &&
+            strncmp(cv.step->msg_id, STEP("point"), strlen(STEP("point"))) != 0)
+            continue;
+        lesson_camera cam;
+        assert_true(L->frame(self, &cam));
+        app_camera ac;
+        app_camera_reset(&ac, &cam);
+        vec3 eye;
+        app_camera_eye(&ac, eye);
+        for (int k = 0; k < n; ++k)
+            if (o[k].id != ship && sight_blocked(eye, centre, &o[k].shape.sphere))
+                fail_msg("time %g, D %d, step %d: %s stands in front of %s", (double)time, dcase, i + 1, o[k].name,
+                         object_by_id(o, n, ship)->name);
+        ++views;
+    }
+    L->destroy(self);
+    return views;
+}
+
+static void the_projectile_steps_see_the_ship(void **state)
+{
+    (void)state;
+    int views = 0;
+    for (int t = 0; t < 12; ++t)
+        for (int ship = 0; ship < 4; ++ship)
+            for (int dcase = 0; dcase < 2; ++dcase)
+                views += projectile_views_clear(0.5f * (float)t, ship, dcase);
+    assert_true(views > 12 * 4 * 2);
+}
+
+static bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
+{
+    app_camera ac;
+    mat4 view, proj, vp;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
+    glm_mat4_mul(proj, view, vp);
+    vec4 clip;
+    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+    if (clip[3] <= 0.0f)
+        return false;
+    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
+    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
+    return out[0] >= 0.0f && out[0] < TEST_W && out[1] >= 0.0f && out[1] < TEST_H;
+}
+
+/* Every step is framed on what it tests: the pair's two centres (the
+   projectile's steps: the ship's centre and the projectile), in view and
+   well apart on screen, the view across the line between them. The old
+   step mode drew the same picture at every step. */
+static void each_step_frames_the_pair_under_test(void **state)
+{
+    (void)state;
+    void *self = create_ok(L, 1);
+    assert_true(L->key(self, 'p'));
+    lesson_object o[8];
+    start_objects(L, self, o, 8);
+    lesson_pick p;
+    assert_true(click_world_point(L, self, o[0].shape.sphere.center, &p));
+    lesson_code_view cv;
+    assert_true(L->code(self, &cv));
+    int framed_pair = 0, framed_shot = 0;
+    lesson_camera first = {{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0.0f, 0.0f}, last = first;
+    for (int i = 0; i < cv.count; ++i) {
+        assert_true(L->code(self, &cv) && cv.step);
+        lesson_camera cam;
+        assert_true(L->frame(self, &cam));
+        if (i == 0)
+            first = cam;
+        last = cam;
+        bool shot = strncmp(cv.step->msg_id, STEP("hit"), strlen(STEP("hit"))) == 0 ||
+                    strncmp(cv.step->msg_id, STEP("point"), strlen(STEP("point"))) == 0;
+        vec2 pa, pb;
+        assert_true(project_through(&cam, o[0].shape.sphere.center, pa));
+        if (!shot) {
+            assert_true(project_through(&cam, o[1].shape.sphere.center, pb));
+            /* d in world units is at least a sixth of the view's height on screen */
+            assert_true(glm_vec2_distance(pa, pb) > TEST_H / 6.0f);
+            ++framed_pair;
+        } else {
+            ++framed_shot;
+        }
+        L->key(self, '.');
+    }
+    assert_true(framed_pair == 6 && framed_shot == 3);
+    /* the projectile's steps look at another place than the pair's */
+    assert_true(glm_vec3_distance(first.target, last.target) > 0.1f || fabsf(first.yaw - last.yaw) > 0.05f);
+    assert_true(L->key(self, 'z'));
+    lesson_camera cam;
+    assert_false(L->frame(self, &cam));
+    L->destroy(self);
+}
+
+/* A projectile inside a ship's sphere lights the ship cyan, as the legend
+   says (it was orange, the legend's colour of a false alarm). */
+static void a_hit_glows_the_legends_cyan(void **state)
+{
+    (void)state;
+    void *self = create_ok(L, 1);
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "cyan: a projectile inside a sphere"));
+    assert_non_null(strstr(hud, "amber: a false alarm"));
+    render_list list = {0};
+    int glowing = 0;
+    for (int f = 0; f < 600 && !glowing; ++f) {
+        L->update(self, 1.0f / 60.0f);
+        draw_once(L, self, &list);
+        for (int i = 0; i < list.count; ++i) {
+            const render_cmd *c = &list.cmds[i];
+            if (c->kind != RENDER_CMD_SHAPE || c->u.shape.emissive[0] + c->u.shape.emissive[2] == 0.0f)
+                continue;
+            if (c->u.shape.emissive[0] > 0.7f)
+                continue;   /* red: models overlapping unseen */
+            assert_true(c->u.shape.emissive[2] > 2.0f * c->u.shape.emissive[0]);     /* blue over red: cyan */
+            ++glowing;
+        }
+    }
+    assert_true(glowing > 0);
+    render_list_free(&list);
+    L->destroy(self);
+}
+
+/* ------------------------------------------------------------ the tour */
+
+static void tour_moments_are_valid(void **state)
+{
+    (void)state;
+    assert_true(L->tour_count >= 4);
+    void *self = create_ok(L, 1);
+    assert_non_null(self);
+    for (int m = 0; m < L->tour_count; ++m) {
+        const lesson_tour_moment *t = &L->tour[m];
+        for (const char *const *lang = msg_languages(); *lang; ++lang)
+            assert_non_null(msg_in(*lang, t->sentence));
+        char keys[32];
+        snprintf(keys, sizeof keys, "%s%s", t->keys ? t->keys : "", t->after ? t->after : "");
+        for (const char *k = keys; *k; ++k) {
+            assert_false(*k == 'o' || (*k >= '0' && *k <= '9'));
+            void *probe = create_ok(L, 1);
+            assert_true(tour_app_key(*k) || L->key(probe, *k));
+            L->destroy(probe);
+        }
+        for (int i = 0; i < t->click_count; ++i) {
+            float px, py;
+            assert_true(tour_click_pixel(L, self, t->has_camera ? &t->camera : &L->camera, &t->clicks[i], &px, &py));
+        }
+        if (t->until)
+            assert_non_null(msg_in("en", t->until));
+    }
+    L->destroy(self);
+}
+
+static float watch(const listing_step *s, const char *name)
+{
+    const listing_watch *w = listing_step_watch(s, name);
+    assert_non_null(w);
+    return w->v[0];
+}
+
+static void tour_moments_show_what_they_say(void **state)
+{
+    (void)state;
+    lesson_pick p;
+    lesson_code_view cv;
+    char hud[1024];
+
+    /* 1: the hauler and the probe overlap: overlapSpheres says so */
+    void *self = stage_tour_moment(L, 0, &p);
+    assert_non_null(self);
+    assert_int_equal(p.id, 2);
+    assert_int_equal(lesson_pick_field(&p, "partner")->value.i, 3);
+    assert_true(L->code(self, &cv) && cv.step);
+    assert_string_equal(cv.step->msg_id, STEP("overlap-yes"));
+    L->destroy(self);
+
+    /* 2: in the blind band the exact test says contact, the German
+       shortcut apart */
+    self = stage_tour_moment(L, 1, &p);
+    assert_non_null(self);
+    assert_true(L->code(self, &cv) && cv.step);
+    assert_int_equal(cv.index, 3);
+    assert_string_equal(cv.step->msg_id, STEP("ssc-apart"));
+    assert_string_equal(cv.steps[1].msg_id, STEP("overlap-yes"));
+    float d2 = watch(cv.step, "D3DXVec3LengthSq(&DistanceVector)");
+    float r1 = watch(cv.step, "SphereSquareRadius1"), r2 = watch(cv.step, "SphereSquareRadius2");
+    float sum = sqrtf(r1) + sqrtf(r2);
+    assert_true(d2 >= r1 + r2 && d2 <= sum * sum);
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "this test: apart"));
+    assert_non_null(strstr(hud, "exact: contact"));
+    L->destroy(self);
+
+    /* 3: the sqrt(2) test catches it */
+    self = stage_tour_moment(L, 2, &p);
+    assert_non_null(self);
+    assert_true(L->code(self, &cv) && cv.step);
+    assert_int_equal(cv.index, 5);
+    assert_string_equal(cv.step->msg_id, STEP("ssc-collision"));
+    assert_string_equal(cv.steps[3].msg_id, STEP("ssc-apart"));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "test: shortcut, radii * sqrt(2) (M)"));
+    assert_non_null(strstr(hud, "this test: contact"));
+    L->destroy(self);
+
+    /* 4: its price: a contact the exact test denies */
+    self = stage_tour_moment(L, 3, &p);
+    assert_non_null(self);
+    assert_true(L->code(self, &cv) && cv.step);
+    assert_int_equal(cv.index, 5);
+    assert_string_equal(cv.steps[1].msg_id, STEP("overlap-no"));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "this test: contact   exact: apart"));
+    L->destroy(self);
+
+    /* 5: touching: distance equals radiusSum squared, and <= says contact */
+    self = stage_tour_moment(L, 4, &p);
+    assert_non_null(self);
+    assert_true(L->code(self, &cv) && cv.step);
+    assert_string_equal(cv.step->msg_id, STEP("overlap-yes"));
+    assert_true(watch(cv.step, "distance") == watch(cv.step, "radiusSum * radiusSum"));
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "test: exact: d^2 <= (ra+rb)^2 (M)"));
+    L->destroy(self);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_articles_tests_agree_with_the_library),
+        cmocka_unit_test(the_articles_mistakes_are_kept),
+        cmocka_unit_test(every_step_names_its_line),
+        cmocka_unit_test(each_step_frames_the_pair_under_test),
+        cmocka_unit_test(the_projectile_steps_see_the_ship),
+        cmocka_unit_test(a_hit_glows_the_legends_cyan),
+        cmocka_unit_test(tour_moments_are_valid),
+        cmocka_unit_test(tour_moments_show_what_they_say),
+    };
+    return cmocka_run_group_tests_name("lesson3_listing", tests, NULL, NULL);
+}
