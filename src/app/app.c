@@ -77,6 +77,11 @@ struct app {
     int tour_pending;               /* --tour N: moment N - 1, set up at the first frame; -1: none */
     int clicks;                     /* clicks so far: a new click's steps are new steps */
     struct { int lesson, clicks, index; } reported;   /* the step --report printed last */
+#ifdef __EMSCRIPTEN__
+    app_step_hook step_hook;        /* the page's code panel (app_set_step_hook) */
+    void *step_hook_user;
+    struct { bool told; int lesson, clicks, index, count, tour; const listing *code; } hooked;
+#endif
     mesh_data user_mesh;            /* --mesh */
     /* the lessons being created (finish_loading) */
     struct app_loading *loading;
@@ -868,6 +873,57 @@ static void report_step_shown(app *a)
     report_step(stdout, l->number, a->frame, &cv);
 }
 
+#ifdef __EMSCRIPTEN__
+/* The page's code panel: told when what it shows changes. */
+static void tell_step_hook(app *a)
+{
+    if (!a->step_hook)
+        return;
+    const lesson *l = a->lessons[a->current];
+    lesson_code_view cv;
+    bool has = l->code && l->code(a->states[a->current], &cv) && cv.code;
+    int index = has && cv.step ? cv.index : -1, count = has ? cv.count : 0;
+    if (a->hooked.told && a->hooked.lesson == l->number && a->hooked.clicks == a->clicks &&
+        a->hooked.index == index && a->hooked.count == count && a->hooked.tour == a->tour &&
+        a->hooked.code == (has ? cv.code : NULL))
+        return;
+    a->hooked.told = true;
+    a->hooked.lesson = l->number;
+    a->hooked.clicks = a->clicks;
+    a->hooked.index = index;
+    a->hooked.count = count;
+    a->hooked.tour = a->tour;
+    a->hooked.code = has ? cv.code : NULL;
+    a->step_hook(a->step_hook_user, l->number, has ? &cv : NULL, a->tour);
+}
+
+void app_set_step_hook(app *a, app_step_hook hook, void *user)
+{
+    a->step_hook = hook;
+    a->step_hook_user = user;
+    a->hooked.told = false;
+}
+
+bool app_show_tour(app *a, int m)
+{
+    const lesson *l = a->lessons[a->current];
+    if (m < 0 || m >= l->tour_count)
+        return false;
+    tour_setup(a, m);
+    return a->tour == m;
+}
+
+void app_set_code_panel(app *a, int pref)
+{
+    a->panel_pref = pref < 0 ? -1 : pref > 0;
+}
+
+bool app_code_panel_drawn(const app *a)
+{
+    return a && a->drew_panel;
+}
+#endif
+
 bool app_frame(app *a)
 {
     if (app_stop_requested())
@@ -886,6 +942,9 @@ bool app_frame(app *a)
         handle_event(a, &e);
     run_script_events(a);
     report_step_shown(a);
+#ifdef __EMSCRIPTEN__
+    tell_step_hook(a);
+#endif
     float dt = SCRIPT_DT;
     if (!a->script) {
         dt = (float)((double)(start - a->last) / (double)SDL_GetPerformanceFrequency());

@@ -26,4 +26,24 @@ void app_destroy(app *a);
 /* Runs the program with parsed options; returns the exit status. */
 int app_run(const app_options *opt);
 
+#ifdef __EMSCRIPTEN__
+/* The teaching page's controls (the browser build: src/web/main_web.c). */
+struct lesson_code_view;
+/* Called from app_frame when what the code panel would show changes (the
+   lesson, a click's steps, the step shown, the tour moment), and once at
+   the first frame: the lesson's code view (NULL for a lesson without a
+   listing) and the tour moment (0-based, -1: none). NULL hook: none. */
+typedef void (*app_step_hook)(void *user, int lesson, const struct lesson_code_view *view, int tour);
+void app_set_step_hook(app *a, app_step_hook hook, void *user);
+/* Stages moment m (0-based) of the shown lesson's tour, as O and --tour
+   do; false when the lesson has no such moment. */
+bool app_show_tour(app *a, int m);
+/* The code panel in the canvas: 1 shown, 0 hidden, -1 shown while a step
+   is (the default); the page shows it in HTML instead. */
+void app_set_code_panel(app *a, int pref);
+/* Whether the last frame drew the code panel in the canvas: a canvas too
+   small for it (code_panel_plan) draws none whatever the preference. */
+bool app_code_panel_drawn(const app *a);
+#endif
+
 #endif

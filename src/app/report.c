@@ -371,9 +371,10 @@ void report_panel(FILE *out, int lesson, int frame, const code_panel_layout *pan
         write_rect(out, "figure", &panel->figure);
         fputc(',', out);
         write_rect(out, "lit", &panel->lit);
-        fprintf(out, ",\"first_line\":%d,\"visible_lines\":%d,\"line_h\":%.2f,\"code_y\":%.1f,\"room_w\":%.1f",
+        fprintf(out, ",\"first_line\":%d,\"visible_lines\":%d,\"line_h\":%.2f,\"code_y\":%.1f,\"text_y\":%.1f,"
+                "\"scale\":%.4f,\"room_w\":%.1f",
                 panel->first_line, panel->visible_lines, (double)panel->line_h, (double)panel->code_y,
-                (double)panel->room_w);
+                (double)panel->text_y, (double)panel->scale, (double)panel->room_w);
     }
     fprintf(out, "}}\n");
     fflush(out);

@@ -70,6 +70,7 @@ void report_step(FILE *out, int lesson, int frame, const lesson_code_view *v);
 /* After --screenshot, with --report: {"panel":{"lesson", "frame",
    "shown", and when shown "code", "figure", "lit" ([x,y,w,h], drawable
    pixels), "first_line", "visible_lines", "line_h", "code_y",
+   "text_y" (the text under the listing), "scale" (its text's),
    "room_w"}}: where the code panel and the inset were drawn. */
 void report_panel(FILE *out, int lesson, int frame, const code_panel_layout *panel);
 /* One JSON line: the lesson's number and registry name, the camera and

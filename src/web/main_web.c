@@ -5,15 +5,24 @@
  * a browser owns it, so each animation frame calls the same app_frame the
  * native loop calls, until app_frame says the script is over. The last frame
  * then stays on the canvas for screenshots and for the reader.
+ *
+ * The teaching site's lesson pages (src/web/site/) show the code panel and
+ * the tour in HTML: the program tells the page what the panel would show
+ * whenever it changes (web_tell_step: Module.raypickStep(json)), and the
+ * page drives the program through the raypick_web_* functions below.
  */
+#define _POSIX_C_SOURCE 200809L     /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <SDL.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
 #include "app.h"
 #include "lang.h"
+#include "lesson.h"
+#include "lessons.h"
 #include "msg.h"
 #include "report.h"
 
@@ -77,6 +86,137 @@ static void web_frame(void *user)
         snprintf(script, sizeof script, "document.body.setAttribute('data-finished', '%d')", run->frames_done);
         emscripten_run_script(script);
     }
+}
+
+/* ------------------------------------------------------------ the page's code panel */
+
+/* A JSON array of the listing's display lines. */
+static void write_listing(FILE *out, const listing *code)
+{
+    fputs("{\"name\":", out);
+    report_string(out, code->name);
+    fputs(",\"path\":", out);
+    report_string(out, code->path);
+    fputs(",\"lines\":[", out);
+    for (int n = 1; n <= code->line_count; ++n) {
+        if (n > 1)
+            fputc(',', out);
+        report_string(out, listing_line_text(code, n));
+    }
+    fputs("]}", out);
+}
+
+/* The lesson's tour sentences, in the program's language. */
+static void write_tour(FILE *out, const lesson *l)
+{
+    fputc('[', out);
+    for (int m = 0; m < l->tour_count; ++m) {
+        if (m)
+            fputc(',', out);
+        report_string(out, msg(l->tour[m].sentence));
+    }
+    fputc(']', out);
+}
+
+/* Hands a JSON text to the page's Module.raypickStep, when it has one. */
+EM_JS(void, web_page_step, (const char *json), {
+    if (Module.raypickStep) Module.raypickStep(UTF8ToString(json));
+})
+
+/* app_step_hook: one JSON object to the page's Module.raypickStep:
+     {"lesson":4,"frame":N,"language":"de","tour":-1,"tours":[...],
+      "listing":{"name","path","lines":[...]} or null,
+      "steps":K, "report":{"step":{...}} or null}
+   "report" is the native --report step line (report_step), so the page
+   shows what the program reports natively. */
+static void web_tell_step(void *user, int number, const lesson_code_view *view, int tour)
+{
+    web_run *run = user;
+    const lessons_entry *e = lessons_get(number);
+    if (!e)
+        return;
+    char *json = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&json, &size);
+    if (!out)
+        return;
+    fprintf(out, "{\"lesson\":%d,\"frame\":%d,\"language\":", number, run->frames_done);
+    report_string(out, msg_language());
+    fprintf(out, ",\"tour\":%d,\"tours\":", tour);
+    write_tour(out, e->lesson);
+    fputs(",\"listing\":", out);
+    if (view)
+        write_listing(out, view->code);
+    else
+        fputs("null", out);
+    fprintf(out, ",\"steps\":%d,\"report\":", view ? view->count : 0);
+    if (view && view->step) {
+        report_step(out, number, run->frames_done, view);   /* ends in a newline: JSON whitespace */
+    } else {
+        fputs("null", out);
+    }
+    fputs("}", out);
+    fclose(out);
+    web_page_step(json);
+    free(json);
+}
+
+/* Called by the page: key k as if typed on the canvas ('.', ',', 'p', ...). */
+EMSCRIPTEN_KEEPALIVE void raypick_web_key(int k)
+{
+    if (!current_run || k <= 32 || k >= 127)
+        return;
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_KEYDOWN;
+    e.key.state = SDL_PRESSED;
+    e.key.keysym.sym = k;
+    SDL_PushEvent(&e);
+    e.type = SDL_KEYUP;
+    e.key.state = SDL_RELEASED;
+    SDL_PushEvent(&e);
+}
+
+/* Called by the page: a left click at (x, y) in the canvas's CSS pixels
+   (SDL's window coordinates), handled at the next frame as a mouse click. */
+EMSCRIPTEN_KEEPALIVE void raypick_web_click(int x, int y)
+{
+    if (!current_run)
+        return;
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEBUTTONDOWN;
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.state = SDL_PRESSED;
+    e.button.clicks = 1;
+    e.button.x = x;
+    e.button.y = y;
+    SDL_PushEvent(&e);
+    e.type = SDL_MOUSEBUTTONUP;
+    e.button.state = SDL_RELEASED;
+    SDL_PushEvent(&e);
+}
+
+/* Called by the page: stage moment m (0-based) of the lesson's tour.
+   Returns 1 when the lesson has it. */
+EMSCRIPTEN_KEEPALIVE int raypick_web_tour(int m)
+{
+    return current_run && app_show_tour(current_run->a, m) ? 1 : 0;
+}
+
+/* Called by the page: the code panel in the canvas too (1), or only in
+   the page (0), or while a step is shown (-1: the program's default). */
+EMSCRIPTEN_KEEPALIVE void raypick_web_panel(int pref)
+{
+    if (current_run)
+        app_set_code_panel(current_run->a, pref);
+}
+
+/* Called by the page: 1 when the last frame drew the code panel in the
+   canvas, 0 when it did not (none wanted, or the canvas too small). */
+EMSCRIPTEN_KEEPALIVE int raypick_web_panel_drawn(void)
+{
+    return current_run && app_code_panel_drawn(current_run->a) ? 1 : 0;
 }
 
 /* Called by the page: stop the loop and free everything. */
@@ -154,6 +294,7 @@ int main(int argc, char **argv)
         }
     }
     current_run = run;
+    app_set_step_hook(run->a, web_tell_step, run);
     /* 0 fps: the browser's animation frames; 0: main returns, the page
        keeps running */
     emscripten_set_main_loop_arg(web_frame, run, 0, 0);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render tests of the program's languages (--lang, the locale, fonts):
 
-    i18n_test.py RAYPICK [I18nTest.test_TEST ...]    TEST: options glyphs fallback
+    i18n_test.py RAYPICK [I18nTest.test_TEST ...]    TEST: options glyphs panel_glyphs fallback
 
 options   --lang xx is refused with a message; --lang and the locale
           (LC_ALL over LC_MESSAGES over LANG) choose the language of
@@ -13,6 +13,10 @@ glyphs    the HUD's title in German and Chinese is drawn with the fonts'
           face the program reports, and matches it far better than it
           matches any other character of the title. A missing box ("tofu")
           or a wrong font matches none.
+panel-glyphs  lesson 4's code panel in Chinese (step mode, a click, five
+          steps): each ideograph of the step's sentence (--report) is found
+          in the text under the listing (--report's panel: text_y, scale)
+          as FreeType draws it with the CJK face.
 fallback  with no font for Chinese (RAYPICK_FONT at a Latin font only, or
           at nothing) --lang zh says what to install and shows English; a
           file that is no font is named, and the HUD uses its built-in
@@ -223,6 +227,55 @@ class I18nTest(RenderCase):
         check(len(h["fonts"]) == 1, "German opened a CJK face too: %s" % h["fonts"])
         h = check_title_glyphs("zh", cjk)
         check(len(h["fonts"]) == 2, "Chinese: the faces %s" % h["fonts"])
+
+    def test_panel_glyphs(self):
+        """Lesson 4's code panel in Chinese, step 6 of a click's search: each
+        ideograph of the step's sentence (from --report) is found in the text
+        under the listing as the CJK face draws it, and matches far better
+        there than any other of them."""
+        import json
+        png = os.path.join(ctx.tmp, "panel-zh.png")
+        click = (840, 660)       # teach_test.py's click on landmark 1's slope, at 1920x1080
+        args = ["--lesson", 4, "--size", "%dx%d" % SIZE, "--lang", "zh", "--report", "--key", "h@0", "--key", "p@1",
+                "--click", "%d,%d@2" % click] + ["--key", ".@3"] * 5 + ["--frames", 6, "--screenshot", png]
+        out, err = run(args)
+        lines = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+        panel = [l["panel"] for l in lines if "panel" in l][-1]
+        step = [l["step"] for l in lines if "step" in l][-1]
+        check(panel["shown"], "lesson 4 in Chinese at %dx%d drew no code panel" % SIZE)
+        wanted = [ch for ch in dict.fromkeys(step["sentence"]) if 0x4E00 <= ord(ch) <= 0x9FFF]
+        check(len(wanted) >= 3, "the step's sentence has no Chinese: %r" % step["sentence"])
+        h, _ = hud("zh", lesson=4)
+        fonts = [ImageFont.truetype(local_path(f["path"]), int(round(10 * panel["scale"])), index=f["index"])
+                 for f in h["fonts"]]
+        check(len(fonts) == 2, "Chinese: the faces %s" % h["fonts"])
+        # the text under the listing, green channel: its ink is (0.75, 1, 0.8)
+        x, y, w, hh = panel["code"]
+        top = max(int(panel["text_y"]) - 4, 0)
+        with Image.open(png) as im:
+            # the step's line and the sentence's (wrapped) lines; the watches below are ASCII
+            bottom = min(int(panel["text_y"] + 4 * panel["line_h"]) + 4, int(y + hh))
+            band = im.convert("RGB").crop((int(x), top, int(x + w), bottom)).getchannel("G")
+        level = sorted(band.getdata())[band.width * band.height // 2]
+        band = soft(ImageChops.subtract(band, Image.new("L", band.size, level)))
+        glyphs = {ch: soft(glyph_image(fonts[1], ch)) for ch in wanted}
+        found = {}
+        for ch in wanted:
+            found[ch] = best_place(band, glyphs[ch])
+            check(found[ch][0] < 22.0, "panel: %r (U+%04X) is not drawn as its font draws it: best mismatch %.1f of 255"
+                  % (ch, ord(ch), found[ch][0]))
+        for ch in wanted:
+            m, gx, gy = found[ch]
+            for other in wanted:
+                if other == ch:
+                    continue
+                g = glyphs[other]
+                alt = min(mismatch(band, g, xx, yy) for xx in range(max(gx - 3, 0), gx + 4)
+                          for yy in range(max(gy - 3, 0), min(gy + 4, band.height - g.height + 1)))
+                # the panel's em (about 20 pixels here) is smaller than the title's, and
+                # the blur makes ideographs alike: a clear margin, not the title's ratio
+                check(alt > m + 8.0, "panel: at %r's place %r matches nearly as well (%.1f vs %.1f)"
+                      % (ch, other, alt, m))
 
     def test_fallback(self):
         plain = hud("en")[0]
