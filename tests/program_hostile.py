@@ -193,9 +193,10 @@ def images(tmp):
     # the note: a PGM comment right after maxval
     case("pgm comment after maxval", hm + [write(tmp, "c.pgm", b"P5\n2 2\n255#c\n\x00\x40\x80\xff")], "carry-on")
     # item 4: a FIFO is refused before it is opened (opening it blocks)
-    fifo = os.path.join(tmp, "fifo.pgm")
-    os.mkfifo(fifo)
-    case("heightmap FIFO", hm + [fifo], "refuse", [fifo, "not a regular file (a FIFO)"])
+    if not WRAPPER:     # Windows has no FIFOs in its file system (Wine shows none)
+        fifo = os.path.join(tmp, "fifo.pgm")
+        os.mkfifo(fifo)
+        case("heightmap FIFO", hm + [fifo], "refuse", [fifo, "not a regular file (a FIFO)"])
 
 
 def models(tmp):
@@ -235,9 +236,10 @@ def models(tmp):
     face = re.search(r'"face":(\d+)', line)
     report('"hit":true' in line and face is not None and int(face.group(1)) < n - 2,
            "2^20-corner face picked", "face %s of %d hit" % (face.group(1), n - 2) if face else line[:120])
-    fifo = os.path.join(tmp, "fifo.obj")
-    os.mkfifo(fifo)
-    case("mesh FIFO", mesh + [fifo], "refuse", [fifo, "not a regular file (a FIFO)"])
+    if not WRAPPER:     # no FIFOs on Windows
+        fifo = os.path.join(tmp, "fifo.obj")
+        os.mkfifo(fifo)
+        case("mesh FIFO", mesh + [fifo], "refuse", [fifo, "not a regular file (a FIFO)"])
     if not HAVE_ASSIMP:
         return
     d = 60000
@@ -274,7 +276,10 @@ def outputs(tmp):
     def close_stdout():
         os.close(1)
     status, text, _, _ = run(short + ["--click", "80,60@1", "--report"], preexec=close_stdout)
-    ok = os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1 and "standard output is closed" in text
+    # Windows (Wine) gives the program a handle that fails at the first
+    # write: the write error is what it can say there
+    said = "standard output is closed" in text or (WRAPPER and "cannot write to standard output" in text)
+    ok = os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1 and said
     report(ok, "--report with stdout closed", describe(status) + ": " + text.strip()[:90])
     status, text, _, _ = run(short, preexec=close_stdout)
     report(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, "stdout closed, no output asked",
