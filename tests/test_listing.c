@@ -86,7 +86,7 @@ static void watches_are_formatted_when_shown(void **state)
     assert_string_equal(listing_watch_format(&w, buf, sizeof buf), "-inf");
     w = WATCH_F("x", NAN);
     assert_string_equal(listing_watch_format(&w, buf, sizeof buf), "nan");
-    w = WATCH_V3("p", 1.0f, -2.5f, 12345.0f);
+    w = WATCH_V3("p", 1.0f, -2.5f, 12341.0f);    /* no tie: C runtimes round 1.2345e4 differently */
     assert_string_equal(listing_watch_format(&w, buf, sizeof buf), "(1, -2.5, 1.234e+04)");
     w = WATCH_I("n", -7);
     assert_string_equal(listing_watch_format(&w, buf, sizeof buf), "-7");
