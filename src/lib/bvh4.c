@@ -28,43 +28,90 @@ static void slot_empty(rp_bvh4_node *q, int i)
     q->count[i] = 0;
 }
 
-/* Up to four binary nodes that together hold the subtree of inner node
-   `root`: its two children, then, while there is room, the inner one of
-   largest area replaced by its own two (Wald et al., "Getting rid of
-   packets", 2008: open the largest first, it is the one rays enter most). */
-static int gather(const rp_bvh2_node *nodes, uint32_t root, uint32_t out[4])
+/* What a slot of a BVH4 node holds while the collapse gathers them: a
+   binary node, or (ITEM_ENTRY | j) the primitive of leaf entry j alone. */
+#define ITEM_ENTRY 0x80000000u
+
+typedef struct collapser {
+    const rp_bvh2_node *nodes;
+    const rp_bvh_prim  *entries;
+    uint32_t            own_slots;   /* 0: no leaf gives its primitives slots */
+} collapser;
+
+/* The slots binary node n would take opened: two for an inner node, one
+   per primitive for a leaf whose primitives have slots of their own; 0
+   when it cannot be opened. */
+static uint32_t opened_slots(const collapser *c, uint32_t n)
 {
-    int k = 2;
-    out[0] = nodes[root].first;
-    out[1] = nodes[root].first + 1;
-    while (k < 4) {
+    const uint32_t count = c->nodes[n].count;
+    if (count == 0)
+        return 2;
+    return count > 1 && count <= c->own_slots ? count : 0;
+}
+
+/* Replaces out[i], binary node n, by what it opens into, appended. */
+static int open_item(const collapser *c, uint32_t out[4], int k, int i)
+{
+    const rp_bvh2_node *n = &c->nodes[out[i]];
+    if (n->count == 0) {
+        out[i] = n->first;
+        out[k++] = n->first + 1;
+        return k;
+    }
+    out[i] = ITEM_ENTRY | n->first;
+    for (uint32_t j = 1; j < n->count; j++)
+        out[k++] = ITEM_ENTRY | (n->first + j);
+    return k;
+}
+
+/* Up to four items that together hold the subtree of binary node `root`
+   (inner, or a leaf whose primitives have slots of their own): its
+   children, then, while there is room, the one of largest area that fits
+   replaced by what it opens into (Wald et al., "Getting rid of packets",
+   2008: open the largest first, it is the one rays enter most). */
+static int gather(const collapser *c, uint32_t root, uint32_t out[4])
+{
+    out[0] = root;
+    int k = open_item(c, out, 1, 0);
+    for (;;) {
         int open = -1;
         double best = -1.0;
         for (int i = 0; i < k; i++) {
-            const rp_bvh2_node *n = &nodes[out[i]];
+            if (out[i] & ITEM_ENTRY)
+                continue;
+            const rp_bvh2_node *n = &c->nodes[out[i]];
+            const uint32_t more = opened_slots(c, out[i]);
             double area = rp_bvh4_half_area(n->min, n->max);
-            if (n->count == 0 && area > best) {
+            if (more > 0 && k - 1 + more <= 4 && area > best) {
                 best = area;
                 open = i;
             }
         }
         if (open < 0)
-            break;
-        uint32_t first = nodes[out[open]].first;
-        out[open] = first;
-        out[k++] = first + 1;
+            return k;
+        k = open_item(c, out, k, open);
     }
-    return k;
 }
 
-/* (Depth first: a node's inner children get consecutive indices, after
-   it.) Each BVH4 node takes the place of one distinct binary inner node,
-   so there are at most as many as those. */
-uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
-                          rp_bvh4_node *out)
+static void slot_set_entry(rp_bvh4_node *q, int i, const rp_bvh_prim *e, uint32_t j)
 {
-    /* (binary inner node, its BVH4 node, that node's depth) to fill; each
-       pop pushes at most four, and the depth bound of RP_BVH4_STACK holds
+    for (int a = 0; a < 3; a++) {
+        q->b[a][i] = e->min[a];
+        q->b[3 + a][i] = e->max[a];
+    }
+    q->child[i] = j;
+    q->count[i] = 1;
+}
+
+/* (Depth first: a node's children nodes get consecutive indices, after
+   it.) Each BVH4 node takes the place of one distinct binary node, so
+   there are at most as many as those. */
+uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
+                          const rp_bvh_prim *entries, uint32_t own_slots, rp_bvh4_node *out)
+{
+    const collapser c = {nodes, entries, entries != NULL ? own_slots : 0};
+    /* (binary node, its BVH4 node, that node's depth) to fill; each pop
+       pushes at most four, and the depth bound of RP_BVH4_STACK holds
        here too */
     uint32_t stack[RP_BVH4_STACK][3];
     int sp = 0;
@@ -77,11 +124,16 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
         sp--;
         uint32_t bin = stack[sp][0], q = stack[sp][1], d = stack[sp][2];
         uint32_t kids[4];
-        int k = gather(nodes, bin, kids);
+        int k = gather(&c, bin, kids);
         /* pushed in reverse, so the first child's subtree comes next */
         for (int i = 3; i >= 0; i--) {
             if (i >= k) {
                 slot_empty(&out[q], i);
+                continue;
+            }
+            if (kids[i] & ITEM_ENTRY) {
+                uint32_t j = kids[i] & ~ITEM_ENTRY;
+                slot_set_entry(&out[q], i, &entries[j], j);
                 continue;
             }
             const rp_bvh2_node *n = &nodes[kids[i]];
@@ -89,7 +141,10 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
                 slot_set(&out[q], i, n, n->first, 0);
                 continue;
             }
-            if (n->count > 0) {
+            /* a leaf stays one slot when it has one primitive, or too
+               deep a node of its own would be (then it is tested whole) */
+            const bool own = opened_slots(&c, kids[i]) > 0;
+            if (n->count > 0 && (!own || d + 1 >= RP_BVH_MAX_DEPTH)) {
                 slot_set(&out[q], i, n, n->first, n->count);
                 continue;
             }

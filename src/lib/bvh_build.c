@@ -351,6 +351,9 @@ static uint32_t build_node(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sh
     bool leaf_ok = t->count <= shape->max_leaf;
     memcpy(node->min, t->bmin, sizeof node->min);
     memcpy(node->max, t->bmax, sizeof node->max);
+    /* each its own slot of one four-wide node: no split could beat that */
+    if (leaf_ok && t->count <= shape->own_slots)
+        return 0;
     if (t->count > 1 && t->depth < RP_BVH_SAH_DEPTH) {
         uint32_t nl = sah_split(p, t, shape, leaf_ok, top_threads, left, right);
         if (nl != NO_SPLIT)
@@ -503,15 +506,17 @@ static void build_one(build_job *j, subtree *s, rp_bvh2_node *scratch)
     s->worker = j->worker;
     s->first4 = j->used4;
     s->count4 = 0;
-    if (top->count == 0) {
-        /* a BVH4 node per binary inner node at most: (used - 1) / 2 */
-        if (!reserve4(j, (used - 1) / 2)) {
+    const bool own = top->count > 1 && top->count <= j->shape->own_slots;
+    if (top->count == 0 || own) {
+        /* a BVH4 node per binary node at most */
+        if (!reserve4(j, used)) {
             j->failed = true;
             return;
         }
         /* the top's BVH4 nodes are above it: its root is no deeper than
            the binary one */
-        s->count4 = rp_bvh4_collapse(scratch, 0, s->root.depth, j->out4 + j->used4);
+        s->count4 = rp_bvh4_collapse(scratch, 0, s->root.depth, j->p, j->shape->own_slots,
+                                     j->out4 + j->used4);
         j->failed |= s->count4 == 0;
         j->used4 += s->count4;
         top->count = RP_BVH2_COLLAPSED;
@@ -638,7 +643,8 @@ static uint32_t collapse_top(rp_bvh2_node *top, const subtree *sub, int n, rp_bv
     for (int i = 0; i < n; i++)
         if (top[sub[i].root.node].count == RP_BVH2_COLLAPSED)
             top[sub[i].root.node].first = sub[i].at;
-    return rp_bvh4_collapse(top, 0, 0, out);
+    /* (the records are gone: a leaf of the top stays one slot) */
+    return rp_bvh4_collapse(top, 0, 0, NULL, 0, out);
 }
 
 /* Copies subtrees [from, to)'s BVH4 nodes from their threads' lists to
@@ -828,7 +834,7 @@ bool rp_bvh_build_shaped(const rp_bvh_box *boxes, uint32_t count, const rp_bvh_s
 bool rp_bvh_build_tagged(const rp_bvh_box *boxes, const uint32_t *tags, uint32_t count,
                           rp_bvh *out)
 {
-    const rp_bvh_shape scene = {RP_BVH_SCENE_MAX_LEAF, 1.0, 0, true};
+    const rp_bvh_shape scene = {RP_BVH_SCENE_MAX_LEAF, 1.0, 0, true, RP_BVH_SCENE_MAX_LEAF};
     return build(boxes, NULL, tags, count, &scene, out);
 }
 

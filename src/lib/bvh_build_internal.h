@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bvh.h"
 #include "simd.h"
 
 /* Most bins per axis (Wald 2007: centroids in 16 bins, the cheapest of
@@ -79,16 +80,6 @@ static inline void rp_v4_bins(rp_v4 x, float last, int out[4])
     }
 }
 #endif
-
-/* A primitive as the builder moves it: min and max each followed by 4
-   more bytes, so both load as one rp_v4; those bytes are the primitive's
-   index and its tag (rp_bvh_build_tagged), which travel with its box. */
-typedef struct rp_bvh_prim {
-    float    min[3];
-    uint32_t obj;
-    float    max[3];
-    uint32_t tag;
-} rp_bvh_prim;
 
 /* A node to build: its primitives p[first .. first + count), their box
    and the bounds of their centroids (times two: min + max, no halving
