@@ -22,8 +22,11 @@
 #include "thread_internal.h"
 
 /* A bin's box, as it grows. */
+/* A bin's box and the bounds of its centroids, as they grow: the sides
+   of the chosen plane are measured by their bins, so the partition only
+   moves objects. */
 typedef struct bin {
-    rp_v4 min, max;
+    rp_v4 min, max, cmin, cmax;
 } bin;
 
 /* Nodes with more than twice this many primitives choose their plane from
@@ -67,6 +70,7 @@ static rp_bvh_binning make_binning(const float cmin[4], const float cmax[4], uin
         /* a zero or overflowing extent cannot be split on that axis */
         b.scale_f[k] = extent > 0.0f && isfinite(extent) ? b.bins * 0.99999f / extent : 0.0f;
     }
+    memcpy(b.cmin_f, cmin, sizeof b.cmin_f);
     b.cmin = rp_v4_load3(cmin);
     b.scale = rp_v4_load3(b.scale_f);
     return b;
@@ -97,58 +101,94 @@ typedef struct split {
     double cost;            /* sum of half area * count of both sides */
 } split;
 
-/* Bins the objects (every stride-th) on all three axes, then finds the
-   cheapest plane; axis -1 when the centroids do not spread on any axis. */
-static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
-                        const rp_bvh_binning *bn, rp_v4 unit)
+/* Adds the object with box a..b and centroid c to bin k of each axis. */
+static inline void bin_add(bin bins[3][RP_BVH_BINS], uint32_t counts[3][RP_BVH_BINS],
+                           const int k[4], rp_v4 a, rp_v4 b, rp_v4 c)
 {
-    /* Two sets of bins, for the even and the odd objects: neighbours
-       often fall in the same bin, and each update would wait for the one
-       before it to be stored. */
-    bin bins[2][3][RP_BVH_BINS];
-    uint32_t counts[2][3][RP_BVH_BINS];
+    for (int axis = 0; axis < 3; axis++) {
+        bin *x = &bins[axis][k[axis]];
+        x->min = rp_v4_min(x->min, a);
+        x->max = rp_v4_max(x->max, b);
+        x->cmin = rp_v4_min(x->cmin, c);
+        x->cmax = rp_v4_max(x->cmax, c);
+        counts[axis][k[axis]]++;
+    }
+}
+
+/* Bins every stride-th object on all three axes into bins[0]. Two sets
+   of bins, for the even and the odd objects: neighbours often fall in
+   the same bin, and each update would wait for the one before it to be
+   stored. */
+static void bin_objects(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
+                        const rp_bvh_binning *bn, bin bins[2][3][RP_BVH_BINS],
+                        uint32_t counts[2][3][RP_BVH_BINS])
+{
     const int nb = bn->bins;
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 3; k++)
             for (int b = 0; b < nb; b++) {
-                bins[s][k][b].min = rp_v4_set1(FLT_MAX);
-                bins[s][k][b].max = rp_v4_set1(-FLT_MAX);
+                bins[s][k][b].min = bins[s][k][b].cmin = rp_v4_set1(FLT_MAX);
+                bins[s][k][b].max = bins[s][k][b].cmax = rp_v4_set1(-FLT_MAX);
                 counts[s][k][b] = 0;
             }
     uint32_t i = 0;
     for (; i + stride < count; i += 2 * stride) {
         int ix[4], jx[4];
-        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max);
-        rp_v4 c = rp_v4_load3x(p[i + stride].min), d = rp_v4_load3x(p[i + stride].max);
-        rp_bvh_bins_of(bn, rp_v4_add(a, b), ix);
-        rp_bvh_bins_of(bn, rp_v4_add(c, d), jx);
-        for (int k = 0; k < 3; k++) {
-            bin *bk = &bins[0][k][ix[k]], *bj = &bins[1][k][jx[k]];
-            bk->min = rp_v4_min(bk->min, a);
-            bk->max = rp_v4_max(bk->max, b);
-            bj->min = rp_v4_min(bj->min, c);
-            bj->max = rp_v4_max(bj->max, d);
-            counts[0][k][ix[k]]++;
-            counts[1][k][jx[k]]++;
-        }
+        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max), c = rp_v4_add(a, b);
+        rp_v4 d = rp_v4_load3x(p[i + stride].min), e = rp_v4_load3x(p[i + stride].max);
+        rp_v4 f = rp_v4_add(d, e);
+        rp_bvh_bins_of(bn, c, ix);
+        rp_bvh_bins_of(bn, f, jx);
+        bin_add(bins[0], counts[0], ix, a, b, c);
+        bin_add(bins[1], counts[1], jx, d, e, f);
     }
     if (i < count) {
         int ix[4];
-        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max);
-        rp_bvh_bins_of(bn, rp_v4_add(a, b), ix);
-        for (int k = 0; k < 3; k++) {
-            bin *bk = &bins[0][k][ix[k]];
-            bk->min = rp_v4_min(bk->min, a);
-            bk->max = rp_v4_max(bk->max, b);
-            counts[0][k][ix[k]]++;
-        }
+        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max), c = rp_v4_add(a, b);
+        rp_bvh_bins_of(bn, c, ix);
+        bin_add(bins[0], counts[0], ix, a, b, c);
     }
     for (int k = 0; k < 3; k++)
         for (int b = 0; b < nb; b++) {
-            bins[0][k][b].min = rp_v4_min(bins[0][k][b].min, bins[1][k][b].min);
-            bins[0][k][b].max = rp_v4_max(bins[0][k][b].max, bins[1][k][b].max);
+            bin *x = &bins[0][k][b];
+            const bin *y = &bins[1][k][b];
+            x->min = rp_v4_min(x->min, y->min);
+            x->max = rp_v4_max(x->max, y->max);
+            x->cmin = rp_v4_min(x->cmin, y->cmin);
+            x->cmax = rp_v4_max(x->cmax, y->cmax);
             counts[0][k][b] += counts[1][k][b];
         }
+}
+
+/* The bounds of bins [from, to) of one axis into t. */
+static void bins_bounds(const bin *bins, int from, int to, rp_bvh_task *t)
+{
+    rp_v4 mn = rp_v4_set1(FLT_MAX), mx = rp_v4_set1(-FLT_MAX);
+    rp_v4 cmn = rp_v4_set1(FLT_MAX), cmx = rp_v4_set1(-FLT_MAX);
+    for (int b = from; b < to; b++) {
+        mn = rp_v4_min(mn, bins[b].min);
+        mx = rp_v4_max(mx, bins[b].max);
+        cmn = rp_v4_min(cmn, bins[b].cmin);
+        cmx = rp_v4_max(cmx, bins[b].cmax);
+    }
+    rp_v4_store(t->bmin, mn);
+    rp_v4_store(t->bmax, mx);
+    rp_v4_store(t->cmin, cmn);
+    rp_v4_store(t->cmax, cmx);
+}
+
+/* Bins the objects (every stride-th) on all three axes, then finds the
+   cheapest plane; axis -1 when the centroids do not spread on any axis.
+   left and right get both sides' bounds (rp_bvh_task: those of the
+   sample when stride > 1). */
+static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
+                        const rp_bvh_binning *bn, rp_v4 unit, rp_bvh_task *left,
+                        rp_bvh_task *right)
+{
+    bin bins[2][3][RP_BVH_BINS];
+    uint32_t counts[2][3][RP_BVH_BINS];
+    const int nb = bn->bins;
+    bin_objects(p, count, stride, bn, bins, counts);
     split best = {-1, 0, INFINITY};
     for (int k = 0; k < 3; k++) {
         if (bn->scale_f[k] == 0.0f)
@@ -182,6 +222,10 @@ static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
                 best.cost = cost;
             }
         }
+    }
+    if (best.axis >= 0) {
+        bins_bounds(bins[0][best.axis], 0, best.plane + 1, left);
+        bins_bounds(bins[0][best.axis], best.plane + 1, nb, right);
     }
     return best;
 }
@@ -329,16 +373,28 @@ static uint32_t sah_split(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sha
     if (t->count <= SMALL)
         return sweep_split(p, t->count, leaf_ok, shape->node_cost, area, unit, left, right);
     rp_bvh_binning bn = make_binning(t->cmin, t->cmax, t->count);
+    if (bn.scale_f[0] == 0.0f && bn.scale_f[1] == 0.0f && bn.scale_f[2] == 0.0f) {
+        /* a sample's centroids may all fall on one point where the
+           node's do not: measure them all before giving up */
+        float mn[4], mx[4], cmin[4], cmax[4];
+        scan_bounds(p, t->count, mn, mx, cmin, cmax);
+        bn = make_binning(cmin, cmax, t->count);
+    }
     uint32_t stride = t->count > 2 * SAMPLE_TARGET ? t->count / SAMPLE_TARGET : 1;
-    split s = best_split(p, t->count, stride, &bn, unit);
+    split s = best_split(p, t->count, stride, &bn, unit, left, right);
     if (s.axis < 0)
         return NO_SPLIT;
+    if (stride == 1) {
+        /* the node's own box, exact from its bins (a sampled parent's
+           bins only estimated it) */
+        area = box_area(rp_v4_min(rp_v4_load3(left->bmin), rp_v4_load3(right->bmin)),
+                        rp_v4_max(rp_v4_load3(left->bmax), rp_v4_load3(right->bmax)), unit);
+    }
     /* traversal 1 + the children's objects, against testing all
        (sampled nodes are far too big to become leaves) */
     if (leaf_ok && shape->node_cost * area + s.cost >= area * t->count)
         return 0;
-    return rp_bvh_partition(p, t->count, s.axis, s.plane, &bn, shape->scattered, top_threads, left,
-                            right);
+    return rp_bvh_partition(p, t->count, s.axis, s.plane, &bn, shape->scattered, top_threads);
 }
 
 /* Builds the node of task t: bounds, and where to split its primitives
@@ -372,6 +428,37 @@ static uint32_t build_node(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sh
 bool rp_bvh_build(const rp_bvh_box *boxes, uint32_t count, rp_bvh *out)
 {
     return rp_bvh_build_tagged(boxes, NULL, count, out);
+}
+
+/* Makes the boxes of nodes[first .. end) exact, children before parents
+   (every child comes after its parent): a leaf's from its records, an
+   inner node's from its children's (the children of sampled nodes were
+   boxed by the sample). COLLAPSED nodes are exact already. */
+static void exact_boxes(const rp_bvh_prim *p, rp_bvh2_node *nodes, uint32_t first, uint32_t end)
+{
+    for (uint32_t i = end; i-- > first;) {
+        rp_bvh2_node *n = &nodes[i];
+        if (n->count == RP_BVH2_COLLAPSED)
+            continue;
+        rp_v4 mn, mx;
+        if (n->count > 0) {
+            mn = rp_v4_load3x(p[n->first].min);
+            mx = rp_v4_load3x(p[n->first].max);
+            for (uint32_t k = n->first + 1; k < n->first + n->count; k++) {
+                mn = rp_v4_min(mn, rp_v4_load3x(p[k].min));
+                mx = rp_v4_max(mx, rp_v4_load3x(p[k].max));
+            }
+        } else {
+            const rp_bvh2_node *l = &nodes[n->first], *r = &nodes[n->first + 1];
+            mn = rp_v4_min(rp_v4_load3(l->min), rp_v4_load3(r->min));
+            mx = rp_v4_max(rp_v4_load3(l->max), rp_v4_load3(r->max));
+        }
+        float lo[4], hi[4];
+        rp_v4_store(lo, mn);
+        rp_v4_store(hi, mx);
+        memcpy(n->min, lo, sizeof n->min);
+        memcpy(n->max, hi, sizeof n->max);
+    }
 }
 
 /* Builds the subtree of task `root` depth first: its node is written at
@@ -411,6 +498,7 @@ static uint32_t build_subtree(rp_bvh_prim *p, rp_bvh2_node *nodes, const rp_bvh_
         stack[sp++] = right;
         stack[sp++] = left;
     }
+    exact_boxes(p, nodes, root->node, used);
     *next = used;
     return max_depth;
 }
@@ -773,6 +861,7 @@ static bool build(const rp_bvh_box *boxes, const float *tris, const uint32_t *ta
     }
     if (n > 0)
         run_workers(jobs, workers);
+    exact_boxes(p, top, 0, used);
     rp_free_large(p);
     bool failed = false;
     for (int w = 0; w < workers; w++)

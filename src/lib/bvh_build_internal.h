@@ -83,7 +83,10 @@ static inline void rp_v4_bins(rp_v4 x, float last, int out[4])
 
 /* A node to build: its primitives p[first .. first + count), their box
    and the bounds of their centroids (times two: min + max, no halving
-   needed to compare them), all measured by the parent's partition pass. */
+   needed to compare them), as the parent's bins measured them: exact
+   when the parent binned all its primitives, those of its sample when it
+   binned every n-th (the box is then made exact once the subtree is
+   built, bottom up; a sample's centroid bounds only steer the binning). */
 typedef struct rp_bvh_task {
     uint32_t node, first, count, depth;
     float    bmin[4], bmax[4];
@@ -94,7 +97,7 @@ typedef struct rp_bvh_task {
    use fewer bins than RP_BVH_BINS: bvh_build.c's make_binning). */
 typedef struct rp_bvh_binning {
     rp_v4 cmin, scale;
-    float scale_f[4];
+    float cmin_f[4], scale_f[4];
     int   bins;
 } rp_bvh_binning;
 
@@ -105,14 +108,22 @@ static inline void rp_bvh_bins_of(const rp_bvh_binning *bn, rp_v4 c, int out[4])
     rp_v4_bins(rp_v4_mul(rp_v4_sub(c, bn->cmin), bn->scale), (float)(bn->bins - 1), out);
 }
 
+/* Whether the centroid bin of p on `axis` is beyond `plane`: rp_bvh_bins_of
+   on one axis, the same float operations; a bin is beyond plane exactly
+   when the unclamped bin coordinate reaches plane + 1 (plane + 1 is a
+   bin, and clamping moves no value across it). */
+static inline bool rp_bvh_beyond(const rp_bvh_binning *bn, const rp_bvh_prim *p, int axis,
+                                 float plane_end)
+{
+    return ((p->min[axis] + p->max[axis]) - bn->cmin_f[axis]) * bn->scale_f[axis] >= plane_end;
+}
+
 /* Moves the primitives of p[0 .. count) whose centroid bins on `axis`
-   are at most `plane` (rp_bvh_bins_of) to the front, and measures both
-   sides' boxes and centroid bounds into left and right; returns how many
-   went left. scattered: as rp_bvh_shape's. top_threads > 0 (the top of
-   the tree): each half of p is partitioned on its own, on two threads
-   when top_threads > 1, with the same result on any number. */
+   are at most `plane` (rp_bvh_beyond) to the front, in place; returns
+   how many went left. scattered: as rp_bvh_shape's. top_threads > 0 (the
+   top of the tree): each half of p is partitioned on its own, on two
+   threads when top_threads > 1, with the same result on any number. */
 uint32_t rp_bvh_partition(rp_bvh_prim *p, uint32_t count, int axis, int plane,
-                          const rp_bvh_binning *bn, bool scattered, int top_threads,
-                          rp_bvh_task *left, rp_bvh_task *right);
+                          const rp_bvh_binning *bn, bool scattered, int top_threads);
 
 #endif /* RAYPICK_BVH_BUILD_INTERNAL_H */
