@@ -22,13 +22,6 @@
 #include "thread_internal.h"
 
 /* A bin's box, as it grows. */
-/* A bin's box and the bounds of its centroids, as they grow: the sides
-   of the chosen plane are measured by their bins, so the partition only
-   moves objects. */
-typedef struct bin {
-    rp_v4 min, max, cmin, cmax;
-} bin;
-
 /* Nodes with more than twice this many primitives choose their plane from
    an even sample of about this many: the plane barely changes, and the
    one full pass left per node is the partition (docs/performance.md). */
@@ -58,6 +51,15 @@ static float box_area(rp_v4 mn, rp_v4 mx, rp_v4 unit)
         rp_v4_mul(rp_v4_sub(rp_v4_mul(mx, half), rp_v4_mul(mn, half)), unit));
 }
 
+/* box_area of the box mn .. -nmx (a bin's, bvh_bin.h) whose lane 3 may
+   hold anything: the same float operations (-nmx times -1/2 is max times
+   1/2 exactly). */
+static float bin_area(rp_v4 mn, rp_v4 nmx, rp_v4 unit)
+{
+    const rp_v4 e = rp_v4_sub(rp_v4_mul(nmx, rp_v4_set1(-0.5f)), rp_v4_mul(mn, rp_v4_set1(0.5f)));
+    return rp_v4_area_of_extent(rp_v4_mul(rp_v4_keep3(e), unit));
+}
+
 /* The binning of a node's centroids. Small nodes use fewer bins: the
    sweep over the bins costs as much as binning a few dozen primitives,
    and most nodes are small. */
@@ -68,11 +70,9 @@ static rp_bvh_binning make_binning(const float cmin[4], const float cmax[4], uin
     for (int k = 0; k < 4; k++) {
         float extent = k < 3 ? cmax[k] - cmin[k] : 0.0f;
         /* a zero or overflowing extent cannot be split on that axis */
-        b.scale_f[k] = extent > 0.0f && isfinite(extent) ? b.bins * 0.99999f / extent : 0.0f;
+        b.scale[k] = extent > 0.0f && isfinite(extent) ? b.bins * 0.99999f / extent : 0.0f;
+        b.cmin[k] = k < 3 ? cmin[k] : 0.0f;
     }
-    memcpy(b.cmin_f, cmin, sizeof b.cmin_f);
-    b.cmin = rp_v4_load3(cmin);
-    b.scale = rp_v4_load3(b.scale_f);
     return b;
 }
 
@@ -101,80 +101,23 @@ typedef struct split {
     double cost;            /* sum of half area * count of both sides */
 } split;
 
-/* Adds the object with box a..b and centroid c to bin k of each axis. */
-static inline void bin_add(bin bins[3][RP_BVH_BINS], uint32_t counts[3][RP_BVH_BINS],
-                           const int k[4], rp_v4 a, rp_v4 b, rp_v4 c)
+/* The bounds of bins [from, to) of one axis into t (bvh_bin.h's
+   layout: the maxima negated). */
+static void bins_bounds(const rp_bvh_bins *bins, int axis, int from, int to, rp_bvh_task *t)
 {
-    for (int axis = 0; axis < 3; axis++) {
-        bin *x = &bins[axis][k[axis]];
-        x->min = rp_v4_min(x->min, a);
-        x->max = rp_v4_max(x->max, b);
-        x->cmin = rp_v4_min(x->cmin, c);
-        x->cmax = rp_v4_max(x->cmax, c);
-        counts[axis][k[axis]]++;
-    }
-}
-
-/* Bins every stride-th object on all three axes into bins[0]. Two sets
-   of bins, for the even and the odd objects: neighbours often fall in
-   the same bin, and each update would wait for the one before it to be
-   stored. */
-static void bin_objects(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
-                        const rp_bvh_binning *bn, bin bins[2][3][RP_BVH_BINS],
-                        uint32_t counts[2][3][RP_BVH_BINS])
-{
-    const int nb = bn->bins;
-    for (int s = 0; s < 2; s++)
-        for (int k = 0; k < 3; k++)
-            for (int b = 0; b < nb; b++) {
-                bins[s][k][b].min = bins[s][k][b].cmin = rp_v4_set1(FLT_MAX);
-                bins[s][k][b].max = bins[s][k][b].cmax = rp_v4_set1(-FLT_MAX);
-                counts[s][k][b] = 0;
-            }
-    uint32_t i = 0;
-    for (; i + stride < count; i += 2 * stride) {
-        int ix[4], jx[4];
-        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max), c = rp_v4_add(a, b);
-        rp_v4 d = rp_v4_load3x(p[i + stride].min), e = rp_v4_load3x(p[i + stride].max);
-        rp_v4 f = rp_v4_add(d, e);
-        rp_bvh_bins_of(bn, c, ix);
-        rp_bvh_bins_of(bn, f, jx);
-        bin_add(bins[0], counts[0], ix, a, b, c);
-        bin_add(bins[1], counts[1], jx, d, e, f);
-    }
-    if (i < count) {
-        int ix[4];
-        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max), c = rp_v4_add(a, b);
-        rp_bvh_bins_of(bn, c, ix);
-        bin_add(bins[0], counts[0], ix, a, b, c);
-    }
-    for (int k = 0; k < 3; k++)
-        for (int b = 0; b < nb; b++) {
-            bin *x = &bins[0][k][b];
-            const bin *y = &bins[1][k][b];
-            x->min = rp_v4_min(x->min, y->min);
-            x->max = rp_v4_max(x->max, y->max);
-            x->cmin = rp_v4_min(x->cmin, y->cmin);
-            x->cmax = rp_v4_max(x->cmax, y->cmax);
-            counts[0][k][b] += counts[1][k][b];
-        }
-}
-
-/* The bounds of bins [from, to) of one axis into t. */
-static void bins_bounds(const bin *bins, int from, int to, rp_bvh_task *t)
-{
-    rp_v4 mn = rp_v4_set1(FLT_MAX), mx = rp_v4_set1(-FLT_MAX);
-    rp_v4 cmn = rp_v4_set1(FLT_MAX), cmx = rp_v4_set1(-FLT_MAX);
+    rp_v4 mn = rp_v4_set1(FLT_MAX), nmx = rp_v4_set1(FLT_MAX);
+    rp_v4 cmn = rp_v4_set1(FLT_MAX), ncmx = rp_v4_set1(FLT_MAX);
     for (int b = from; b < to; b++) {
-        mn = rp_v4_min(mn, bins[b].min);
-        mx = rp_v4_max(mx, bins[b].max);
-        cmn = rp_v4_min(cmn, bins[b].cmin);
-        cmx = rp_v4_max(cmx, bins[b].cmax);
+        mn = rp_v4_min(mn, rp_v4_load3(bins->bin[axis][b].box));
+        nmx = rp_v4_min(nmx, rp_v4_load3(bins->bin[axis][b].box + 4));
+        cmn = rp_v4_min(cmn, rp_v4_load3(bins->bin[axis][b].cent));
+        ncmx = rp_v4_min(ncmx, rp_v4_load3(bins->bin[axis][b].cent + 4));
     }
+    const rp_v4 zero = rp_v4_set1(0.0f);
     rp_v4_store(t->bmin, mn);
-    rp_v4_store(t->bmax, mx);
+    rp_v4_store(t->bmax, rp_v4_sub(zero, nmx));
     rp_v4_store(t->cmin, cmn);
-    rp_v4_store(t->cmax, cmx);
+    rp_v4_store(t->cmax, rp_v4_sub(zero, ncmx));
 }
 
 /* Bins the objects (every stride-th) on all three axes, then finds the
@@ -185,37 +128,35 @@ static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
                         const rp_bvh_binning *bn, rp_v4 unit, rp_bvh_task *left,
                         rp_bvh_task *right)
 {
-    bin bins[2][3][RP_BVH_BINS];
-    uint32_t counts[2][3][RP_BVH_BINS];
+    rp_bvh_bins bins;
+    rp_simd_bvh_bin()(p, count, stride, bn, &bins);
     const int nb = bn->bins;
-    bin_objects(p, count, stride, bn, bins, counts);
     split best = {-1, 0, INFINITY};
     for (int k = 0; k < 3; k++) {
-        if (bn->scale_f[k] == 0.0f)
+        if (bn->scale[k] == 0.0f)
             continue;
         float left_area[RP_BVH_BINS];
         uint32_t left_count[RP_BVH_BINS];
-        rp_v4 mn = rp_v4_set1(FLT_MAX), mx = rp_v4_set1(-FLT_MAX);
+        rp_v4 mn = rp_v4_set1(FLT_MAX), nmx = rp_v4_set1(FLT_MAX);
         uint32_t n = 0;
         for (int b = 0; b < nb - 1; b++) {
-            mn = rp_v4_min(mn, bins[0][k][b].min);
-            mx = rp_v4_max(mx, bins[0][k][b].max);
-            n += counts[0][k][b];
-            left_area[b] = n ? box_area(mn, mx, unit) : 0.0f;
+            mn = rp_v4_min(mn, rp_v4_load3x(bins.bin[k][b].box));
+            nmx = rp_v4_min(nmx, rp_v4_load3x(bins.bin[k][b].box + 4));
+            n += bins.count[k][b];
+            left_area[b] = n ? bin_area(mn, nmx, unit) : 0.0f;
             left_count[b] = n;
         }
-        mn = rp_v4_set1(FLT_MAX);
-        mx = rp_v4_set1(-FLT_MAX);
+        mn = nmx = rp_v4_set1(FLT_MAX);
         n = 0;
         for (int b = nb - 1; b > 0; b--) {
-            mn = rp_v4_min(mn, bins[0][k][b].min);
-            mx = rp_v4_max(mx, bins[0][k][b].max);
-            n += counts[0][k][b];
+            mn = rp_v4_min(mn, rp_v4_load3x(bins.bin[k][b].box));
+            nmx = rp_v4_min(nmx, rp_v4_load3x(bins.bin[k][b].box + 4));
+            n += bins.count[k][b];
             int plane = b - 1;
             if (n == 0 || left_count[plane] == 0)
                 continue;
             double cost = (double)left_area[plane] * left_count[plane] +
-                          (double)box_area(mn, mx, unit) * n;
+                          (double)bin_area(mn, nmx, unit) * n;
             if (cost < best.cost) {
                 best.axis = k;
                 best.plane = plane;
@@ -224,8 +165,8 @@ static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
         }
     }
     if (best.axis >= 0) {
-        bins_bounds(bins[0][best.axis], 0, best.plane + 1, left);
-        bins_bounds(bins[0][best.axis], best.plane + 1, nb, right);
+        bins_bounds(&bins, best.axis, 0, best.plane + 1, left);
+        bins_bounds(&bins, best.axis, best.plane + 1, nb, right);
     }
     return best;
 }
@@ -373,7 +314,7 @@ static uint32_t sah_split(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sha
     if (t->count <= SMALL)
         return sweep_split(p, t->count, leaf_ok, shape->node_cost, area, unit, left, right);
     rp_bvh_binning bn = make_binning(t->cmin, t->cmax, t->count);
-    if (bn.scale_f[0] == 0.0f && bn.scale_f[1] == 0.0f && bn.scale_f[2] == 0.0f) {
+    if (bn.scale[0] == 0.0f && bn.scale[1] == 0.0f && bn.scale[2] == 0.0f) {
         /* a sample's centroids may all fall on one point where the
            node's do not: measure them all before giving up */
         float mn[4], mx[4], cmin[4], cmax[4];

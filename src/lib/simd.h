@@ -106,10 +106,14 @@ static inline const char *rp_simd_isa_name(rp_isa isa)
 
 /* ---- the run-time kernels (simd.c picks them: one line each) ----------- */
 
+#include "bvh_bin.h"
 #include "sphere_filter.h"
 
 /* rp_intersect_ray_spheres' float pre-filter (sphere_filter.h). */
 rp_sphere_filter_fn rp_simd_sphere_filter(void);
+
+/* The BVH builder's binning (bvh_bin.h). */
+rp_bvh_bin_fn rp_simd_bvh_bin(void);
 
 /* Asks for the cache line at p ahead of its use (a hint: the walks start
    loading a child's lines as soon as its box is hit, so misses overlap). */
