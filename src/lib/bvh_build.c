@@ -351,6 +351,10 @@ static uint32_t build_node(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sh
     /* each its own slot of one four-wide node: no split could beat that */
     if (leaf_ok && t->count <= shape->own_slots)
         return 0;
+    /* a node visit costs more than testing them all: no split pays
+       (every split's cost is at least the visit's) */
+    if (leaf_ok && shape->node_cost >= (double)t->count)
+        return 0;
     if (t->count > 1 && t->depth < RP_BVH_SAH_DEPTH) {
         uint32_t nl = sah_split(p, t, shape, leaf_ok, top_threads, left, right);
         if (nl != NO_SPLIT)
