@@ -176,22 +176,6 @@ static void node_box(const rp_bvh4_node *n, float lo[3], float hi[3])
     }
 }
 
-/* The box around the leaf entries [first, first + count). */
-static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
-                     const rp_bvh_box *boxes, float lo[3], float hi[3])
-{
-    const rp_bvh_box *b = &boxes[prims[first]];
-    memcpy(lo, b->min, sizeof b->min);
-    memcpy(hi, b->max, sizeof b->max);
-    for (uint32_t j = first + 1; j < first + count; j++) {
-        b = &boxes[prims[j]];
-        for (int a = 0; a < 3; a++) {
-            lo[a] = b->min[a] < lo[a] ? b->min[a] : lo[a];
-            hi[a] = b->max[a] > hi[a] ? b->max[a] : hi[a];
-        }
-    }
-}
-
 /* Sum over the used slots of nodes[q] of area * (primitives, or 1). */
 static double node_weighted_area(const rp_bvh4_node *n)
 {
@@ -217,6 +201,132 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted)
     return weighted / root;
 }
 
+/* The refit reads each leaf's boxes at random (boxes are in object order,
+   leaves in tree order), and child nodes refitted long before: those of
+   the node this many places ahead are asked for early, so the misses
+   overlap. */
+#define REFIT_AHEAD 16
+
+#if RP_SIMD_SSE2
+/* The box around the leaf entries [first, first + count): min and max
+   as (x, y, z, any). */
+static inline void leaf_box4(const uint32_t *prims, uint32_t first, uint32_t count,
+                             const rp_bvh_box *boxes, __m128 *lo, __m128 *hi)
+{
+    *lo = _mm_set1_ps(INFINITY);
+    *hi = _mm_set1_ps(-INFINITY);
+    for (uint32_t j = first; j < first + count; j++) {
+        const rp_bvh_box *b = &boxes[prims[j]];
+        /* max read as (min z, max x, y, z): no load past the box */
+        const __m128 m = _mm_loadu_ps(&b->min[2]);
+        *lo = _mm_min_ps(*lo, _mm_loadu_ps(b->min));
+        *hi = _mm_max_ps(*hi, _mm_shuffle_ps(m, m, _MM_SHUFFLE(0, 3, 2, 1)));
+    }
+}
+
+/* The box around a node's four slots: rows b[0..2] are its slots' min
+   x, y, z, b[3..5] their max (empty slots are inverted boxes). */
+static inline void node_box4(const rp_bvh4_node *n, __m128 *lo, __m128 *hi)
+{
+    __m128 x = _mm_loadu_ps(n->b[0]), y = _mm_loadu_ps(n->b[1]), z = _mm_loadu_ps(n->b[2]);
+    __m128 w = z;
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    *lo = _mm_min_ps(_mm_min_ps(x, y), _mm_min_ps(z, w));
+    x = _mm_loadu_ps(n->b[3]);
+    y = _mm_loadu_ps(n->b[4]);
+    z = _mm_loadu_ps(n->b[5]);
+    w = z;
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    *hi = _mm_max_ps(_mm_max_ps(x, y), _mm_max_ps(z, w));
+}
+
+/* Refits node n from its children; returns its weighted area (the same
+   sum, in the same order, as node_weighted_area). */
+static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *prims,
+                         const rp_bvh_box *boxes)
+{
+    __m128 lo[4], hi[4];
+    for (int i = 0; i < 4; i++) {
+        if (n->child[i] == RP_BVH4_EMPTY) {
+            lo[i] = _mm_set1_ps(INFINITY);
+            hi[i] = _mm_set1_ps(-INFINITY);
+        } else if (n->count[i] > 0) {
+            leaf_box4(prims, n->child[i], n->count[i], boxes, &lo[i], &hi[i]);
+        } else {
+            node_box4(&nodes[n->child[i]], &lo[i], &hi[i]);
+        }
+    }
+    _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
+    _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
+    for (int a = 0; a < 3; a++) {
+        _mm_storeu_ps(n->b[a], lo[a]);
+        _mm_storeu_ps(n->b[3 + a], hi[a]);
+    }
+    /* node_weighted_area on the rows just made, two slots at a time in
+       double: the same operations, summed in the same order */
+    const __m128i counts = _mm_loadu_si128((const __m128i *)(const void *)n->count);
+    const __m128i used = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
+                                         _mm_set1_epi32(-1));
+    /* weight: the count, 1 for a node (count 0), 0 for an empty slot */
+    __m128i w = _mm_or_si128(counts, _mm_and_si128(_mm_cmpeq_epi32(counts, _mm_setzero_si128()),
+                                                   _mm_set1_epi32(1)));
+    w = _mm_andnot_si128(used, w);
+    double sum = 0.0;
+    for (int half = 0; half < 2; half++) {
+        __m128d d[3];
+        for (int a = 0; a < 3; a++) {
+            const __m128 l = half ? _mm_movehl_ps(lo[a], lo[a]) : lo[a];
+            const __m128 h = half ? _mm_movehl_ps(hi[a], hi[a]) : hi[a];
+            d[a] = _mm_sub_pd(_mm_cvtps_pd(h), _mm_cvtps_pd(l));
+        }
+        __m128d area = _mm_add_pd(_mm_add_pd(_mm_mul_pd(d[0], d[1]), _mm_mul_pd(d[1], d[2])),
+                                  _mm_mul_pd(d[2], d[0]));
+        /* rp_bvh4_half_area: 0 unless dx >= 0 (inverted: an empty slot) */
+        area = _mm_and_pd(area, _mm_cmpge_pd(d[0], _mm_setzero_pd()));
+        const __m128i wh = half ? _mm_srli_si128(w, 8) : w;
+        area = _mm_mul_pd(area, _mm_cvtepi32_pd(wh));
+        sum += _mm_cvtsd_f64(area);
+        sum += _mm_cvtsd_f64(_mm_unpackhi_pd(area, area));
+    }
+    return sum;
+}
+#else
+/* The box around the leaf entries [first, first + count). */
+static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
+                     const rp_bvh_box *boxes, float lo[3], float hi[3])
+{
+    const rp_bvh_box *b = &boxes[prims[first]];
+    memcpy(lo, b->min, sizeof b->min);
+    memcpy(hi, b->max, sizeof b->max);
+    for (uint32_t j = first + 1; j < first + count; j++) {
+        b = &boxes[prims[j]];
+        for (int a = 0; a < 3; a++) {
+            lo[a] = b->min[a] < lo[a] ? b->min[a] : lo[a];
+            hi[a] = b->max[a] > hi[a] ? b->max[a] : hi[a];
+        }
+    }
+}
+
+static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *prims,
+                         const rp_bvh_box *boxes)
+{
+    for (int i = 0; i < 4; i++) {
+        if (n->child[i] == RP_BVH4_EMPTY)
+            continue;
+        float lo[3], hi[3];
+        if (n->count[i] > 0)
+            leaf_box(prims, n->child[i], n->count[i], boxes, lo, hi);
+        else
+            node_box(&nodes[n->child[i]], lo, hi);
+        for (int a = 0; a < 3; a++) {
+            n->b[a][i] = lo[a];
+            n->b[3 + a][i] = hi[a];
+        }
+    }
+    return node_weighted_area(n);
+}
+#endif
+
 /* Refits nodes [from, to), which hold their own children or refitted
    ones; returns their weighted area (rp_bvh4_weighted_area). */
 static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
@@ -226,21 +336,20 @@ static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
     /* children come after their parents: backwards, every child node is
        refitted before the slot that holds it is */
     for (uint32_t q = to; q-- > from;) {
-        rp_bvh4_node *n = &nodes[q];
+        const rp_bvh4_node *ahead = &nodes[q >= from + REFIT_AHEAD ? q - REFIT_AHEAD : from];
         for (int i = 0; i < 4; i++) {
-            if (n->child[i] == RP_BVH4_EMPTY)
-                continue;
-            float lo[3], hi[3];
-            if (n->count[i] > 0)
-                leaf_box(prims, n->child[i], n->count[i], boxes, lo, hi);
-            else
-                node_box(&nodes[n->child[i]], lo, hi);
-            for (int a = 0; a < 3; a++) {
-                n->b[a][i] = lo[a];
-                n->b[3 + a][i] = hi[a];
+            const uint32_t c = ahead->child[i], k = ahead->count[i];
+            if (c != RP_BVH4_EMPTY && k > 0) {
+                const rp_bvh_box *b = &boxes[prims[c]];
+                RP_PREFETCH(b->min);    /* both lines a box may straddle */
+                RP_PREFETCH(&b->max[2]);
+            }
+            else if (c != RP_BVH4_EMPTY) {
+                RP_PREFETCH(&nodes[c]);
+                RP_PREFETCH((const char *)&nodes[c] + 64);
             }
         }
-        weighted += node_weighted_area(n);
+        weighted += refit_node(nodes, &nodes[q], prims, boxes);
     }
     return weighted;
 }
