@@ -680,6 +680,30 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace)
             const rp_bvh4_node *n = &nodes[cur.first];
             float t_enter[4];
             int mask = rp_bvh4_enter(n, &q->box_ray, q->t_max, t_enter);
+            /* one or two children entered (most nodes): no sort, and no
+               prefetch of the one visited next (it is loaded right away) */
+            const int rest = mask & (mask - 1);
+            if (mask != 0 && !trace && (rest & (rest - 1)) == 0) {
+                static const int8_t low[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+                int near = low[mask];
+                if (rest != 0) {
+                    const int far0 = low[rest];
+                    const int far = t_enter[far0] < t_enter[near] ? near : far0;
+                    near = near + far0 - far;
+                    stack[sp].first = n->child[far];
+                    stack[sp].count = n->count[far];
+                    stack[sp].t_enter = t_enter[far];
+                    if (n->count[far] == 0) {
+                        RP_PREFETCH(&nodes[n->child[far]]);
+                        RP_PREFETCH((const char *)&nodes[n->child[far]] + 64);
+                    }
+                    sp++;
+                }
+                cur.first = n->child[near];
+                cur.count = n->count[near];
+                cur.t_enter = t_enter[near];
+                continue;
+            }
             if (mask != 0) {
                 rp_bvh4_ref hit[4];
                 int k = rp_bvh4_order(n, mask, t_enter, hit);
