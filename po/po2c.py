@@ -179,7 +179,8 @@ def c_string(text):
             cur.append("\\%03o" % b)
     if cur or not parts:
         parts.append("".join(cur))
-    return " ".join('"%s"' % p for p in parts)
+    joined = " ".join('"%s"' % p for p in parts)
+    return "(%s)" % joined if len(parts) > 1 else joined   # (): clang's -Wstring-concatenation
 
 
 def load(template_path, po_paths, warn):

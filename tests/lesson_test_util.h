@@ -7,10 +7,12 @@
 #define RAYPICK_LESSON_TEST_UTIL_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "camera.h"
 #include "lesson.h"
+#include "msg.h"
 
 #define TEST_W 960.0f
 #define TEST_H 540.0f
@@ -129,6 +131,165 @@ static inline void *create_ok(const lesson *l, uint32_t seed)
     if (!self)
         fprintf(stderr, "lesson %d: %s\n", l->number, err);
     return self;
+}
+
+/* A click at pixel (px, py) through camera cam (a tour moment's), with
+   the lesson's own ray method; false when the ray cannot be built. */
+static inline bool click_through(const lesson *l, void *self, const lesson_camera *cam, float px, float py,
+                                 lesson_pick *out)
+{
+    lesson_click c;
+    memset(&c, 0, sizeof c);
+    app_camera ac;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, c.view, c.proj);
+    c.px = px;
+    c.py = py;
+    c.viewport = (rp_viewport){0.0f, 0.0f, TEST_W, TEST_H};
+    c.method = l->method(self);
+    bool ok = c.method == LESSON_PICK_D3D9
+                  ? rp_pick_ray_perspective(px, py, &c.viewport, c.proj, c.view, RP_GL, &c.ray)
+                  : rp_pick_ray_unproject(px, py, &c.viewport, c.proj, c.view, RP_GL, &c.ray);
+    if (ok)
+        l->click(self, &c, out);
+    return ok;
+}
+
+/* Where a tour click lands: pixel (px, py) of the TEST_W x TEST_H view
+   through cam; false when its object is not there or its point is off
+   screen. */
+static inline bool tour_click_pixel(const lesson *l, const void *self, const lesson_camera *cam,
+                                    const lesson_tour_click *t, float *px, float *py)
+{
+    if (t->aim == LESSON_AIM_WINDOW) {
+        *px = t->fx * TEST_W;
+        *py = t->fy * TEST_H;
+        return t->fx >= 0.0f && t->fx <= 1.0f && t->fy >= 0.0f && t->fy <= 1.0f;
+    }
+    app_camera ac;
+    mat4 view, proj, vp;
+    vec3 eye, p;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
+    app_camera_eye(&ac, eye);
+    if (!lesson_tour_point(l, self, t, eye, p))
+        return false;
+    vec4 clip;
+    glm_mat4_mul(proj, view, vp);
+    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+    if (clip[3] <= 0.0f)
+        return false;
+    *px = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
+    *py = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
+    return *px >= 0.0f && *px < TEST_W && *py >= 0.0f && *py < TEST_H;
+}
+
+/* The keys a tour moment may press that the app, not the lesson, handles
+   (src/app/app.c, handle_key): H help, G GPU picking, R camera, [ ] orbit,
+   C code panel. O (the tour itself) and the lesson digits are not allowed. */
+static inline bool tour_app_key(char k)
+{
+    return k == 'h' || k == 'g' || k == 'r' || k == '[' || k == ']' || k == 'c';
+}
+
+/* Stages tour moment m of lesson l as the app does (tour_setup in
+   src/app/app.c), on a fresh instance seen through the moment's camera:
+   its lesson keys, its clicks, its keys after them, then '.' until
+   `until` or `steps` (the app's keys do nothing here). NULL
+   when the lesson cannot be made, a lesson key is not used or a click
+   does not land; *last (may be NULL) is the last click's pick. */
+static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
+{
+    const lesson_tour_moment *t = &l->tour[m];
+    const lesson_camera *cam = t->has_camera ? &t->camera : &l->camera;
+    void *self = create_ok(l, 1);
+    if (!self)
+        return NULL;
+    bool ok = true;
+    for (const char *k = t->keys; k && *k && ok; ++k)
+        ok = tour_app_key(*k) || l->key(self, *k);
+    lesson_pick pick;
+    memset(&pick, 0, sizeof pick);
+    for (int i = 0; i < t->click_count && ok; ++i) {
+        float px, py;
+        ok = i < LESSON_TOUR_CLICKS && tour_click_pixel(l, self, cam, &t->clicks[i], &px, &py) &&
+             click_through(l, self, cam, px, py, &pick);
+    }
+    for (const char *k = t->after; k && *k && ok; ++k)
+        ok = tour_app_key(*k) || l->key(self, *k);
+    lesson_code_view cv;
+    for (int i = 0; i < t->steps && ok; ++i) {
+        if (t->until && l->code && l->code(self, &cv) && cv.step && strcmp(cv.step->msg_id, t->until) == 0)
+            break;
+        l->key(self, '.');
+    }
+    if (!ok) {
+        l->destroy(self);
+        return NULL;
+    }
+    if (last)
+        *last = pick;
+    return self;
+}
+
+/* ---- the code panel's steps against the listing's lines ---- */
+
+/* The statement shown at display line `line`: it and the lines continuing it. */
+static inline void listing_statement(const listing *l, int line, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int n = line; n <= l->line_count; ++n) {
+        const char *text = listing_line_text(l, n);
+        size_t used = strlen(out);
+        snprintf(out + used, size - used, "%s\n", text);
+        size_t len = strlen(text);
+        while (len && text[len - 1] == ' ')
+            --len;
+        if (len == 0 || text[len - 1] == ';' || text[len - 1] == '{' || text[len - 1] == '}')
+            break;
+    }
+}
+
+/* Every step the last click recorded (lesson->code's steps) names a
+   display line of its listing that exists; the statement there holds one
+   of the step's watched variables (its name up to the first '.': "ray" of
+   "ray.Direction"), or, for a step whose id ends in "-bound" (a
+   LISTING_BOUND), is a while loop; and its sentence is in every language
+   of the catalogue. false with the first step that does not in why. */
+static inline bool steps_name_their_lines(const lesson *l, const void *self, char *why, size_t size)
+{
+    lesson_code_view cv;
+    if (!l->code || !l->code(self, &cv) || !cv.code || cv.count <= 0 || !cv.steps) {
+        snprintf(why, size, "lesson %d: no recorded steps", l->number);
+        return false;
+    }
+    for (int i = 0; i < cv.count; ++i) {
+        const listing_step *s = &cv.steps[i];
+        int line = listing_display_line(cv.code, s->source_line);
+        if (line < 1 || line > cv.code->line_count) {
+            snprintf(why, size, "step %d (%s): source line %d shows no line", i, s->msg_id, s->source_line);
+            return false;
+        }
+        char statement[1024], var[64];
+        listing_statement(cv.code, line, statement, sizeof statement);
+        bool holds = false;
+        for (int w = 0; w < s->watch_count && !holds; ++w) {
+            snprintf(var, sizeof var, "%s", s->watches[w].name);
+            var[strcspn(var, ".")] = '\0';
+            holds = strstr(statement, var) != NULL;
+        }
+        size_t id_len = strlen(s->msg_id);
+        if (id_len > 6 && strcmp(s->msg_id + id_len - 6, "-bound") == 0)
+            holds = strstr(statement, "while (") != NULL;
+        for (const char *const *lang = msg_languages(); *lang && holds; ++lang)
+            holds = msg_in(*lang, s->msg_id) != NULL;
+        if (!holds) {
+            snprintf(why, size, "step %d (%s) lights line %d, which does not hold it (or its sentence is "
+                     "missing):\n%s", i, s->msg_id, line, statement);
+            return false;
+        }
+    }
+    return true;
 }
 
 #endif /* RAYPICK_LESSON_TEST_UTIL_H */

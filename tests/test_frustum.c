@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "ld_math.h"
 #include "ref_camera.h"
 
 #define SENTINEL 0xA5
@@ -77,7 +78,7 @@ static bool ref_invert(const double m[16], double inv[16])
     for (int c = 0; c < 4; c++) {
         int p = c;
         for (int r = c + 1; r < 4; r++)
-            if (fabsl(a[r][c]) > fabsl(a[p][c]))
+            if (ld_abs(a[r][c]) > ld_abs(a[p][c]))
                 p = r;
         if (a[p][c] == 0)
             return false;

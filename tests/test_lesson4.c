@@ -1,7 +1,10 @@
 /* test_lesson4.c: lesson 4 (terrain picking) without a window: a click on a
  * landmark's pixel puts the marker on the terrain there (search and exact
- * methods), the marker is drawn, a sky click is a miss, and a bad
- * --heightmap file is refused with a message naming it. */
+ * methods), the marker is drawn, a click beyond the map is a miss (the
+ * recipe's loop stopped), step mode walks the recipe's listing, M after a
+ * click changes the pick, and a bad --heightmap file is refused with a
+ * message naming it. The listing against the library, its steps against
+ * its lines, and the tour: test_lesson4_listing.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,24 +121,35 @@ static void exact_puts_the_marker_on_landmarks(void **state)
     click_landmarks(*state, "exact", 1e-3f);
 }
 
-static void ray_into_the_sky_is_a_miss_without_marker(void **state)
+/* A click beyond the map (the top of the view): the ray never meets the
+   ground. The recipe's LinearSearch would walk on for ever; the lesson
+   stops it, and reports a miss with no marker. */
+static void click_beyond_the_map(void *self, lesson_pick *p)
+{
+    lesson_click c;
+    assert_true(make_click(L, self, TEST_W * 0.5f, 3.0f, &c));
+    L->click(self, &c, p);
+}
+
+static void click_beyond_the_map_is_a_miss_without_marker(void **state)
 {
     void *self = *state;
-    mat4 view, proj;
-    vec3 eye;
-    start_camera(L, view, proj, eye);
     lesson_pick p;
-    click_ray(L, self, eye, (vec3){0.1f, 1.0f, -0.2f}, &p);     /* into the sky */
+    click_beyond_the_map(self, &p);
     assert_false(p.hit);
     assert_int_equal(p.id, -1);
+    assert_true(lesson_pick_field(&p, "search_stopped")->value.b);
+    assert_false(lesson_pick_field(&p, "search_hit")->value.b);
     assert_false(lesson_pick_field(&p, "exact_hit")->value.b);
     render_list list = {0};
     draw_once(L, self, &list);
     assert_int_equal(count_cmds(&list, RENDER_CMD_SHAPE), 0);     /* no marker */
     assert_int_equal(count_cmds(&list, RENDER_CMD_TERRAIN), 1);
     render_list_free(&list);
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "stopped by the lesson"));
 }
-
 
 /* The HUD text the lesson writes now. */
 static void status_text(void *self, char *buf, size_t size)
@@ -174,10 +188,7 @@ static void report_has_both_points_and_t(void **state)
     assert_float_equal(p.t, st->value.f, 1e-7f);
     assert_float_equal(lesson_pick_field(&p, "methods_apart")->value.f, vec3_dist(sp->value.v, ep->value.v), 1e-4f);
     /* a miss reports neither point */
-    mat4 view, proj;
-    vec3 eye;
-    start_camera(L, view, proj, eye);
-    click_ray(L, self, eye, (vec3){0.1f, 1.0f, -0.2f}, &p);
+    click_beyond_the_map(self, &p);
     assert_null(lesson_pick_field(&p, "search_point"));
     assert_null(lesson_pick_field(&p, "exact_t"));
 }
@@ -202,23 +213,44 @@ static void l_cycles_the_linear_step_count(void **state)
     }
 }
 
-/* Reads "t <number>" after the text `after` in the HUD; false when absent. */
-static bool hud_t(const char *hud, const char *after, double *t)
+/* The step the code panel shows now (NULL: none). */
+static const listing_step *shown(const void *self, lesson_code_view *cv)
 {
-    const char *at = strstr(hud, after);
-    return at && (at = strstr(at + strlen(after), "t ")) && sscanf(at + 2, "%lf", t) == 1;
+    assert_true(L->code(self, cv));
+    assert_non_null(cv->code);
+    return cv->step;
 }
 
-static void step_mode_walks_clip_linear_binary_result(void **state)
+static bool is_step(const listing_step *s, const char *name)
+{
+    char id[96];
+    snprintf(id, sizeof id, "lesson.terrain-picking.step.%s", name);
+    return s && strcmp(s->msg_id, id) == 0;
+}
+
+static void watched_point(const listing_step *s, const char *name, vec3 out)
+{
+    const listing_watch *w = listing_step_watch(s, name);
+    assert_non_null(w);
+    assert_int_equal(w->kind, LISTING_WATCH_VEC3);
+    glm_vec3_copy((float *)w->v, out);
+}
+
+/* Step mode walks the recipe's listing as it ran: GetPointerRay, ClipRay,
+   then (L = 1) BinarySearch alone, whose first point lies halfway between
+   A and B, to pointerPos; each step lights a line of the listing. */
+static void step_mode_walks_the_listing(void **state)
 {
     void *self = *state;
     char hud[1024];
     lesson_camera cam;
-    status_text(self, hud, sizeof hud);
+    lesson_code_view cv;
+    L->status(self, hud, sizeof hud);
     assert_non_null(strstr(hud, "P: step through"));
     assert_false(L->frame(self, &cam));
+    assert_null(shown(self, &cv));                  /* the code alone */
     assert_true(L->key(self, 'p'));
-    status_text(self, hud, sizeof hud);
+    L->status(self, hud, sizeof hud);
     assert_non_null(strstr(hud, "click the terrain"));
     assert_false(L->frame(self, &cam));            /* on, but nothing to show yet */
     /* the recipe's binary search alone: L twice (30 -> 300 -> 1) */
@@ -229,48 +261,68 @@ static void step_mode_walks_clip_linear_binary_result(void **state)
     assert_true(p.hit);
     int binary = lesson_pick_field(&p, "binary_steps")->value.i;
     assert_true(binary >= 2);
-    /* step 1: ClipRay, A and B with their t */
-    status_text(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "step 1 of "));
-    assert_non_null(strstr(hud, "ClipRay: A at y"));
-    double ta, tb, t1;
-    assert_true(hud_t(hud, "A at y", &ta));
-    assert_true(hud_t(hud, "to B at y", &tb));
-    assert_true(ta < tb);
-    assert_true(L->frame(self, &cam));             /* framed: the camera looks at A-B */
-    assert_true(cam.distance > 0.0f && cam.distance < 200.0f);
-    /* step 2: the one linear step lands on B, below the ground */
+    /* GetPointerRay: near and far point, then the ray */
+    const listing_step *s = shown(self, &cv);
+    assert_true(is_step(s, "unproject"));
+    assert_int_equal(cv.index, 0);
+    assert_true(cv.count > binary + 4);
+    assert_true(L->frame(self, &cam));             /* framed */
+    assert_true(cam.distance > 0.0f && cam.distance < 300.0f);
     assert_true(L->key(self, '.'));
-    status_text(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "linear point 1 of 1"));
-    assert_non_null(strstr(hud, "between A and B"));
-    /* step 3: the recipe's point 1, halfway between A and B */
+    assert_true(is_step(shown(self, &cv), "pointer-ray"));
+    /* ClipRay: A at the highest height, B at the lowest */
     assert_true(L->key(self, '.'));
-    status_text(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "binary point 1:"));
-    assert_true(hud_t(hud, "binary point 1:", &t1));
-    assert_true(fabs(t1 - 0.5 * (ta + tb)) < 2e-5 + 1e-4 * (tb - ta));
-    assert_true(strstr(hud, "between A and 1") || strstr(hud, "between 1 and B"));
-    /* to the last step: the result beside the exact hit; '.' stops there */
-    for (int i = 0; i < binary + 3; ++i)
+    s = shown(self, &cv);
+    assert_true(is_step(s, "clip"));
+    vec3 a, b, mid;
+    watched_point(s, "pointA", a);
+    watched_point(s, "pointB", b);
+    assert_true(a[1] > b[1]);
+    glm_vec3_center(a, b, mid);
+    /* no LinearSearch: shorterRay is the clipped ray */
+    assert_true(L->key(self, '.'));
+    assert_true(is_step(shown(self, &cv), "shorter-ray"));
+    assert_true(L->key(self, '.'));
+    assert_true(is_step(shown(self, &cv), "binary-start"));
+    /* the recipe's point 1, halfway between A and B */
+    assert_true(L->key(self, '.'));
+    s = shown(self, &cv);
+    assert_true(is_step(s, "binary-above") || is_step(s, "binary-below"));
+    vec3 first;
+    watched_point(s, "nextPoint", first);
+    assert_true(vec3_dist(first, mid) < 1e-4f * vec3_dist(a, b) + 1e-4f);
+    /* to the last step: pointerPos; '.' stops there, ',' goes back */
+    for (int i = 0; i < cv.count + 3; ++i)
         L->key(self, '.');
-    status_text(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "found: t"));
-    assert_non_null(strstr(hud, "exact: t"));
-    /* ',' goes back to the last binary point */
+    s = shown(self, &cv);
+    assert_true(is_step(s, "found"));
+    assert_int_equal(cv.index, cv.count - 1);
+    vec3 found;
+    watched_point(s, "pointerPos", found);
+    assert_true(vec3_dist(found, lesson_pick_field(&p, "search_point")->value.v) < 1e-5f);
     assert_true(L->key(self, ','));
-    status_text(self, hud, sizeof hud);
-    char want[32];
-    snprintf(want, sizeof want, "binary point %d:", binary);
-    assert_non_null(strstr(hud, want));
+    assert_non_null(shown(self, &cv));
+    assert_int_equal(cv.index, cv.count - 2);
     /* Z frees the camera, P ends step mode */
     assert_true(L->key(self, 'z'));
     assert_false(L->frame(self, &cam));
-    status_text(self, hud, sizeof hud);
+    L->status(self, hud, sizeof hud);
     assert_non_null(strstr(hud, "camera: free (Z)"));
     assert_true(L->key(self, 'z'));
     assert_true(L->key(self, 'p'));
     assert_false(L->frame(self, &cam));
+    assert_null(shown(self, &cv));
+}
+
+static int large_points(const render_list *list, vec3 at)
+{
+    int large = 0;
+    for (int i = 0; i < list->count; ++i)
+        if (list->cmds[i].kind == RENDER_CMD_POINT && list->cmds[i].u.point.size_px >= 18.0f) {
+            ++large;
+            glm_vec3_copy((float *)list->cmds[i].u.point.p, at);
+        }
+    return large;
 }
 
 static void step_mode_draws_the_current_step_large(void **state)
@@ -280,15 +332,20 @@ static void step_mode_draws_the_current_step_large(void **state)
     lesson_pick p;
     click_middle(self, &p);
     render_list list = {0};
-    /* at ClipRay: A large, B small, no binary point yet, no marker */
+    /* at ClipRay: A large, no marker */
+    L->key(self, '.');
+    L->key(self, '.');
+    lesson_code_view cv;
+    const listing_step *s = shown(self, &cv);
+    assert_true(is_step(s, "clip"));
+    vec3 a, at = {0};
+    watched_point(s, "pointA", a);
     draw_once(L, self, &list);
-    int large = 0;
-    for (int i = 0; i < list.count; ++i)
-        large += list.cmds[i].kind == RENDER_CMD_POINT && list.cmds[i].u.point.size_px >= 18.0f;
-    assert_int_equal(large, 1);
+    assert_int_equal(large_points(&list, at), 1);
+    assert_true(vec3_dist(at, a) < 1e-4f);
     assert_int_equal(count_cmds(&list, RENDER_CMD_SHAPE), 0);
     int lines_at_clip = count_cmds(&list, RENDER_CMD_LINE);
-    assert_true(lines_at_clip > 10);                /* ray, profile, drops, labels */
+    assert_true(lines_at_clip > 10);                /* ray, profile, drop, labels */
     /* the framed view cuts the terrain away between the camera and the ray:
        a new heights array (and version), the full map's lowest height on
        the camera's side, the map's own heights well behind the ray */
@@ -326,12 +383,63 @@ static void step_mode_draws_the_current_step_large(void **state)
     assert_true(lowered > 100 && kept > 100);
     assert_true(L->key(self, 'z'));
     rp_heightmap_destroy(whole);
-    /* the last step: the marker is back */
+    /* the last step: the point found large, the exact hit beside it, no
+       marker hiding them; the camera still shows several units of ray */
     for (int i = 0; i < 400; ++i)
         L->key(self, '.');
+    assert_true(is_step(shown(self, &cv), "found"));
+    draw_once(L, self, &list);
+    assert_int_equal(count_cmds(&list, RENDER_CMD_SHAPE), 0);
+    assert_int_equal(large_points(&list, at), 1);
+    assert_true(vec3_dist(at, p.point) < 1e-4f);
+    const lesson_field *exact = lesson_pick_field(&p, "exact_point");
+    bool exact_drawn = false;
+    for (int i = 0; i < list.count; ++i)
+        exact_drawn |= list.cmds[i].kind == RENDER_CMD_POINT && vec3_dist(list.cmds[i].u.point.p, exact->value.v) < 1e-5f;
+    assert_true(exact_drawn);
+    assert_true(L->frame(self, &cam));
+    assert_true(cam.distance >= 1.5f * 3.0f - 1e-3f);   /* FRAME_MIN: the marker never fills the view */
+    /* step mode off: the marker is back */
+    L->key(self, 'p');
     draw_once(L, self, &list);
     assert_int_equal(count_cmds(&list, RENDER_CMD_SHAPE), 2);
     render_list_free(&list);
+}
+
+/* M after a click shows the other method's pick: the app's HUD asks
+   lesson->pick after the key (its method line then says what the
+   lesson's does). */
+static void m_after_a_click_changes_the_pick(void **state)
+{
+    void *self = *state;
+    lesson_pick p, now;
+    click_middle(self, &p);
+    assert_string_equal(p.method, "search");
+    const lesson_field *ep = lesson_pick_field(&p, "exact_point"), *sp = lesson_pick_field(&p, "search_point");
+    assert_non_null(ep);
+    assert_true(L->key(self, 'm'));
+    assert_true(L->pick(self, &now));
+    assert_string_equal(now.method, "exact");
+    assert_true(now.hit);
+    assert_true(vec3_dist(now.point, ep->value.v) < 1e-6f);
+    render_list list = {0};
+    draw_once(L, self, &list);
+    bool ring_at_exact = false;
+    for (int k = 0; k < list.count; ++k)
+        if (list.cmds[k].kind == RENDER_CMD_SHAPE && list.cmds[k].u.shape.shape == RENDER_TORUS) {
+            vec3 m = {list.cmds[k].u.shape.model[3][0], list.cmds[k].u.shape.model[3][1],
+                      list.cmds[k].u.shape.model[3][2]};
+            ring_at_exact |= vec3_dist(m, ep->value.v) < 0.05f;
+        }
+    assert_true(ring_at_exact);
+    render_list_free(&list);
+    char hud[1024];
+    L->status(self, hud, sizeof hud);
+    assert_non_null(strstr(hud, "method: exact"));
+    assert_true(L->key(self, 'm'));
+    assert_true(L->pick(self, &now));
+    assert_string_equal(now.method, "search");
+    assert_true(vec3_dist(now.point, sp->value.v) < 1e-6f);
 }
 
 /* P after a click shows that click's steps, with its cutaway. */
@@ -347,9 +455,9 @@ static void step_mode_turned_on_after_the_click(void **state)
         if (list.cmds[i].kind == RENDER_CMD_TERRAIN)
             before = list.cmds[i].u.terrain.heights;
     assert_true(L->key(self, 'p'));
-    char hud[1024];
-    L->status(self, hud, sizeof hud);
-    assert_non_null(strstr(hud, "step 1 of "));
+    lesson_code_view cv;
+    assert_non_null(shown(self, &cv));
+    assert_int_equal(cv.index, 0);
     draw_once(L, self, &list);
     const render_terrain_data *t = NULL;
     for (int i = 0; i < list.count; ++i)
@@ -395,12 +503,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(objects_are_the_map_the_spire_and_landmarks, setup, teardown),
         cmocka_unit_test_setup_teardown(search_puts_the_marker_on_landmarks, setup, teardown),
         cmocka_unit_test_setup_teardown(exact_puts_the_marker_on_landmarks, setup, teardown),
-        cmocka_unit_test_setup_teardown(ray_into_the_sky_is_a_miss_without_marker, setup, teardown),
+        cmocka_unit_test_setup_teardown(click_beyond_the_map_is_a_miss_without_marker, setup, teardown),
         cmocka_unit_test_setup_teardown(report_has_both_points_and_t, setup, teardown),
         cmocka_unit_test_setup_teardown(l_cycles_the_linear_step_count, setup, teardown),
-        cmocka_unit_test_setup_teardown(step_mode_walks_clip_linear_binary_result, setup, teardown),
+        cmocka_unit_test_setup_teardown(step_mode_walks_the_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(step_mode_draws_the_current_step_large, setup, teardown),
         cmocka_unit_test_setup_teardown(step_mode_turned_on_after_the_click, setup, teardown),
+        cmocka_unit_test_setup_teardown(m_after_a_click_changes_the_pick, setup, teardown),
         cmocka_unit_test_setup_teardown(spire_is_wide_enough_to_hit, setup, teardown),
         cmocka_unit_test(bad_heightmap_file_is_refused_with_its_name),
     };

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "ld_math.h"
 #include "ref_camera.h"
 
 #define SENTINEL 0xA5
@@ -155,7 +156,7 @@ static void ray_plane_matches_reference(void **state)
         if (!got)
             continue;
         hits++;
-        assert_true(fabsl(h.t - t) <= 1e-6L * t + 1e-30L);
+        assert_true(ld_abs(h.t - t) <= 1e-6L * t + 1e-30L);
         float d;
         assert_true(rp_plane_signed_distance(&p, h.point, &d));
         assert_true(fabsf(d) <= 1e-5f * (1.0f + fabsf(r.origin[0]) + fabsf(r.origin[1]) +

@@ -83,6 +83,7 @@ static void scene(render_list *list)
 static int reverse_rank(render_cmd_kind k)
 {
     switch (k) {
+    case RENDER_CMD_FIGURE: return 0;
     case RENDER_CMD_BEAM: return 0;
     case RENDER_CMD_POINT: return 1;
     case RENDER_CMD_GLASS: return 2;

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <raypick/raypick.h>
+#include "ld_math.h"
 #include "ref_camera.h"
 
 #define SENTINEL 0xA5
@@ -49,13 +50,13 @@ static long double ref_point_ray(const rp_ray *r, const long double q[3], long d
         dd += (long double)r->dir[k] * r->dir[k];
         qd += (q[k] - r->origin[k]) * r->dir[k];
     }
-    *t = fmaxl(0.0L, qd / dd);
+    *t = ld_max(0.0L, qd / dd);
     long double e = 0;
     for (int k = 0; k < 3; k++) {
         const long double v = q[k] - (r->origin[k] + *t * r->dir[k]);
         e += v * v;
     }
-    return sqrtl(e);
+    return ld_sqrt(e);
 }
 
 static long double ref_at(const rp_ray *r, const float *a, const float *b, long double s,
@@ -134,8 +135,8 @@ static void point_distance_matches_reference(void **state)
         long double t;
         const long double dist = ref_point_ray(&r, q, &t);
         const double scale = scale_of(&r, p, p);
-        assert_true(fabsl(h.distance - dist) <= 1e-6L * scale);
-        assert_true(fabsl(h.t - t) <= 1e-6L * t + 1e-30L);
+        assert_true(ld_abs(h.distance - dist) <= 1e-6L * scale);
+        assert_true(ld_abs(h.t - t) <= 1e-6L * t + 1e-30L);
         assert_true(h.s == 0.0f && h.index == 0);
         assert_memory_equal(h.point, p, sizeof p);
         check_consistent(&r, p, p, &h, scale);
@@ -166,8 +167,8 @@ static void segment_distance_matches_reference(void **state)
         assert_true(rp_intersect_ray_segment(&r, a, b, NULL, &h));
         const ref_approach ref = ref_segment(&r, a, b);
         const double scale = scale_of(&r, a, b);
-        if (fabsl(h.distance - ref.dist) > 1e-6L * scale)
-            fail_msg("case %d: distance %.9g, reference %.9Lg", n, h.distance, ref.dist);
+        if (ld_abs(h.distance - ref.dist) > 1e-6L * scale)
+            fail_msg("case %d: distance %.9g, reference %.9g", n, h.distance, (double)ref.dist);
         check_consistent(&r, a, b, &h, scale);
         /* away from parallel the nearest points are unique: they must match */
         vec3 ab;
@@ -177,7 +178,7 @@ static void segment_distance_matches_reference(void **state)
                                            (glm_vec3_norm2(ab) * glm_vec3_norm2(r.dir))))
             : 0.0f;
         if (sin_angle > 0.05f) {
-            assert_true(fabsl(h.s - ref.s) <= 1e-4L);
+            assert_true(ld_abs(h.s - ref.s) <= 1e-4L);
             interior += ref.t > 0 && ref.s > 0 && ref.s < 1;
         }
     }

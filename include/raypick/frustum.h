@@ -202,8 +202,7 @@ RP_API bool rp_frustum_contains_obb(const rp_frustum *f, const rp_obb *box);
  *        bounds: the box of rp_mesh_bounds carried by model (a
  *        parallelepiped) meets the frustum, exactly (separating axes).
  *        Conservative for the mesh: its triangles may all miss the frustum
- *        while their bounds meet it. Exact per triangle:
- *        rp_test_frustum_triangle.
+ *        while their bounds meet it. Exact: rp_test_frustum_mesh_instance_exact.
  * @returns false also for invalid input: an invalid frustum, a NULL mesh,
  *          a NULL, non-finite or non-affine model (bottom row not 0 0 0 1)
  */
@@ -216,6 +215,36 @@ RP_API bool rp_test_frustum_mesh_instance_conservative(const rp_frustum *f, cons
  */
 RP_API bool rp_frustum_contains_mesh_instance_conservative(const rp_frustum *f,
                                                            const rp_mesh *m, mat4 model);
+
+/*!
+ * @brief a mesh placed by an affine model matrix vs frustum, exact: does
+ *        any of its triangles meet it? Walks the mesh's BVH, skipping the
+ *        boxes wholly outside a plane and answering at the first box
+ *        wholly inside (or the first triangle that meets it).
+ *
+ * The answer is the loop over every triangle that can be hit (the
+ * zero-area ones are left out, as by every ray function and by the GPU)
+ * of rp_test_frustum_triangle on its world vertices, each vertex
+ * computed as model * v in double and rounded to float: the same bits as
+ * that loop. A mesh whose triangles all have zero area meets nothing.
+ *
+ * @returns false also for invalid input: an invalid frustum, a NULL mesh,
+ *          a NULL, non-finite or non-affine model (bottom row not 0 0 0 1;
+ *          a singular one is fine: the mesh flattened)
+ */
+RP_API bool rp_test_frustum_mesh_instance_exact(const rp_frustum *f, const rp_mesh *m,
+                                                mat4 model);
+/*!
+ * @brief is the whole mesh instance inside, exactly: every vertex of
+ *        every triangle that can be hit (world vertices as for
+ *        rp_test_frustum_mesh_instance_exact) inside the frustum
+ *        (rp_frustum_contains_point)? Through the mesh's BVH: the first
+ *        box wholly outside a plane answers false.
+ * @returns false also for a mesh with no triangle of non-zero area, and
+ *          for what rp_test_frustum_mesh_instance_exact refuses
+ */
+RP_API bool rp_frustum_contains_mesh_instance(const rp_frustum *f, const rp_mesh *m,
+                                              mat4 model);
 
 /*!
  * @brief triangle vs frustum, exact (separating axes: the triangle's

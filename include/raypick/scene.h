@@ -1,8 +1,8 @@
 /*
  * raypick/scene.h: many objects (spheres, ellipsoids, boxes, mesh
- * instances) under one BVH, refitted or rebuilt when they move: the Chinese
- * bounding-sphere picking tutorial's loop over every object's bounding
- * sphere, without the loop.
+ * instances, and thin points, segments and polylines) under one BVH,
+ * refitted or rebuilt when they move: the Chinese bounding-sphere picking
+ * tutorial's loop over every object's bounding sphere, without the loop.
  *
  *     rp_scene *scene = rp_scene_create();
  *     for (int i = 0; i < n; i++)
@@ -16,8 +16,9 @@
  *     int picked = rp_intersect_ray_scene(scene, &ray, &hit, NULL);
  *
  * The answer is always the one a loop over every object's own function
- * (rp_intersect_ray_sphere, _ellipsoid, _aabb, _obb, _mesh_instance) would
- * give: the nearest hit at t >= 0, the lowest index on equal t, and the hit
+ * (rp_intersect_ray_sphere, _ellipsoid, _aabb, _obb, _mesh_instance; for
+ * thin objects rp_intersect_ray_point, _segment, _polyline) would give:
+ * the nearest hit at t >= 0, the lowest index on equal t, and the hit
  * record exactly as that function writes it. The BVH only decides which
  * objects need testing; its boxes are rounded outwards, so it never hides
  * a hit.
@@ -29,6 +30,20 @@
  *
  * Not thread-safe for writers: queries may run on several threads at once
  * only while no add, set or build runs.
+ *
+ * Queries with a filter (rp_scene_query: layers, a t limit, any hit, a
+ * pick tolerance) and selection by a frustum (marquee selection):
+ *
+ *     rp_scene_set_mask(scene, tree, LAYER_SCENERY);    // then build
+ *     rp_scene_query q = {0};                           // every layer, nearest hit
+ *     q.layers = LAYER_UNITS | LAYER_PATHS;             // Unity's LayerMask
+ *     int i = rp_scene_query_ray(scene, &ray, &q, &hit, NULL, NULL);
+ *
+ *     rp_frustum f;                                     // the dragged rectangle
+ *     if (rp_frustum_from_rect(x0, y0, x1, y1, &vp, proj, view, RP_GL, &f)) {
+ *         size_t n = rp_scene_query_frustum(scene, &f, &q, selected, cap);
+ *         ...                                           // selected[0 .. min(n, cap))
+ *     }
  */
 #ifndef RAYPICK_SCENE_H
 #define RAYPICK_SCENE_H
@@ -38,6 +53,8 @@
 #include "ellipsoid.h"
 #include "box.h"
 #include "mesh.h"
+#include "frustum.h"
+#include "thin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -182,7 +199,114 @@ RP_API bool rp_scene_set_obb(rp_scene *s, int index, const rp_obb *box);
 RP_API bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model);
 
 /*!
- * @brief makes queries see every add and move since the last build.
+ * @brief adds a point picked within a tolerance (thin.h): a marker, a
+ *        waypoint, a vertex. Copied.
+ *
+ * A ray picks it when its closest approach to p (at t >= 0) is within
+ * radius(t) = world + per_t * t, where world and per_t are this tolerance's
+ * plus the query's (rp_scene_query.thin): rp_intersect_ray_point with
+ * that sum. Frustum queries select it by p alone (the tolerance is for
+ * rays).
+ *
+ * @param[in] s   the scene
+ * @param[in] p   the point (finite)
+ * @param[in] tol its own tolerance: finite, both fields >= 0; {0, 0}
+ *                leaves the tolerance to each query. Unlike thin.h, NULL
+ *                is refused (there it means "any distance", which would
+ *                make the point catch every ray). An object's own per_t
+ *                suits rays of one scale (unit dirs from one camera); a
+ *                pixel tolerance for the ray at hand belongs in the query
+ *                (rp_scene_query.thin). A per_t > 0 makes every query on
+ *                the scene walk the boxes widened along the ray.
+ * @returns the object's index, or -1 with nothing added for NULL s, p or
+ *          tol, a NaN or infinity, a negative tolerance, bounds (the point
+ *          widened by tol->world) that overflow float, or out of memory
+ */
+RP_API int rp_scene_add_point(rp_scene *s, const vec3 p, const rp_thin_tolerance *tol);
+
+/*!
+ * @brief adds a segment from a to b picked within a tolerance: a wire, a
+ *        ruler, an edge. Copied. Picked as rp_intersect_ray_segment with
+ *        its tolerance plus the query's (as rp_scene_add_point); a == b is
+ *        a point.
+ *
+ * @param[in] s    the scene
+ * @param[in] a, b the ends (finite)
+ * @param[in] tol  as rp_scene_add_point's
+ * @returns the object's index, or -1 with nothing added on what
+ *          rp_scene_add_point refuses
+ */
+RP_API int rp_scene_add_segment(rp_scene *s, const vec3 a, const vec3 b,
+                                const rp_thin_tolerance *tol);
+
+/*!
+ * @brief adds a polyline (segments from point i to point i + 1) picked
+ *        within a tolerance: a path, a line strip. The points are copied
+ *        (the caller's array may change or go right after the call).
+ *        Picked as rp_intersect_ray_polyline with its tolerance plus the
+ *        query's; one point is a point.
+ *
+ * @param[in] s            the scene
+ * @param[in] xyz          the first point's x; x, y, z floats at the start
+ *                         of each element, stride_bytes apart
+ * @param[in] count        number of points, 1 .. 2^32 - 1
+ * @param[in] stride_bytes 0 (packed) or >= 12 and a multiple of 4
+ * @param[in] tol          as rp_scene_add_point's
+ * @returns the object's index, or -1 with nothing added on NULL, count 0
+ *          or >= 2^32, a bad stride, a NaN or infinity in any point, and
+ *          what rp_scene_add_point refuses
+ */
+RP_API int rp_scene_add_polyline(rp_scene *s, const float *xyz, size_t count,
+                                 size_t stride_bytes, const rp_thin_tolerance *tol);
+
+/*!
+ * @brief moves point `index` (or changes its tolerance); as
+ *        rp_scene_set_sphere.
+ * @returns true when stored; false, changing nothing, on a wrong index or
+ *          kind, or what rp_scene_add_point refuses
+ */
+RP_API bool rp_scene_set_point(rp_scene *s, int index, const vec3 p,
+                               const rp_thin_tolerance *tol);
+
+/*!
+ * @brief moves segment `index`; as rp_scene_set_sphere.
+ * @returns true when stored; false, changing nothing, on a wrong index or
+ *          kind, or what rp_scene_add_segment refuses
+ */
+RP_API bool rp_scene_set_segment(rp_scene *s, int index, const vec3 a, const vec3 b,
+                                 const rp_thin_tolerance *tol);
+
+/*!
+ * @brief replaces polyline `index`'s points (any new count) and
+ *        tolerance; the points are copied. As rp_scene_set_sphere:
+ *        queries see the old points until the next rp_scene_build.
+ * @returns true when stored; false, changing nothing, on a wrong index or
+ *          kind, what rp_scene_add_polyline refuses, or out of memory
+ */
+RP_API bool rp_scene_set_polyline(rp_scene *s, int index, const float *xyz, size_t count,
+                                  size_t stride_bytes, const rp_thin_tolerance *tol);
+
+/*!
+ * @brief sets object `index`'s layer mask: which queries see it (three.js
+ *        Object3D.layers, Unity's GameObject.layer as a bit). An object
+ *        matches a query when (mask & layers) != 0 (rp_scene_query), so
+ *        mask 0 hides it from every query, rp_intersect_ray_scene
+ *        included. Objects start with every bit set (0xFFFFFFFF: seen by
+ *        every query). Like a move, seen by queries after the next
+ *        rp_scene_build (which then recomputes the BVH nodes' masks, in
+ *        O(n), whether it refits or rebuilds).
+ *
+ * @param[in] s     the scene
+ * @param[in] index any object's index
+ * @param[in] mask  any 32 bits
+ * @returns true when stored; false, changing nothing, for NULL s or an
+ *          index out of range
+ */
+RP_API bool rp_scene_set_mask(rp_scene *s, int index, uint32_t mask);
+
+/*!
+ * @brief makes queries see every add, move and mask change since the
+ *        last build.
  *
  * After adds, the BVH is rebuilt (binned SAH, O(n log n); big scenes on
  * up to 8 threads, one per core, giving the same tree as one). After moves
@@ -207,9 +331,15 @@ RP_API bool rp_scene_build(rp_scene *s);
  *
  * @param[in]  s   the scene
  * @param[in]  ray the ray (any non-zero dir length; t is in units of dir)
+ * The same as rp_scene_query_ray with the zero query (every layer, no t
+ * limit, nearest hit, no added tolerance): objects whose mask is 0
+ * (rp_scene_set_mask) are not picked; a scene that never sets a mask
+ * sees every object.
+ *
  * @param[out] out the hit exactly as that object's own function reports
  *                 it (rp_intersect_ray_sphere, _ellipsoid, _aabb, _obb or
- *                 _mesh_instance); may be NULL
+ *                 _mesh_instance; for a thin object, the rp_hit that
+ *                 rp_scene_query_ray describes); may be NULL
  * @param[out] tri for a mesh instance, the triangle and barycentrics as
  *                 rp_intersect_ray_mesh_instance gives them; left
  *                 untouched when the object hit is not a mesh; may be NULL
@@ -220,6 +350,131 @@ RP_API bool rp_scene_build(rp_scene *s);
  */
 RP_API int rp_intersect_ray_scene(const rp_scene *s, const rp_ray *ray, rp_hit *out,
                                   rp_triangle_hit *tri);
+
+/* ---- queries with a filter, and selection by a frustum ----------------- */
+
+/* Which objects rp_scene_query_frustum lists. */
+typedef enum rp_scene_select {
+    /* every object that shares a point with the frustum, touching
+       included: each kind's rp_test_frustum_X_exact (a mesh instance:
+       rp_test_frustum_mesh_instance_exact, triangle by triangle) */
+    RP_SELECT_MEETS = 0,
+    /* cheaper: each kind's rp_test_frustum_X_conservative (a mesh
+       instance: by its bounds); never leaves out an object that meets
+       the frustum, may list one just outside an edge or corner */
+    RP_SELECT_MEETS_CONSERVATIVE = 1,
+    /* only the objects wholly inside: rp_frustum_contains_X (a mesh
+       instance: rp_frustum_contains_mesh_instance, every triangle) */
+    RP_SELECT_INSIDE = 2
+} rp_scene_select;
+
+/* What a scene query asks. Zero-initialise it (rp_scene_query q = {0};),
+   then set what differs: the zero value (or a NULL query) means every
+   layer, no t limit, the nearest hit, no added tolerance, the objects a
+   frustum meets (sokol's convention).
+
+   layers    an object matches when (its mask & layers) != 0
+             (rp_scene_set_mask); 0 means all 32 bits: every object
+             whose mask is not 0. Unity's LayerMask, three.js's
+             Raycaster.layers as a bit set.
+   t_max     rays: only hits at t <= t_max count (t in units of the ray's
+             dir: with a unit dir, a distance); 0 means no limit; may be
+             +INFINITY; negative or NaN: refused.
+   any_hit   rays: the first matching hit the traversal finds within
+             t_max, not the nearest (an occlusion test, Unity's
+             Physics.Raycast as a bool; cheaper): some object hit at
+             0 <= t <= t_max, which need not be the nearest or the lowest
+             index.
+   thin      rays: added to every thin object's own tolerance (fields
+             summed in float): a pixel tolerance made for this ray by
+             rp_thin_tolerance_pixels, or a world one for every thin
+             object at once (three.js's Raycaster.params.Line.threshold).
+             {0, 0}: each object's own alone. Negative or NaN: refused.
+             Solid objects ignore it.
+   select    frustums: which objects to list (rp_scene_select). */
+typedef struct rp_scene_query {
+    uint32_t          layers;
+    float             t_max;
+    bool              any_hit;
+    rp_thin_tolerance thin;
+    rp_scene_select   select;
+} rp_scene_query;
+
+/*!
+ * @brief the object a ray picks among those the query lets through, as
+ *        of the last rp_scene_build: rp_intersect_ray_scene with layers,
+ *        a t limit, any hit and a pick tolerance for thin objects.
+ *
+ * The same traversal, skipping every BVH child whose mask (the OR of its
+ * objects' masks) shares no bit with the query's layers, and every box
+ * entered beyond t_max. The answer is the brute-force loop's over the
+ * objects that match: each object's own function, the smallest t >= 0
+ * with t <= t_max (on equal t the lowest index); with any_hit, some
+ * object that the loop would find within t_max.
+ *
+ * A thin object (point, segment, polyline) is hit as its thin.h function
+ * says with the summed tolerance; its rp_hit then reads: t = t_enter =
+ * t_exit = the ray's t of closest approach; point = origin + t * dir (the
+ * ray's point of closest approach: every rp_hit's point is on the ray);
+ * normal = the unit vector from the thing's nearest point towards that
+ * ray point (-dir, normalised, when they coincide); inside = false. The
+ * thing's own nearest point, the distance and the polyline's segment are
+ * in *thin.
+ *
+ * @param[in]  s     the scene
+ * @param[in]  ray   the ray (any non-zero dir length; t is in units of dir)
+ * @param[in]  query the filter; NULL: the zero query (then the same as
+ *                   rp_intersect_ray_scene)
+ * @param[out] out   the hit, as rp_intersect_ray_scene's (thin objects:
+ *                   above); may be NULL
+ * @param[out] tri   for a mesh instance, as rp_intersect_ray_scene's; left
+ *                   untouched for any other object; may be NULL
+ * @param[out] thin  for a thin object, its closest approach as its thin.h
+ *                   function reports it; left untouched for any other
+ *                   object; may be NULL
+ * @returns the index of the object picked, or -1 with every output
+ *          untouched when no matching object is hit within t_max, for a
+ *          NULL, empty or unbuilt scene, an invalid ray, a negative or NaN
+ *          t_max, a negative or NaN thin tolerance
+ */
+RP_API int rp_scene_query_ray(const rp_scene *s, const rp_ray *ray, const rp_scene_query *query,
+                              rp_hit *out, rp_triangle_hit *tri, rp_thin_hit *thin);
+
+/*!
+ * @brief every object a frustum meets (or holds) among those the query
+ *        lets through, in index order, as of the last rp_scene_build:
+ *        marquee selection (three.js's SelectionBox) without the loop.
+ *
+ * The BVH's boxes are tested against the six planes (in double, with a
+ * margin for rounding): a box wholly outside one plane is skipped, and a
+ * box wholly inside all six lists its matching objects without testing
+ * each (except mesh instances, which are asked); the objects of the boxes
+ * between go through their own test (query->select says which). The
+ * answer is the brute-force loop's: every i, in increasing order, whose
+ * mask matches the layers and whose own test is true. Thin objects are
+ * tested without their tolerance: a point by rp_frustum_contains_point, a
+ * segment by rp_test_frustum_segment (RP_SELECT_INSIDE: both ends
+ * inside), a polyline by rp_test_frustum_polyline (RP_SELECT_INSIDE:
+ * rp_frustum_contains_polyline); conservative and exact are the same for
+ * them.
+ *
+ * @param[in]  s     the scene
+ * @param[in]  f     the frustum (rp_frustum_from_rect: for a click or an
+ *                   empty rectangle that returns false and there is no
+ *                   frustum to pass: nothing is selected)
+ * @param[in]  query the filter (layers, select; the ray fields are
+ *                   ignored); NULL: the zero query
+ * @param[out] out   the first min(total, cap) indices, ascending; may be
+ *                   NULL (then only counted)
+ * @param[in]  cap   room in out
+ * @returns the total number of objects selected (which may exceed cap);
+ *          0, with out untouched, when none is, and for a NULL, empty or
+ *          unbuilt scene, an invalid frustum (what rp_test_frustum_* refuse:
+ *          NaN, infinity, a normal not of unit length, so an all-zero
+ *          frustum selects nothing), an unknown select
+ */
+RP_API size_t rp_scene_query_frustum(const rp_scene *s, const rp_frustum *f,
+                                     const rp_scene_query *query, int *out, size_t cap);
 
 /* ---- the traversal, traced for drawing -------------------------------- */
 

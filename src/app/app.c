@@ -13,6 +13,7 @@
 
 #include "camera.h"
 #include "clock.h"
+#include "code_panel_draw.h"
 #include "display_choice.h"
 #include "hud_layout.h"
 #include "lang.h"
@@ -63,6 +64,15 @@ struct app {
     bool has_async;
     bool drew_hud;                  /* the last frame drew the HUD as last_hud */
     hud_layout last_hud;
+    /* teaching (docs/architecture.md, "How a lesson teaches"): the code
+       panel and the inset (C), the tour (O, --tour) */
+    int panel_pref;                 /* -1: shown while a step is (the default), 0: hidden, 1: shown */
+    bool drew_panel;                /* the last frame drew the panel as last_panel */
+    code_panel_layout last_panel;
+    int tour;                       /* the tour moment shown (0-based), -1: none */
+    int tour_pending;               /* --tour N: moment N - 1, set up at the first frame; -1: none */
+    int clicks;                     /* clicks so far: a new click's steps are new steps */
+    struct { int lesson, clicks, index; } reported;   /* the step --report printed last */
     mesh_data user_mesh;            /* --mesh */
     /* the lessons being created (finish_loading) */
     struct app_loading *loading;
@@ -86,19 +96,44 @@ static void drawable_size(const app *a, int *w, int *h)
     if (*h < 1) *h = 1;
 }
 
+/* The lesson's code view when the code panel is to be shown: by default
+   while step mode shows a step, or as C last set it. */
+static bool panel_visible(const app *a, lesson_code_view *cv)
+{
+    const lesson *l = a->lessons[a->current];
+    memset(cv, 0, sizeof *cv);
+    if (!l->code || !l->code(a->states[a->current], cv) || !cv->code)
+        return false;
+    return a->panel_pref == 1 || (a->panel_pref == -1 && cv->step != NULL);
+}
+
+/* The code panel and the inset in a drawable of width x height; false:
+   none this frame. */
+static bool panel_plan(const app *a, int width, int height, lesson_code_view *cv, code_panel_frame *f)
+{
+    return panel_visible(a, cv) &&
+           code_panel_plan(a->r, width, height, hud_scale_for(height), cv, a->lessons[a->current]->figure != NULL, f);
+}
+
 static void current_view(const app *a, render_view *v)
 {
     drawable_size(a, &v->width, &v->height);
     const app_camera *c = &a->cameras[a->current];
-    /* a lesson may frame what it shows (lesson 4's step mode) */
+    float aspect = (float)v->width / (float)v->height;
+    /* a lesson may frame what it shows (lesson 4's step mode): in the
+       middle of the room the code panel leaves */
     const lesson *l = a->lessons[a->current];
     lesson_camera frame;
     app_camera framed;
     if (l->frame && l->frame(a->states[a->current], &frame)) {
         app_camera_framed(c, &frame, &framed);
+        lesson_code_view cv;
+        code_panel_frame panel;
+        if (panel_plan(a, v->width, v->height, &cv, &panel))
+            app_camera_shift(&framed, aspect, panel.layout.room_w / (float)v->width - 1.0f, 0.0f);
         c = &framed;
     }
-    app_camera_matrices(c, (float)v->width / (float)v->height, v->view, v->proj);
+    app_camera_matrices(c, aspect, v->view, v->proj);
     glm_mat4_mul(v->proj, v->view, v->view_proj);
     app_camera_eye(c, v->eye);
 }
@@ -192,6 +227,7 @@ static void handle_click(app *a, float wx, float wy)
     l->click(self, &c, &a->pick);
     a->pick_us = (render_clock_seconds() - start) * 1e6;
     a->has_pick = true;
+    ++a->clicks;
     a->has_gpu = gpu_ok;
     if (gpu_ok)
         compare_gpu(&c, &gpu, gpu.hit ? gpu_object(a, gpu.id) : -1, &a->pick, &a->gpu_last);
@@ -219,6 +255,7 @@ static void switch_lesson(app *a, int index)
     if (a->states[index]) {
         a->current = index;
         a->has_pick = false;
+        a->tour = -1;
     }
 }
 
@@ -233,8 +270,12 @@ static void toggle_gpu_picking(app *a)
         a->gpu = render_pick_create(a->r, NULL, a->gpu_error, sizeof a->gpu_error);
 }
 
+static void tour_next(app *a);
+
 static void handle_key(app *a, char k)
 {
+    const lesson *l = a->lessons[a->current];
+    lesson_code_view cv;
     if (k >= '1' && k < '1' + lessons_count())
         switch_lesson(a, k - '1');
     else if (k == 'h')
@@ -242,11 +283,100 @@ static void handle_key(app *a, char k)
     else if (k == 'g')
         toggle_gpu_picking(a);
     else if (k == 'r')
-        app_camera_reset(&a->cameras[a->current], &a->lessons[a->current]->camera);
+        app_camera_reset(&a->cameras[a->current], &l->camera);
     else if (k == '[' || k == ']')     /* orbit in steps: scripts can show a side view */
         app_camera_orbit(&a->cameras[a->current], k == '[' ? -60.0f : 60.0f, 0.0f);
+    else if (k == 'c' && l->code)      /* the code panel: hidden if shown, else shown */
+        a->panel_pref = panel_visible(a, &cv) ? 0 : 1;
+    else if (k == 'o')
+        tour_next(a);
+    else if (l->key(a->states[a->current], k) && a->has_pick && l->pick)
+        l->pick(a->states[a->current], &a->pick);     /* the key may have changed the pick (lesson 4's M) */
+}
+
+/* ------------------------------------------------------------ tour */
+
+/* Clicks where a tour moment aims (lesson.h, lesson_tour_click): a world
+   point or object through the view as it is now, or a place in the window. */
+static void tour_click(app *a, const lesson_tour_click *c)
+{
+    const lesson *l = a->lessons[a->current];
+    render_view v;
+    current_view(a, &v);
+    float px = c->fx * (float)v.width, py = c->fy * (float)v.height;
+    if (c->aim != LESSON_AIM_WINDOW) {
+        vec3 p;
+        vec4 clip;
+        if (!lesson_tour_point(l, a->states[a->current], c, v.eye, p)) {
+            fprintf(stderr, "raypick: tour: lesson %d has no object %d to click here\n", l->number, c->object);
+            return;
+        }
+        glm_mat4_mulv(v.view_proj, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+        if (clip[3] <= 0.0f)
+            return;
+        px = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)v.width;
+        py = (0.5f - clip[1] / clip[3] * 0.5f) * (float)v.height;
+    }
+    int ww, wh;
+    SDL_GetWindowSize(a->window, &ww, &wh);
+    /* handle_click takes window coordinates of a pixel and aims at its centre */
+    handle_click(a, px * (float)ww / (float)v.width - 0.5f, py * (float)wh / (float)v.height - 0.5f);
+}
+
+/* Stages moment m of the lesson's tour: the lesson afresh, the moment's
+   camera, keys, clicks and steps. */
+static void tour_setup(app *a, int m)
+{
+    const lesson *l = a->lessons[a->current];
+    if (m < 0 || m >= l->tour_count)
+        return;
+    const lesson_tour_moment *t = &l->tour[m];
+    char err[512];
+    void *fresh = create_lesson(a, a->current, err, sizeof err, NULL, NULL);
+    if (!fresh) {
+        fprintf(stderr, "raypick: tour: lesson %d: %s\n", l->number, err[0] ? err : "cannot start");
+        return;
+    }
+    l->destroy(a->states[a->current]);
+    a->states[a->current] = fresh;
+    a->has_pick = false;
+    app_camera_reset(&a->cameras[a->current], t->has_camera ? &t->camera : &l->camera);
+    for (const char *k = t->keys; k && *k; ++k)
+        handle_key(a, *k);
+    for (int i = 0; i < t->click_count && i < LESSON_TOUR_CLICKS; ++i)
+        tour_click(a, &t->clicks[i]);
+    for (const char *k = t->after; k && *k; ++k)
+        handle_key(a, *k);
+    lesson_code_view cv;
+    for (int i = 0; i < t->steps; ++i) {
+        if (t->until && l->code && l->code(a->states[a->current], &cv) && cv.step &&
+            strcmp(cv.step->msg_id, t->until) == 0)
+            break;
+        l->key(a->states[a->current], '.');
+    }
+    a->tour = m;
+    if (a->opt.report) {
+        printf("{\"tour\":{\"lesson\":%d,\"frame\":%d,\"moment\":%d,\"count\":%d,\"sentence\":", l->number,
+               a->frame, m + 1, l->tour_count);
+        report_string(stdout, t->sentence);
+        printf(",\"text\":");
+        report_string(stdout, msg(t->sentence));
+        printf("}}\n");
+        fflush(stdout);
+    }
+}
+
+/* O: the tour's next moment; after the last, the tour ends (the lesson
+   stays as the last moment left it). */
+static void tour_next(app *a)
+{
+    const lesson *l = a->lessons[a->current];
+    if (l->tour_count <= 0)
+        return;
+    if (a->tour + 1 >= l->tour_count)
+        a->tour = -1;
     else
-        a->lessons[a->current]->key(a->states[a->current], k);
+        tour_setup(a, a->tour + 1);
 }
 
 static void handle_event(app *a, const SDL_Event *e)
@@ -401,7 +531,9 @@ static void hud_build(const app *a, hud_texts *t)
     if (a->show_help) {
         int k = snprintf(t->help, sizeof t->help, "%s\n", lessons_keys(e));
         if (k > 0 && (size_t)k < sizeof t->help)
-            snprintf(t->help + k, sizeof t->help - (size_t)k, keys, lessons_count());
+            k += snprintf(t->help + k, sizeof t->help - (size_t)k, keys, lessons_count());
+        if (k > 0 && (size_t)k < sizeof t->help)
+            snprintf(t->help + k, sizeof t->help - (size_t)k, "\n%s", msg("teach.keys"));
     } else {
         snprintf(t->help, sizeof t->help, "%s", msg("hud.help.short"));
     }
@@ -431,9 +563,50 @@ static void hud_reflow(renderer *r, char *text, size_t size, int width, int heig
 }
 
 /* The texts and where they go in a drawable of width x height. */
+/* text wrapped to the HUD's width in a drawable of width x height (as is
+   when it cannot be) */
+static void hud_wrap_words(const char *text, int width, int height, char *out, size_t size)
+{
+    float max_w = (float)width / hud_scale_for(height) - 24.0f;
+    if (code_panel_wrap(text, max_w, hud_line_width, NULL, out, size) == 0)
+        snprintf(out, size, "%s", text);
+}
+
+/* The teaching lines of the HUD: the tour's moment over the lesson's
+   status; under it, the step step mode shows when the code panel (which
+   says it) is hidden. */
+static void hud_teach_lines(const app *a, int width, int height, hud_texts *t)
+{
+    const lesson *l = a->lessons[a->current];
+    char line[512], wrapped[640];
+    lesson_code_view cv;
+    if (!panel_visible(a, &cv) && cv.step) {
+        snprintf(line, sizeof line, msg("teach.hud.step"), cv.index + 1, cv.count, msg(cv.step->msg_id));
+        hud_wrap_words(line, width, height, wrapped, sizeof wrapped);
+        size_t used = strlen(t->status);
+        snprintf(t->status + used, sizeof t->status - used, "%s%s", used && t->status[used - 1] != '\n' ? "\n" : "",
+                 wrapped);
+    }
+    if (a->tour < 0 || a->tour >= l->tour_count)
+        return;
+    snprintf(line, sizeof line, msg("teach.tour.line"), a->tour + 1, l->tour_count, msg(l->tour[a->tour].sentence));
+    hud_wrap_words(line, width, height, wrapped, sizeof wrapped);
+    /* the tour's line first, then as much of the status as fits */
+    size_t n = strlen(wrapped), used = strlen(t->status);
+    if (n + 1 >= sizeof t->status)
+        return;
+    if (used + n + 2 > sizeof t->status)
+        used = sizeof t->status - n - 2;
+    memmove(t->status + n + 1, t->status, used);
+    t->status[n + 1 + used] = '\0';
+    memcpy(t->status, wrapped, n);
+    t->status[n] = '\n';
+}
+
 static bool hud_plan(const app *a, int width, int height, hud_texts *t, hud_layout *out)
 {
     hud_build(a, t);
+    hud_teach_lines(a, width, height, t);
     hud_reflow(a->r, t->status, sizeof t->status, width, height);
     hud_reflow(a->r, t->pick, sizeof t->pick, width, height);
     hud_text_sizes sizes = {hud_measure(a->r, t->title), hud_measure(a->r, t->status), hud_measure(a->r, t->pick),
@@ -446,12 +619,13 @@ static bool hud_plan(const app *a, int width, int height, hud_texts *t, hud_layo
    the letters, yet the panel still reads as an overlay on the scene. */
 static const vec4 hud_panel_color = {0.02f, 0.03f, 0.06f, 0.88f};
 
-static void draw_hud(app *a, const render_view *v)
+/* The HUD in the room left of the code panel (room_w wide). */
+static void draw_hud(app *a, const render_view *v, int room_w)
 {
     renderer *r = a->r;
     hud_texts t;
     hud_layout h;
-    a->drew_hud = hud_plan(a, v->width, v->height, &t, &h);
+    a->drew_hud = hud_plan(a, room_w, v->height, &t, &h);
     if (!a->drew_hud)
         return;
     a->last_hud = h;
@@ -476,10 +650,24 @@ static void draw_frame(app *a)
     render_view v;
     current_view(a, &v);
     render_list_reset(&a->scene, &v);
-    a->lessons[a->current]->draw(a->states[a->current], &a->scene);
+    const lesson *l = a->lessons[a->current];
+    l->draw(a->states[a->current], &a->scene);
+    lesson_code_view cv;
+    code_panel_frame panel;
+    a->drew_panel = panel_plan(a, v.width, v.height, &cv, &panel);
+    if (a->drew_panel) {
+        a->last_panel = panel.layout;
+        code_panel_draw(&a->scene, &panel, &cv);
+        const hud_rect *f = &panel.layout.figure;
+        lesson_figure_area area = {f->x, f->y, f->w, f->h, panel.layout.scale};
+        if (l->figure && f->h > 0.0f)
+            l->figure(a->states[a->current], &area, &a->scene);
+    }
     render_begin(a->r, &v);
+    if (a->drew_panel)      /* the column is opaque panels: no scene behind it */
+        render_scene_rect(a->r, 0.0f, 0.0f, panel.layout.room_w, (float)v.height);
     render_submit(a->r, &a->scene);
-    draw_hud(a, &v);
+    draw_hud(a, &v, a->drew_panel ? (int)panel.layout.room_w : v.width);
     render_end(a->r);
 }
 
@@ -492,8 +680,10 @@ static bool save_screenshot(app *a)
     free(rgb);
     if (!ok)
         fprintf(stderr, "raypick: could not write screenshot %s\n", a->opt.screenshot);
-    else if (a->opt.report)
+    else if (a->opt.report) {
         report_screenshot(stdout, a->opt.screenshot, a->frame, w, h, a->drew_hud ? &a->last_hud : NULL);
+        report_panel(stdout, a->lessons[a->current]->number, a->frame, a->drew_panel ? &a->last_panel : NULL);
+    }
     return ok;
 }
 
@@ -531,6 +721,22 @@ static void collect_async_pick(app *a)
     }
 }
 
+/* --report: a line for each step step mode shows, once (a new click, a
+   '.' or ',', a tour moment). */
+static void report_step_shown(app *a)
+{
+    lesson_code_view cv;
+    const lesson *l = a->lessons[a->current];
+    if (!a->opt.report || !l->code || !l->code(a->states[a->current], &cv) || !cv.step)
+        return;
+    if (a->reported.lesson == l->number && a->reported.clicks == a->clicks && a->reported.index == cv.index)
+        return;
+    a->reported.lesson = l->number;
+    a->reported.clicks = a->clicks;
+    a->reported.index = cv.index;
+    report_step(stdout, l->number, a->frame, &cv);
+}
+
 bool app_frame(app *a)
 {
     if (!wants_frame(a))
@@ -538,10 +744,15 @@ bool app_frame(app *a)
     Uint64 start = SDL_GetPerformanceCounter();
     clock_t cpu_frame_start = clock();
     collect_async_pick(a);
+    if (a->tour_pending >= 0) {     /* --tour N */
+        tour_setup(a, a->tour_pending);
+        a->tour_pending = -1;
+    }
     SDL_Event e;
     while (SDL_PollEvent(&e))
         handle_event(a, &e);
     run_script_events(a);
+    report_step_shown(a);
     float dt = SCRIPT_DT;
     if (!a->script) {
         dt = (float)((double)(start - a->last) / (double)SDL_GetPerformanceFrequency());
@@ -963,6 +1174,9 @@ app *app_create(const app_options *opt)
        loading: its 1.7 MB need not add to a large map's peak */
     render_list_reserve(&a->scene, 8192);
     a->current = opt->lesson - 1;
+    a->panel_pref = -1;
+    a->tour = -1;
+    a->tour_pending = opt->tour - 1;
 
     a->script = app_script_mode(opt);
     a->frames = opt->bench_frames > 0 ? opt->bench_frames : opt->frames;

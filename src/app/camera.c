@@ -50,3 +50,15 @@ void app_camera_framed(const app_camera *user, const lesson_camera *frame, app_c
     if (user->home.distance > 0.0f)
         out->distance *= user->distance / user->home.distance;
 }
+
+void app_camera_shift(app_camera *c, float aspect, float ndc_x, float ndc_y)
+{
+    float sin_yaw, cos_yaw, sin_pitch, cos_pitch;
+    steady_sincosf(c->yaw, &sin_yaw, &cos_yaw);
+    steady_sincosf(c->pitch, &sin_pitch, &cos_pitch);
+    vec3 right = {cos_yaw, 0.0f, -sin_yaw};
+    vec3 up = {-sin_pitch * sin_yaw, cos_pitch, -sin_pitch * cos_yaw};  /* right x forward */
+    float half = c->distance * steady_tanf(0.5f * c->fov);
+    glm_vec3_muladds(right, -ndc_x * half * aspect, c->target);
+    glm_vec3_muladds(up, -ndc_y * half, c->target);
+}

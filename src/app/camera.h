@@ -18,6 +18,11 @@ void app_camera_eye(const app_camera *c, vec3 eye);
 /* A lesson's framing camera (lesson->frame) with the user's orbit and zoom
    since the last reset applied on top, so [ ] and the wheel still work. */
 void app_camera_framed(const app_camera *user, const lesson_camera *frame, app_camera *out);
+/* Moves the camera sideways and up (target and eye together) so that what
+   it looked at appears at (ndc_x, ndc_y) of a view of this aspect instead
+   of the centre: a framed step shown in the part of the window the panels
+   leave free. */
+void app_camera_shift(app_camera *c, float aspect, float ndc_x, float ndc_y);
 /* view and projection (RP_GL convention: glm_lookat, glm_perspective) */
 void app_camera_matrices(const app_camera *c, float aspect, mat4 view, mat4 proj);
 

@@ -58,6 +58,7 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --lang CODE         language of the HUD and this help: %s (default: the\n"
             "                      locale's, from LC_ALL, LC_MESSAGES or LANG; else en).\n"
             "                      Fonts: the system's, or the files in RAYPICK_FONT\n"
+            "  --tour N            start at moment N of the lesson's tour (key O walks it)\n"
             "script mode (fixed time step, for tests and screenshots):\n"
             "  --click X,Y@FRAME   left click at window coordinates X,Y (repeatable)\n"
             "  --key K@FRAME       press key K (repeatable)\n"
@@ -70,7 +71,7 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --help              this text\n"
             "keys: 1-%d lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
             "      left click pick, M/N/B/T/S/L/Z lesson toggles (see the HUD), P step mode\n"
-            "      (. next step, , previous), Esc quit\n"
+            "      (. next step, , previous), C code panel, O tour: next moment, Esc quit\n"
             "lessons:\n",
             argv0, count, file_lesson("heightmap", heightmap, sizeof heightmap),
             file_lesson("mesh", mesh, sizeof mesh), language_list(languages, sizeof languages), count);
@@ -196,6 +197,8 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             ok = parse_int(v, 1, 1000000, &o->frames);
         } else if (!strcmp(a, "--bench-frames")) {
             ok = parse_int(v, 1, 1000000, &o->bench_frames);
+        } else if (!strcmp(a, "--tour")) {
+            ok = parse_int(v, 1, 1000, &o->tour);
         } else if (!strcmp(a, "--many-objects")) {
             ok = parse_int(v, 1, 1000000, &o->many_objects);
         } else if (!strcmp(a, "--seed")) {
@@ -239,6 +242,15 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
                      o->events[i].frame, frames, frames - 1);
             return APP_PARSE_ERROR;
         }
+    }
+    const lesson *l = lessons_get(o->lesson)->lesson;
+    if (o->tour > l->tour_count) {
+        if (l->tour_count > 0)
+            snprintf(err, n, "--tour %d: lesson %d's tour has %d moments (1-%d)", o->tour, o->lesson, l->tour_count,
+                     l->tour_count);
+        else
+            snprintf(err, n, "--tour %d: lesson %d has no tour", o->tour, o->lesson);
+        return APP_PARSE_ERROR;
     }
     if ((o->heightmap_spacing > 0.0f || o->heightmap_scale > 0.0f) && !o->heightmap) {
         snprintf(err, n, "--heightmap-spacing and --heightmap-scale need --heightmap");

@@ -29,6 +29,7 @@ typedef struct app_options {
     float heightmap_scale;    /* world height of white; 0 = 7 */
     const char *mesh;       /* lesson 5: load this model (assimp) */
     int  many_objects;      /* lesson 1's many-objects mode (A): how many; 0 = 100,000 */
+    int  tour;              /* > 0: start at this moment of the lesson's tour (1-based) */
     bool report;            /* JSON line per pick on stdout */
     bool print_layout;      /* print the lesson's objects and camera, exit */
     bool list_lessons;      /* print the lesson registry as JSON, exit */

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "lessons.h"
+#include "msg.h"
 
 void report_vec3(FILE *out, const vec3 v)
 {
@@ -328,5 +329,50 @@ void report_lessons(FILE *out)
         fputs(n < count ? ",\n" : "\n", out);
     }
     fputs("]}\n", out);
+    fflush(out);
+}
+
+void report_step(FILE *out, int lesson, int frame, const lesson_code_view *v)
+{
+    if (!v || !v->step || !v->code)
+        return;
+    int line = listing_display_line(v->code, v->step->source_line);
+    fprintf(out, "{\"step\":{\"lesson\":%d,\"frame\":%d,\"index\":%d,\"count\":%d,\"line\":%d,"
+            "\"source_line\":%d,\"listing\":", lesson, frame, v->index, v->count, line, v->step->source_line);
+    report_string(out, v->code->path);
+    fprintf(out, ",\"tag\":");
+    report_string(out, v->step->msg_id);
+    fprintf(out, ",\"sentence\":");
+    report_string(out, msg(v->step->msg_id));
+    fprintf(out, ",\"code\":");
+    report_string(out, listing_line_text(v->code, line));
+    fprintf(out, ",\"watches\":{");
+    for (int i = 0; i < v->step->watch_count; ++i) {
+        char value[96];
+        report_string(out, v->step->watches[i].name);
+        fputc(':', out);
+        report_string(out, listing_watch_format(&v->step->watches[i], value, sizeof value));
+        if (i + 1 < v->step->watch_count)
+            fputc(',', out);
+    }
+    fprintf(out, "}}}\n");
+    fflush(out);
+}
+
+void report_panel(FILE *out, int lesson, int frame, const code_panel_layout *panel)
+{
+    fprintf(out, "{\"panel\":{\"lesson\":%d,\"frame\":%d,\"shown\":%s", lesson, frame, panel ? "true" : "false");
+    if (panel) {
+        fputc(',', out);
+        write_rect(out, "code", &panel->code);
+        fputc(',', out);
+        write_rect(out, "figure", &panel->figure);
+        fputc(',', out);
+        write_rect(out, "lit", &panel->lit);
+        fprintf(out, ",\"first_line\":%d,\"visible_lines\":%d,\"line_h\":%.2f,\"code_y\":%.1f,\"room_w\":%.1f",
+                panel->first_line, panel->visible_lines, (double)panel->line_h, (double)panel->code_y,
+                (double)panel->room_w);
+    }
+    fprintf(out, "}}\n");
     fflush(out);
 }

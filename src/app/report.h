@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "font.h"
+#include "code_panel.h"
 #include "hud_layout.h"
 #include "lesson.h"
 
@@ -58,6 +59,18 @@ typedef struct report_hud {
     const font_set *fonts;  /* the faces drawing it; NULL: the built-in font */
 } report_hud;
 
+/* --report, when step mode shows a step (at a click, '.', ',', a tour
+   moment): {"step":{"lesson", "frame", "index" (0-based), "count",
+   "line" (the listing's display line it lights), "source_line",
+   "listing" (its path), "tag" (the step's id in the catalogue),
+   "sentence" (its text now), "code" (the lit line's text), "watches":
+   {"name":"value", ...}}}. */
+void report_step(FILE *out, int lesson, int frame, const lesson_code_view *v);
+/* After --screenshot, with --report: {"panel":{"lesson", "frame",
+   "shown", and when shown "code", "figure", "lit" ([x,y,w,h], drawable
+   pixels), "first_line", "visible_lines", "line_h", "code_y",
+   "room_w"}}: where the code panel and the inset were drawn. */
+void report_panel(FILE *out, int lesson, int frame, const code_panel_layout *panel);
 /* One JSON line: the lesson's number and registry name, the camera and
    the objects (count of them), each with where it appears in a window of
    window_w x window_h (window coordinates, what a click needs; the view's

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <raypick/raypick.h>
+#include "listing.h"
 #include "render_list.h"
 
 typedef enum lesson_method {
@@ -129,6 +130,66 @@ typedef struct lesson_camera {
     float fov;              /* vertical, radians */
 } lesson_camera;
 
+/* ---- how a lesson teaches (docs/architecture.md, "How a lesson teaches") */
+
+/* The code panel's content: the lesson's listing (listing.h) and the step
+   shown. The app draws it beside the scene (key C). */
+typedef struct lesson_code_view {
+    const listing *code;            /* the tutorial's method as it ran */
+    const listing_step *steps;      /* the last click's steps, count of them (NULL, 0: none yet) */
+    int count;
+    const listing_step *step;       /* the step shown, &steps[index]; NULL: none (the code alone) */
+    int index;
+} lesson_code_view;
+
+/* Where the lesson's inset goes: drawable pixels, top-left origin, and the
+   scale its texts should have (render_text's, the HUD's body text). */
+typedef struct lesson_figure_area {
+    float x, y, w, h;
+    float text_scale;
+} lesson_figure_area;
+
+/* Where a tour moment clicks: a place in the window (fractions of its
+   width and height, top-left origin: the sky), a world point, or one of
+   the lesson's objects (objects(): the one with this id; its centre, or
+   for a spire base + along * (top - base)). World points and objects are
+   aimed through the camera the moment sets. */
+typedef enum lesson_tour_aim {
+    LESSON_AIM_WINDOW,
+    LESSON_AIM_WORLD,
+    LESSON_AIM_OBJECT
+} lesson_tour_aim;
+
+typedef struct lesson_tour_click {
+    lesson_tour_aim aim;
+    float fx, fy;                   /* WINDOW: 0..1 */
+    vec3 world;                     /* WORLD */
+    int object;                     /* OBJECT: its id */
+    float along;                    /* OBJECT, a spire: 0 base .. 1 top */
+} lesson_tour_click;
+
+#define LESSON_TOUR_CLICKS 2
+
+/* One staged moment of a lesson's tour: the app starts the lesson afresh,
+   puts its camera at `camera` (the lesson's start camera when !has_camera),
+   presses `keys` (app and lesson keys, e.g. "pl"), makes the clicks,
+   presses `after` (e.g. "]": the app's orbit, to see the click's ray from
+   the side), then presses '.' up to `steps` times (step mode: more than the click recorded
+   stops at its last), stopping early at the first step whose id is
+   `until` (NULL: no early stop). `sentence` is the catalogue's id of the
+   one sentence the HUD shows. */
+typedef struct lesson_tour_moment {
+    const char *sentence;
+    bool has_camera;
+    lesson_camera camera;
+    const char *keys;
+    int click_count;
+    lesson_tour_click clicks[LESSON_TOUR_CLICKS];
+    const char *after;
+    int steps;
+    const char *until;
+} lesson_tour_moment;
+
 typedef struct lesson {
     int number;             /* its line in the registry (lessons.c; tests/test_lessons.c checks);
                                its title and keys are the catalogue's
@@ -160,6 +221,20 @@ typedef struct lesson {
        1's many objects: an instanced copy's id), -1 for an id no object
        writes. */
     int (*gpu_object)(const void *self, uint32_t id);
+    /* Optional (NULL: no code panel): the listing and the step shown; false
+       when there is nothing to show now. */
+    bool (*code)(const void *self, lesson_code_view *out);
+    /* Optional (NULL: no inset): the lesson's key figure for what it shows
+       now, drawn with render_list_fig_* into area (the app calls it after
+       draw, when the code panel is on). */
+    void (*figure)(const void *self, const lesson_figure_area *area, render_list *list);
+    /* Optional (NULL: the pick stays as the click made it): the last pick
+       as it stands now, after a key changed it (lesson 4's M shows the
+       other method's point); false when there is none. */
+    bool (*pick)(const void *self, lesson_pick *out);
+    /* The lesson's tour: staged moments (NULL, 0: none). */
+    const lesson_tour_moment *tour;
+    int tour_count;
 } lesson;
 
 /* The lessons' tables, in the order of the registry (lessons.h): the app
@@ -190,6 +265,12 @@ bool lesson_stepper_active(const lesson_stepper *s);
 /* "step 3 of 12" (1-based) into buf; "" when not active. Returns buf. */
 const char *lesson_stepper_label(const lesson_stepper *s, char *buf, size_t size);
 
+/* The world point a tour click aims at (AIM_WORLD: its point; AIM_OBJECT:
+   the object of l->objects(self, eye) with that id, its centre, or along
+   its height for a spire); false for a window click, an object the lesson
+   does not list from eye, or a map. */
+bool lesson_tour_point(const lesson *l, const void *self, const lesson_tour_click *c, const vec3 eye, vec3 out);
+
 /* helpers shared by the lessons (lesson_common.c) */
 /* env->progress(env->progress_user, what) when there is one */
 void lesson_progress(const lesson_env *env, const char *what);
@@ -219,5 +300,18 @@ void lesson_list_box(render_list *list, const rp_obb *box, const vec4 color);
    renderer has no text in the scene. Digits, A, B and L; other characters
    leave a gap. Nothing for a view without height or a p at the eye. */
 void lesson_list_label(render_list *list, const vec3 p, const char *text, float px_height, const vec4 color);
+
+/* Labels that never pile up: a label is drawn only where no label drawn
+   before it (into the same room, this frame) lies within three label
+   heights on screen, so a lesson asks for the important ones first. */
+#define LESSON_LABELS_MAX 48
+typedef struct lesson_label_room {
+    vec2 at[LESSON_LABELS_MAX];     /* where the labels drawn so far are, pixels */
+    int count;
+} lesson_label_room;
+/* lesson_list_label when there is room for it (above); true when drawn.
+   Nothing for a point behind the eye, or once LESSON_LABELS_MAX are. */
+bool lesson_list_label_spaced(render_list *list, lesson_label_room *room, const vec3 p, const char *text,
+                              float px_height, const vec4 color);
 
 #endif /* RAYPICK_LESSON_H */

@@ -205,6 +205,32 @@ void lesson_list_label(render_list *list, const vec3 p, const char *text, float 
     }
 }
 
+/* Where p appears in the list's view (pixels, y down); false behind the eye. */
+static bool screen_of(const render_list *list, const vec3 p, vec2 out)
+{
+    vec4 clip;
+    glm_mat4_mulv((vec4 *)list->view.view_proj, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+    if (clip[3] <= 1e-6f)
+        return false;
+    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)list->view.width;
+    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * (float)list->view.height;
+    return true;
+}
+
+bool lesson_list_label_spaced(render_list *list, lesson_label_room *room, const vec3 p, const char *text,
+                              float px_height, const vec4 color)
+{
+    vec2 at;
+    if (!room || room->count >= LESSON_LABELS_MAX || !screen_of(list, p, at))
+        return false;
+    for (int i = 0; i < room->count; ++i)
+        if (glm_vec2_distance(at, room->at[i]) < 3.0f * px_height)
+            return false;
+    glm_vec2_copy(at, room->at[room->count++]);
+    lesson_list_label(list, p, text, px_height, color);
+    return true;
+}
+
 /* ------------------------------------------------------------ step mode */
 
 bool lesson_stepper_key(lesson_stepper *s, char key)
@@ -247,4 +273,36 @@ const char *lesson_stepper_label(const lesson_stepper *s, char *buf, size_t size
     else
         buf[0] = '\0';
     return buf;
+}
+
+/* ------------------------------------------------------------ tours */
+
+bool lesson_tour_point(const lesson *l, const void *self, const lesson_tour_click *c, const vec3 eye, vec3 out)
+{
+    if (!l || !c)
+        return false;
+    if (c->aim == LESSON_AIM_WORLD) {
+        glm_vec3_copy((float *)c->world, out);
+        return true;
+    }
+    if (c->aim != LESSON_AIM_OBJECT || !l->objects)
+        return false;
+    enum { CAP = 64 };
+    lesson_object o[CAP];
+    int n = l->objects(self, eye, o, CAP);
+    for (int i = 0; i < n && i < CAP; ++i) {
+        if (o[i].id != c->object)
+            continue;
+        switch (o[i].kind) {
+        case LESSON_OBJECT_SPIRE:
+            glm_vec3_lerp(o[i].shape.spire.base, o[i].shape.spire.center, c->along, out);
+            return true;
+        case LESSON_OBJECT_SPHERE: glm_vec3_copy(o[i].shape.sphere.center, out); return true;
+        case LESSON_OBJECT_ELLIPSOID: glm_vec3_copy(o[i].shape.ellipsoid.center, out); return true;
+        case LESSON_OBJECT_TURRET: glm_vec3_copy(o[i].shape.turret.center, out); return true;
+        case LESSON_OBJECT_POINT: glm_vec3_copy(o[i].shape.point.center, out); return true;
+        case LESSON_OBJECT_MAP: return false;
+        }
+    }
+    return false;
 }

@@ -414,3 +414,77 @@ bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_bvh_box *out)
     node_box(&nodes[0], out->min, out->max);
     return true;
 }
+
+void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
+                           const uint32_t *leaf_masks, rp_bvh4_masks *out)
+{
+    /* children come after their parents: backwards, a child node's masks
+       are ready before its parent's slot reads them */
+    for (uint32_t q = count; q-- > 0;) {
+        const rp_bvh4_node *n = &nodes[q];
+        for (int i = 0; i < 4; i++) {
+            uint32_t m = 0;
+            if (n->child[i] == RP_BVH4_EMPTY) {
+                m = 0;
+            } else if (n->count[i] > 0) {
+                for (uint32_t j = n->child[i]; j < n->child[i] + n->count[i]; j++)
+                    m |= leaf_masks[j];
+            } else {
+                const rp_bvh4_masks *c = &out[n->child[i]];
+                m = c->slot[0] | c->slot[1] | c->slot[2] | c->slot[3];
+            }
+            out[q].slot[i] = m;
+        }
+    }
+}
+
+/* The ranges of nodes [from, to), whose child nodes' ranges are ready. */
+static void ranges_range(const rp_bvh4_node *nodes, uint32_t from, uint32_t to,
+                         rp_bvh4_range *out)
+{
+    for (uint32_t q = to; q-- > from;) {
+        const rp_bvh4_node *n = &nodes[q];
+        uint32_t first = UINT32_MAX, end = 0, entries = 0;
+        bool whole = true;
+        for (int i = 0; i < 4; i++) {
+            const uint32_t c = n->child[i], k = n->count[i];
+            if (c == RP_BVH4_EMPTY)
+                continue;
+            /* a leaf's entries, or a child node's range */
+            const rp_bvh4_range r = k > 0 ? (rp_bvh4_range){c, c + k} : out[c];
+            whole = whole && r.end > r.first;
+            first = r.first < first ? r.first : first;
+            end = r.end > end ? r.end : end;
+            entries += r.end - r.first;
+        }
+        /* contiguous: the children's entries fill [first, end) exactly */
+        const bool ok = whole && end > first && entries == end - first;
+        out[q].first = ok ? first : 0;
+        out[q].end = ok ? end : 0;
+    }
+}
+
+typedef struct ranges_job {
+    const rp_bvh4_node *nodes;
+    uint32_t            from, to;
+    rp_bvh4_range      *out;
+} ranges_job;
+
+static void ranges_job_run(void *arg)
+{
+    ranges_job *j = arg;
+    ranges_range(j->nodes, j->from, j->to, j->out);
+}
+
+void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
+                    bool threaded, rp_bvh4_range *out)
+{
+    if (!(top <= half && half <= count)) {
+        ranges_range(nodes, 0, count, out);
+        return;
+    }
+    ranges_job jobs[2] = {{nodes, top, half, out}, {nodes, half, count, out}};
+    rp_thread_run_pair(ranges_job_run, &jobs[0], ranges_job_run, &jobs[1],
+                       threaded && half > top && count > half);
+    ranges_range(nodes, 0, top, out);
+}

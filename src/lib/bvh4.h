@@ -101,6 +101,40 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted);
    of no nodes. */
 bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_bvh_box *out);
 
+/* Layer masks beside a tree (the scene's; kept out of rp_bvh4_node so its
+   128 bytes stay two cache lines): slot[i] is the OR of the masks of the
+   primitives under child slot i of the node of the same index, 0 for an
+   empty slot. */
+typedef struct rp_bvh4_masks {
+    uint32_t slot[4];
+} rp_bvh4_masks;
+
+/* Fills out[0 .. count) from the primitives' masks in leaf order
+   (leaf_masks[j] for leaf entry j), in one backwards pass as the refit. */
+void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
+                           const uint32_t *leaf_masks, rp_bvh4_masks *out);
+
+/* The leaf entries under a node: [first, end) of the builder's prims
+   order, which partitions in place, so every subtree's entries are
+   contiguous (end == first marks a node whose were not: never made by
+   the builder, but a walk must not trust such a range). */
+typedef struct rp_bvh4_range {
+    uint32_t first, end;
+} rp_bvh4_range;
+
+/* Fills out[0 .. count) in one backwards pass; nodes [top, half) and
+   [half, count) on two threads when `threaded`, then the top's, as
+   rp_bvh4_refit_split (bounds out of that order: one pass). */
+void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
+                    bool threaded, rp_bvh4_range *out);
+
+/* Bit i set when child slot i's mask shares a bit with layers. */
+static inline int rp_bvh4_layer_slots(const rp_bvh4_masks *m, uint32_t layers)
+{
+    return ((m->slot[0] & layers) != 0) | ((m->slot[1] & layers) != 0) << 1 |
+           ((m->slot[2] & layers) != 0) << 2 | ((m->slot[3] & layers) != 0) << 3;
+}
+
 /* ---- the ray against a node's four boxes -------------------------------
  *
  * The test is conservative: it never rejects a box holding a primitive
@@ -221,6 +255,73 @@ static inline int rp_bvh4_enter(const rp_bvh4_node *n, const rp_bvh4_ray *r, flo
     }
     return mask & rp_bvh4_slots_used(n);
 #endif
+}
+
+/* ---- a ray whose reach widens along it --------------------------------
+ *
+ * A pick tolerance of radius(t) = w + p t around the ray (thin.h: pixels
+ * at depth) reaches a point of a box when the ray's point at some t lies
+ * within w + p t of the box. Per axis that is two linear conditions on t,
+ *     t (d + p) >= min - o - w    and    t (d - p) <= max - o + w,
+ * a box grown by the radius in every direction (more than the ball: the
+ * test is conservative). Solved in double per child, without SIMD: only
+ * queries with such a tolerance over thin objects walk this way. w is
+ * widened by the slab test's pad (rp_bvh4_ray_setup), which covers the
+ * primitive tests' own rounding.
+ */
+typedef struct rp_bvh4_cone {
+    double o[3], w;
+    double d_plus[3], d_minus[3];   /* dir + p, dir - p */
+} rp_bvh4_cone;
+
+static inline void rp_bvh4_cone_setup(const rp_ray *ray, float max_abs, double w, double p,
+                                      rp_bvh4_cone *c)
+{
+    float omax = fmaxf(fabsf(ray->origin[0]), fmaxf(fabsf(ray->origin[1]), fabsf(ray->origin[2])));
+    c->w = w + (double)fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
+    for (int a = 0; a < 3; a++) {
+        c->o[a] = ray->origin[a];
+        c->d_plus[a] = (double)ray->dir[a] + p;
+        c->d_minus[a] = (double)ray->dir[a] - p;
+    }
+}
+
+/* rp_bvh4_enter for the widened boxes: bit i set when child slot i is
+   used and the ray reaches its grown box within [0, t_max]; t_enter[i]
+   is then where (rounded down to float). */
+static inline int rp_bvh4_enter_cone(const rp_bvh4_node *n, const rp_bvh4_cone *c, float t_max,
+                                     float t_enter[4])
+{
+    int mask = 0;
+    for (int i = 0; i < 4; i++) {
+        t_enter[i] = 0.0f;
+        if (n->child[i] == RP_BVH4_EMPTY)
+            continue;
+        double lo = 0.0, hi = t_max;
+        for (int a = 0; a < 3; a++) {
+            const double below = (double)n->b[a][i] - c->o[a] - c->w;
+            const double above = (double)n->b[3 + a][i] - c->o[a] + c->w;
+            const double dp = c->d_plus[a], dm = c->d_minus[a];
+            if (dp > 0.0)
+                lo = fmax(lo, below / dp);
+            else if (dp < 0.0)
+                hi = fmin(hi, below / dp);
+            else if (below > 0.0)
+                hi = -1.0;
+            if (dm > 0.0)
+                hi = fmin(hi, above / dm);
+            else if (dm < 0.0)
+                lo = fmax(lo, above / dm);
+            else if (above < 0.0)
+                hi = -1.0;
+        }
+        if (!(lo <= hi))
+            continue;
+        float t = (float)lo;
+        t_enter[i] = (double)t > lo ? nextafterf(t, 0.0f) : t;
+        mask |= 1 << i;
+    }
+    return mask;
 }
 
 /* A child reference: a BVH4 node (count == 0) or a leaf of count

@@ -104,8 +104,14 @@ static bool frustum_from_ndc(const double pv[16], const double ndc[4], rp_conven
     for (int i = 0; i < 8; i++) {
         const double nx = ndc[(i & 1) ? 1 : 0], ny = ndc[(i & 2) ? 3 : 2];
         const double nz = (i & 4) ? 1.0 : z_near;
-        if (!rp_unproject_ndc(inv, nx, ny, nz, corners[i]))
-            return false;   /* a far plane at infinity */
+        /* Each corner's homogeneous w must be positive: the clip-space w of
+           what it stands for is 1 / w, and GL and D3D draw only w > 0. Then
+           w, affine over the box, keeps its sign inside it, so the box maps
+           to a convex hexahedron whose faces are the six planes. A w of
+           either sign wraps the box through infinity: no frustum at all. */
+        const double w = inv[3] * nx + inv[7] * ny + inv[11] * nz + inv[15];
+        if (!(w > 0.0) || !rp_unproject_ndc(inv, nx, ny, nz, corners[i]))
+            return false;   /* behind the camera, or a far plane at infinity */
     }
     /* a projection whose visible points have w < 0 renders nothing in GL
        or D3D; its planes bound nothing: the corners' centre is outside
@@ -195,16 +201,21 @@ bool rp_dfrustum_from(const rp_frustum *f, rp_dfrustum *out)
 
 /* ---- points and balls ------------------------------------------------------ */
 
+bool rp_dfrustum_contains_point(const rp_dfrustum *f, const double p[3])
+{
+    for (int k = 0; k < 6; k++)
+        if (plane_dist(f, k, p) < 0.0)
+            return false;
+    return true;
+}
+
 bool rp_frustum_contains_point(const rp_frustum *f, const vec3 p)
 {
     rp_dfrustum df;
     if (!rp_dfrustum_from(f, &df) || p == NULL || !rp_vec3_finite(p))
         return false;
     const double q[3] = {p[0], p[1], p[2]};
-    for (int k = 0; k < 6; k++)
-        if (plane_dist(&df, k, q) < 0.0)
-            return false;
-    return true;
+    return rp_dfrustum_contains_point(&df, q);
 }
 
 /* Squared distance from p to the segment a b. */
@@ -468,14 +479,6 @@ bool rp_frustum_contains_ellipsoid(const rp_frustum *f, const rp_ellipsoid *e)
 
 /* ---- segments and polylines ------------------------------------------------ */
 
-static bool point_inside(const rp_dfrustum *f, const double p[3])
-{
-    for (int k = 0; k < 6; k++)
-        if (plane_dist(f, k, p) < 0.0)
-            return false;
-    return true;
-}
-
 /* Cyrus-Beck: clip the parameter range [0, 1] of a + s (b - a) by each
    plane; the segment meets the frustum when some of it is left. */
 static bool segment_meets(const rp_dfrustum *f, const double a[3], const double b[3])
@@ -540,7 +543,7 @@ static bool first_meeting_segment(const rp_dfrustum *f, const float *xyz, size_t
     to_double3(xyz, a);
     if (count == 1) {
         *segment = 0;
-        return point_inside(f, a);
+        return rp_dfrustum_contains_point(f, a);
     }
     for (size_t i = 0; i + 1 < count; i++) {
         to_double3(xyz + (i + 1) * step, b);
@@ -577,7 +580,7 @@ bool rp_frustum_contains_polyline(const rp_frustum *f, const float *xyz, size_t 
     for (size_t i = 0; i < count; i++) {
         double p[3];
         to_double3(xyz + i * step, p);
-        if (!point_inside(&df, p))
+        if (!rp_dfrustum_contains_point(&df, p))
             return false;
     }
     return true;

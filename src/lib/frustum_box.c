@@ -75,13 +75,18 @@ static double box_radius(const rp_dbox *b, const double l[3])
 
 rp_frustum_side rp_dfrustum_box_side(const rp_dfrustum *f, const rp_dbox *b)
 {
+    return rp_dfrustum_box_side_margin(f, b, 0.0);
+}
+
+rp_frustum_side rp_dfrustum_box_side_margin(const rp_dfrustum *f, const rp_dbox *b, double slack)
+{
     rp_frustum_side side = RP_SIDE_INSIDE;
     for (int k = 0; k < 6; k++) {
         const double dist = dot3(f->n[k], b->center) + f->d[k];
         const double r = box_radius(b, f->n[k]);
-        if (dist < -r)
+        if (dist < -r - slack)
             return RP_SIDE_OUTSIDE;
-        if (dist < r)
+        if (dist < r + slack)
             side = RP_SIDE_CROSSING;
     }
     return side;
@@ -300,14 +305,9 @@ static rp_frustum_side triangle_side(const rp_dfrustum *f, const double v[3][3])
     return side;
 }
 
-bool rp_test_frustum_triangle(const rp_frustum *f, const vec3 v0, const vec3 v1, const vec3 v2)
+bool rp_dfrustum_triangle_meets(const rp_dfrustum *f, const double v[3][3])
 {
-    rp_dfrustum df;
-    if (v0 == NULL || v1 == NULL || v2 == NULL || !rp_vec3_finite(v0) || !rp_vec3_finite(v1) ||
-        !rp_vec3_finite(v2) || !rp_dfrustum_from(f, &df))
-        return false;
-    const double v[3][3] = {{v0[0], v0[1], v0[2]}, {v1[0], v1[1], v1[2]}, {v2[0], v2[1], v2[2]}};
-    const rp_frustum_side side = triangle_side(&df, v);
+    const rp_frustum_side side = triangle_side(f, v);
     if (side != RP_SIDE_CROSSING)
         return side == RP_SIDE_INSIDE;
 
@@ -318,18 +318,28 @@ bool rp_test_frustum_triangle(const rp_frustum *f, const vec3 v0, const vec3 v1,
             edge[i][c] = v[(i + 1) % 3][c] - v[i][c];
         }
     for (int k = 0; k < 6; k++)
-        if (triangle_separated_on(&df, v, df.n[k], size))
+        if (triangle_separated_on(f, v, f->n[k], size))
             return false;
     cross3(edge[0], edge[1], l);   /* the triangle's normal; zero if degenerate */
-    if (triangle_separated_on(&df, v, l, size))
+    if (triangle_separated_on(f, v, l, size))
         return false;
     double fedges[12][3];
-    frustum_edges(&df, fedges);
+    frustum_edges(f, fedges);
     for (int i = 0; i < 3; i++)
         for (int e = 0; e < 12; e++) {
             cross3(edge[i], fedges[e], l);
-            if (triangle_separated_on(&df, v, l, size))
+            if (triangle_separated_on(f, v, l, size))
                 return false;
         }
     return true;
+}
+
+bool rp_test_frustum_triangle(const rp_frustum *f, const vec3 v0, const vec3 v1, const vec3 v2)
+{
+    rp_dfrustum df;
+    if (v0 == NULL || v1 == NULL || v2 == NULL || !rp_vec3_finite(v0) || !rp_vec3_finite(v1) ||
+        !rp_vec3_finite(v2) || !rp_dfrustum_from(f, &df))
+        return false;
+    const double v[3][3] = {{v0[0], v0[1], v0[2]}, {v1[0], v1[1], v1[2]}, {v2[0], v2[1], v2[2]}};
+    return rp_dfrustum_triangle_meets(&df, v);
 }

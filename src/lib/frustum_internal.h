@@ -4,6 +4,7 @@
 #ifndef RAYPICK_FRUSTUM_INTERNAL_H
 #define RAYPICK_FRUSTUM_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "raypick/frustum.h"
@@ -44,5 +45,46 @@ rp_frustum_side rp_dfrustum_box_side(const rp_dfrustum *f, const rp_dbox *b);
 
 /* Exact: does the box share a point with the frustum (separating axes)? */
 bool rp_dfrustum_box_meets(const rp_dfrustum *f, const rp_dbox *b);
+
+/* rp_dfrustum_box_side with a margin for a walk that trusts its answer for
+   the shapes inside the box (a BVH's node): OUTSIDE only when the box is
+   more than `slack` behind a plane, INSIDE only when it is at least
+   `slack` inside each; CROSSING otherwise. */
+rp_frustum_side rp_dfrustum_box_side_margin(const rp_dfrustum *f, const rp_dbox *b, double slack);
+
+/* The box min..max (floats, min <= max) against the planes with a margin
+   of rel times the size of the coordinates involved (the frustum's and
+   the box's): rp_dfrustum_box_side_margin for an axis-aligned box, inline
+   for the scene's walk, which asks it of every child box it meets. */
+static inline rp_frustum_side rp_dfrustum_aabb_side(const rp_dfrustum *f, const float lo[3],
+                                                    const float hi[3], double rel)
+{
+    double c[3], h[3], size = f->scale;
+    for (int a = 0; a < 3; a++) {
+        c[a] = 0.5 * lo[a] + 0.5 * hi[a];
+        h[a] = 0.5 * hi[a] - 0.5 * lo[a];
+        size += fabs(c[a]) + h[a];
+    }
+    const double slack = rel * size;
+    rp_frustum_side side = RP_SIDE_INSIDE;
+    for (int k = 0; k < 6; k++) {
+        const double *n = f->n[k];
+        const double dist = n[0] * c[0] + n[1] * c[1] + n[2] * c[2] + f->d[k];
+        const double r = fabs(n[0]) * h[0] + fabs(n[1]) * h[1] + fabs(n[2]) * h[2];
+        if (dist < -r - slack)
+            return RP_SIDE_OUTSIDE;
+        if (dist < r + slack)
+            side = RP_SIDE_CROSSING;
+    }
+    return side;
+}
+
+/* rp_test_frustum_triangle on a validated frustum and double vertices:
+   the same answer for the same values. */
+bool rp_dfrustum_triangle_meets(const rp_dfrustum *f, const double v[3][3]);
+
+/* rp_frustum_contains_point on a validated frustum: every plane's signed
+   distance >= 0. */
+bool rp_dfrustum_contains_point(const rp_dfrustum *f, const double p[3]);
 
 #endif /* RAYPICK_FRUSTUM_INTERNAL_H */

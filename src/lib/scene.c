@@ -16,6 +16,17 @@
  * (bvh4.h): a box never cuts off a hit its object's own function would
  * report, so the scene's answer equals the brute-force loop over every
  * object.
+ *
+ * Layer masks live beside the tree, not in its nodes (whose 128 bytes are
+ * two cache lines, kept for the unfiltered walk): once any mask is set,
+ * every node has four slot masks (the OR of the masks of the objects
+ * under each child) and every leaf entry its object's mask, recomputed by
+ * the builds that rebuild the tree or follow a mask change. Thin objects
+ * (points, segments, polylines) sit in the tree by their bounds widened
+ * by their own world tolerance; a query that adds a tolerance, or one
+ * that grows along the ray (pixels), walks the boxes widened by it
+ * (rp_bvh4_enter_cone). Frustum queries classify the same boxes against
+ * the six planes (frustum_internal.h).
  */
 #include <float.h>
 #include <limits.h>
@@ -26,21 +37,45 @@
 
 #include "raypick/scene.h"
 #include "bvh4.h"
+#include "frustum_internal.h"
 #include "internal.h"
 #include "quadric.h"
 #include "thread_internal.h"
 #include "bvh_build.h"
 
-enum kind { KIND_SPHERE, KIND_ELLIPSOID, KIND_AABB, KIND_OBB, KIND_MESH, KIND_COUNT };
+enum kind {
+    KIND_SPHERE, KIND_ELLIPSOID, KIND_AABB, KIND_OBB, KIND_MESH,
+    KIND_POINT, KIND_SEGMENT, KIND_POLYLINE, KIND_COUNT   /* 8: three bits */
+};
 
 typedef struct mesh_instance {
     mat4           model;
     const rp_mesh *mesh;
 } mesh_instance;
 
+/* Thin objects with their own tolerance. */
+typedef struct thin_point {
+    vec3              p;
+    rp_thin_tolerance tol;
+} thin_point;
+
+typedef struct thin_segment {
+    vec3              ends[2];   /* a, b: six floats in a row, a polyline of two */
+    rp_thin_tolerance tol;
+} thin_segment;
+
+/* The points are the scene's copy, packed, never changed once made: a
+   set makes a new copy, and the old one waits in retired[] until the
+   build after which no snapshot points to it. */
+typedef struct thin_polyline {
+    float            *xyz;
+    uint32_t          count;
+    rp_thin_tolerance tol;
+} thin_polyline;
+
 static const size_t kind_size[KIND_COUNT] = {
     sizeof(rp_sphere), sizeof(rp_ellipsoid), sizeof(rp_aabb), sizeof(rp_obb),
-    sizeof(mesh_instance),
+    sizeof(mesh_instance), sizeof(thin_point), sizeof(thin_segment), sizeof(thin_polyline),
 };
 
 #define RP_SLOT_BITS 29
@@ -56,12 +91,22 @@ struct rp_scene {
     /* per object, by index */
     uint32_t      *where;   /* kind << RP_SLOT_BITS | slot in its kind's array */
     rp_bvh_box    *box;     /* world box, pending                          */
+    uint32_t      *mask;    /* layer mask, pending; NULL (all ones) until
+                               the first rp_scene_set_mask              */
     size_t         count, cap;
 
     kind_array pending[KIND_COUNT];
     kind_array built[KIND_COUNT];   /* snapshot at the last build          */
     size_t     built_count;         /* objects the tree covers             */
     bool       moved;               /* a set_* since the last build        */
+    bool       masks_used;          /* a set_mask ever: the tree has masks */
+    bool       masks_changed;       /* a set_mask since the last build     */
+    float      thin_per_t;          /* largest per_t of a thin object
+                                       (pending; never shrinks)            */
+    float      built_thin_per_t;
+    float    **retired;             /* polyline copies replaced since the
+                                       last build (thin_polyline)          */
+    size_t     retired_count, retired_cap;
 
     /* the built tree: NULL nodes before the first build of a non-empty
        scene. A leaf's objects are entries [child, child + count) of prims
@@ -75,6 +120,13 @@ struct rp_scene {
     uint32_t      top_count, half;  /* the refit's parts (rp_bvh's)        */
     double        built_cost;       /* SAH cost right after the build      */
     float         max_abs;          /* largest |coordinate| of the root box */
+    /* the masks, once masks_used (else NULL: every mask all ones): per
+       leaf entry, and per node its four children's ORs (bvh4.h) */
+    uint32_t      *leaf_mask;
+    rp_bvh4_masks *node_masks;
+    /* per node, its leaf entries (a frustum query lists a box wholly
+       inside without walking it); the same after a refit */
+    rp_bvh4_range *ranges;
 };
 
 /* Rebuild instead of refit when the refitted tree's SAH cost exceeds the
@@ -91,10 +143,22 @@ static void free_tree(rp_scene *s)
     rp_free_large(s->nodes);
     rp_free_large(s->prims);
     rp_free_large(s->kind_slot);
+    rp_free_large(s->leaf_mask);
+    rp_free_large(s->node_masks);
+    rp_free_large(s->ranges);
+    s->ranges = NULL;
     s->nodes = NULL;
-    s->prims = s->kind_slot = NULL;
+    s->prims = s->kind_slot = s->leaf_mask = NULL;
+    s->node_masks = NULL;
     s->node_count = s->leaf_count = 0;
     s->top_count = s->half = 0;
+}
+
+static void free_retired(rp_scene *s)
+{
+    for (size_t i = 0; i < s->retired_count; i++)
+        free(s->retired[i]);
+    s->retired_count = 0;
 }
 
 rp_scene *rp_scene_create(void)
@@ -106,12 +170,20 @@ void rp_scene_destroy(rp_scene *s)
 {
     if (s == NULL)
         return;
+    /* every polyline copy is pending or retired (a snapshot's are the
+       pending ones or retired ones) */
+    const thin_polyline *lines = (const thin_polyline *)(void *)s->pending[KIND_POLYLINE].data;
+    for (size_t i = 0; i < s->pending[KIND_POLYLINE].count; i++)
+        free(lines[i].xyz);
+    free_retired(s);
+    free(s->retired);
     for (int k = 0; k < KIND_COUNT; k++) {
         free(s->pending[k].data);
         rp_free_large(s->built[k].data);
     }
     free(s->where);
     free(s->box);
+    free(s->mask);
     free_tree(s);
     free(s);
 }
@@ -273,6 +345,71 @@ static bool mesh_box(const rp_mesh *mesh, mat4 m, rp_bvh_box *out)
     return box_from_double(lo, hi, out);
 }
 
+/* A thin object's own tolerance: finite, >= 0 (NULL refused: see scene.h). */
+static bool tolerance_valid(const rp_thin_tolerance *tol)
+{
+    return tol != NULL && isfinite(tol->world) && isfinite(tol->per_t) && tol->world >= 0.0f &&
+           tol->per_t >= 0.0f;
+}
+
+/* The box around `count` finite points (packed xyz), widened by the
+   tolerance's world part: a ray passing farther from every point's box
+   than that (plus what a query adds) cannot pick the thing. */
+static bool points_box(const float *xyz, size_t count, const rp_thin_tolerance *tol,
+                       rp_bvh_box *out)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t i = 0; i < count; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], xyz[3 * i + (size_t)k]);
+            hi[k] = fmax(hi[k], xyz[3 * i + (size_t)k]);
+        }
+    for (int k = 0; k < 3; k++) {
+        lo[k] -= tol->world;
+        hi[k] += tol->world;
+    }
+    return box_from_double(lo, hi, out);
+}
+
+static bool point_box(const thin_point *p, rp_bvh_box *out)
+{
+    return rp_vec3_finite(p->p) && points_box(p->p, 1, &p->tol, out);
+}
+
+static bool segment_box(const thin_segment *g, rp_bvh_box *out)
+{
+    return rp_vec3_finite(g->ends[0]) && rp_vec3_finite(g->ends[1]) &&
+           points_box(&g->ends[0][0], 2, &g->tol, out);
+}
+
+/* The caller's points as a packed copy (malloc), and their box; NULL
+   for a bad stride, a non-finite point, too many points or out of
+   memory. */
+static float *copy_points(const float *xyz, size_t count, size_t stride_bytes,
+                          const rp_thin_tolerance *tol, rp_bvh_box *box)
+{
+    if (xyz == NULL || count == 0 || count > UINT32_MAX || count > SIZE_MAX / (3 * sizeof(float)))
+        return NULL;
+    if (stride_bytes == 0)
+        stride_bytes = 3 * sizeof(float);
+    if (stride_bytes < 3 * sizeof(float) || stride_bytes % sizeof(float) != 0)
+        return NULL;
+    const size_t step = stride_bytes / sizeof(float);
+    for (size_t i = 0; i < count; i++)
+        if (!rp_vec3_finite(xyz + i * step))
+            return NULL;
+    float *copy = malloc(count * 3 * sizeof *copy);
+    if (copy == NULL)
+        return NULL;
+    for (size_t i = 0; i < count; i++)
+        memcpy(copy + 3 * i, xyz + i * step, 3 * sizeof *copy);
+    if (!points_box(copy, count, tol, box)) {
+        free(copy);
+        return NULL;
+    }
+    return copy;
+}
+
 /* ---- adding and moving ------------------------------------------------ */
 
 static bool grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -301,16 +438,20 @@ static int add_object(rp_scene *s, enum kind k, const void *data, const rp_bvh_b
         return -1;
     size_t need = s->count + 1, cap = s->cap;
     /* Grow every per-object array to the same capacity before writing. */
-    size_t c1 = cap, c2 = cap;
+    size_t c1 = cap, c2 = cap, c3 = cap;
     if (!grow((void **)&s->where, &c1, need, sizeof *s->where) ||
-        !grow((void **)&s->box, &c2, need, sizeof *s->box))
+        !grow((void **)&s->box, &c2, need, sizeof *s->box) ||
+        (s->mask != NULL && !grow((void **)&s->mask, &c3, need, sizeof *s->mask)))
         return -1;
     s->cap = c1 < c2 ? c1 : c2;
+    s->cap = s->mask != NULL && c3 < s->cap ? c3 : s->cap;
     if (!grow((void **)&a->data, &a->cap, a->count + 1, kind_size[k]))
         return -1;
     memcpy(a->data + a->count * kind_size[k], data, kind_size[k]);
     s->where[s->count] = (uint32_t)k << RP_SLOT_BITS | (uint32_t)a->count;
     s->box[s->count] = *box;
+    if (s->mask != NULL)
+        s->mask[s->count] = UINT32_MAX;     /* every layer */
     a->count++;
     return (int)s->count++;
 }
@@ -379,6 +520,79 @@ int rp_scene_add_mesh(rp_scene *s, const rp_mesh *m, mat4 model)
     return add_object(s, KIND_MESH, &inst, &box);
 }
 
+/* Thin objects raise the largest per_t the walk must widen boxes by. */
+static int add_thin(rp_scene *s, enum kind k, const void *data, const rp_bvh_box *box,
+                    float per_t)
+{
+    int index = add_object(s, k, data, box);
+    if (index >= 0)
+        s->thin_per_t = fmaxf(s->thin_per_t, per_t);
+    return index;
+}
+
+int rp_scene_add_point(rp_scene *s, const vec3 p, const rp_thin_tolerance *tol)
+{
+    thin_point obj;
+    rp_bvh_box box;
+    if (s == NULL || p == NULL || !tolerance_valid(tol))
+        return -1;
+    glm_vec3_copy((float *)p, obj.p);
+    obj.tol = *tol;
+    if (!point_box(&obj, &box))
+        return -1;
+    return add_thin(s, KIND_POINT, &obj, &box, tol->per_t);
+}
+
+int rp_scene_add_segment(rp_scene *s, const vec3 a, const vec3 b, const rp_thin_tolerance *tol)
+{
+    thin_segment obj;
+    rp_bvh_box box;
+    if (s == NULL || a == NULL || b == NULL || !tolerance_valid(tol))
+        return -1;
+    glm_vec3_copy((float *)a, obj.ends[0]);
+    glm_vec3_copy((float *)b, obj.ends[1]);
+    obj.tol = *tol;
+    if (!segment_box(&obj, &box))
+        return -1;
+    return add_thin(s, KIND_SEGMENT, &obj, &box, tol->per_t);
+}
+
+int rp_scene_add_polyline(rp_scene *s, const float *xyz, size_t count, size_t stride_bytes,
+                          const rp_thin_tolerance *tol)
+{
+    thin_polyline obj;
+    rp_bvh_box box;
+    if (s == NULL || !tolerance_valid(tol))
+        return -1;
+    obj.xyz = copy_points(xyz, count, stride_bytes, tol, &box);
+    if (obj.xyz == NULL)
+        return -1;
+    obj.count = (uint32_t)count;
+    obj.tol = *tol;
+    int index = add_thin(s, KIND_POLYLINE, &obj, &box, tol->per_t);
+    if (index < 0)
+        free(obj.xyz);
+    return index;
+}
+
+bool rp_scene_set_mask(rp_scene *s, int index, uint32_t mask)
+{
+    if (s == NULL || index < 0 || (size_t)index >= s->count)
+        return false;
+    if (s->mask == NULL) {
+        /* the first mask: every object so far in every layer */
+        s->mask = malloc(s->cap * sizeof *s->mask);
+        if (s->mask == NULL)
+            return false;
+        for (size_t i = 0; i < s->count; i++)
+            s->mask[i] = UINT32_MAX;
+    }
+    s->mask[index] = mask;
+    s->masks_used = true;
+    s->masks_changed = true;
+    return true;
+}
+
 bool rp_scene_set_sphere(rp_scene *s, int index, const rp_sphere *sphere)
 {
     rp_bvh_box box;
@@ -423,6 +637,60 @@ bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model)
     return set_object(s, index, KIND_MESH, &moved, &box);
 }
 
+bool rp_scene_set_point(rp_scene *s, int index, const vec3 p, const rp_thin_tolerance *tol)
+{
+    thin_point obj;
+    rp_bvh_box box;
+    if (object_of_kind(s, index, KIND_POINT) == NULL || p == NULL || !tolerance_valid(tol))
+        return false;
+    glm_vec3_copy((float *)p, obj.p);
+    obj.tol = *tol;
+    if (!point_box(&obj, &box))
+        return false;
+    s->thin_per_t = fmaxf(s->thin_per_t, tol->per_t);
+    return set_object(s, index, KIND_POINT, &obj, &box);
+}
+
+bool rp_scene_set_segment(rp_scene *s, int index, const vec3 a, const vec3 b,
+                          const rp_thin_tolerance *tol)
+{
+    thin_segment obj;
+    rp_bvh_box box;
+    if (object_of_kind(s, index, KIND_SEGMENT) == NULL || a == NULL || b == NULL ||
+        !tolerance_valid(tol))
+        return false;
+    glm_vec3_copy((float *)a, obj.ends[0]);
+    glm_vec3_copy((float *)b, obj.ends[1]);
+    obj.tol = *tol;
+    if (!segment_box(&obj, &box))
+        return false;
+    s->thin_per_t = fmaxf(s->thin_per_t, tol->per_t);
+    return set_object(s, index, KIND_SEGMENT, &obj, &box);
+}
+
+bool rp_scene_set_polyline(rp_scene *s, int index, const float *xyz, size_t count,
+                           size_t stride_bytes, const rp_thin_tolerance *tol)
+{
+    thin_polyline *old = object_of_kind(s, index, KIND_POLYLINE);
+    size_t cap = s ? s->retired_cap : 0;
+    /* room to retire the old copy first, so nothing fails after the new
+       copy is made */
+    if (old == NULL || !tolerance_valid(tol) ||
+        !grow((void **)&s->retired, &cap, s->retired_count + 1, sizeof *s->retired))
+        return false;
+    s->retired_cap = cap;
+    thin_polyline obj;
+    rp_bvh_box box;
+    obj.xyz = copy_points(xyz, count, stride_bytes, tol, &box);
+    if (obj.xyz == NULL)
+        return false;
+    obj.count = (uint32_t)count;
+    obj.tol = *tol;
+    s->retired[s->retired_count++] = old->xyz;   /* a snapshot may still read it */
+    s->thin_per_t = fmaxf(s->thin_per_t, tol->per_t);
+    return set_object(s, index, KIND_POLYLINE, &obj, &box);
+}
+
 /* ---- building --------------------------------------------------------- */
 
 /* Makes room for the snapshot. A bigger block (from rp_alloc_large: no
@@ -459,7 +727,38 @@ static void take_snapshot(rp_scene *s)
         b->count = s->pending[k].count;
     }
     s->built_count = s->count;
+    s->built_thin_per_t = s->thin_per_t;
     s->moved = false;
+    s->masks_changed = false;
+    free_retired(s);    /* the snapshot no longer points to them */
+}
+
+/* The mask arrays of a tree of node_count nodes (when masks are used and
+   the tree has none yet); false when out of memory, nothing changed. */
+static bool reserve_masks(rp_scene *s)
+{
+    if (!s->masks_used || s->nodes == NULL || s->node_masks != NULL)
+        return true;
+    uint32_t *leaf = rp_alloc_large((size_t)s->leaf_count * sizeof *leaf);
+    rp_bvh4_masks *node = rp_alloc_large((size_t)s->node_count * sizeof *node);
+    if (leaf == NULL || node == NULL) {
+        rp_free_large(leaf);
+        rp_free_large(node);
+        return false;
+    }
+    s->leaf_mask = leaf;
+    s->node_masks = node;
+    return true;
+}
+
+/* Every leaf entry's mask, and every node's OR of its children's. */
+static void fill_masks(rp_scene *s)
+{
+    if (s->node_masks == NULL)
+        return;
+    for (uint32_t j = 0; j < s->leaf_count; j++)
+        s->leaf_mask[j] = s->mask[s->prims[j]];
+    rp_bvh4_masks_compute(s->nodes, s->node_count, s->leaf_mask, s->node_masks);
 }
 
 /* The largest |coordinate| of the tree's root box (the slab test's pad). */
@@ -486,7 +785,27 @@ static bool rebuild(rp_scene *s)
     rp_bvh bin;
     if (!rp_bvh_build_tagged(s->box, s->where, (uint32_t)s->count, &bin))
         return false;
+    uint32_t *leaf_mask = NULL;
+    rp_bvh4_masks *node_masks = NULL;
+    rp_bvh4_range *ranges = rp_alloc_large((size_t)bin.node_count * sizeof *ranges);
+    if (s->masks_used) {
+        leaf_mask = rp_alloc_large((size_t)bin.prim_count * sizeof *leaf_mask);
+        node_masks = rp_alloc_large((size_t)bin.node_count * sizeof *node_masks);
+    }
+    if (ranges == NULL || (s->masks_used && (leaf_mask == NULL || node_masks == NULL))) {
+        rp_free_large(ranges);
+        rp_free_large(leaf_mask);
+        rp_free_large(node_masks);
+        rp_bvh_free(&bin);
+        return false;
+    }
+    /* two threads pay from some thousands of nodes on (as the refit) */
+    rp_bvh4_ranges(bin.nodes, bin.node_count, bin.top_count, bin.half,
+                   bin.node_count > 4096 && rp_cpu_count() > 1, ranges);
     free_tree(s);
+    s->leaf_mask = leaf_mask;
+    s->node_masks = node_masks;
+    s->ranges = ranges;
     s->nodes = bin.nodes;
     s->node_count = bin.node_count;
     s->prims = bin.prims;
@@ -503,39 +822,58 @@ bool rp_scene_build(rp_scene *s)
 {
     if (s == NULL)
         return false;
-    if (s->count == s->built_count && !s->moved)
+    if (s->count == s->built_count && !s->moved && !s->masks_changed)
         return true;                    /* nothing changed since the last build */
     if (!reserve_snapshot(s))
         return false;
+    /* masks are recomputed when the tree is new or a mask changed: a
+       refit keeps the tree's shape, and so its masks */
+    bool new_masks = s->masks_changed;
     if (s->count != s->built_count || (s->count > 0 && s->nodes == NULL)) {
         if (!rebuild(s))
             return false;
-    } else if (s->moved) {
-        /* two threads pay from some thousands of nodes on */
-        bool threaded = s->node_count > 4096 && rp_cpu_count() > 1;
-        double cost = rp_bvh4_refit_split(s->nodes, s->node_count, s->top_count, s->half,
-                                          s->prims, s->box, threaded);
-        update_max_abs(s);
-        /* A refitted tree keeps its shape; when objects have moved so far
-           that its boxes overlap badly, a rebuild pays for itself. If the
-           rebuild runs out of memory the refitted tree is still correct. */
-        if (cost > RP_SCENE_REBUILD_FACTOR * s->built_cost)
-            (void)rebuild(s);
+        new_masks = true;
+    } else {
+        if (!reserve_masks(s))          /* before anything changes */
+            return false;
+        if (s->moved) {
+            /* two threads pay from some thousands of nodes on */
+            bool threaded = s->node_count > 4096 && rp_cpu_count() > 1;
+            double cost = rp_bvh4_refit_split(s->nodes, s->node_count, s->top_count, s->half,
+                                              s->prims, s->box, threaded);
+            update_max_abs(s);
+            /* A refitted tree keeps its shape; when objects have moved so
+               far that its boxes overlap badly, a rebuild pays for itself.
+               If the rebuild runs out of memory the refitted tree is still
+               correct. */
+            if (cost > RP_SCENE_REBUILD_FACTOR * s->built_cost && rebuild(s))
+                new_masks = true;
+        }
     }
+    if (new_masks)
+        fill_masks(s);
     take_snapshot(s);
     return true;
 }
 
-/* ---- queries ---------------------------------------------------------- */
+/* ---- ray queries ------------------------------------------------------ */
 
 typedef struct query {
     const rp_scene *s;
     const rp_ray   *ray;
     rp_bvh4_ray     box_ray;
-    float  t_max;           /* boxes entered beyond this cannot hold the best */
+    rp_bvh4_cone    cone;   /* the boxes widened by the tolerance, when cone */
+    float  t_max;           /* boxes entered beyond this cannot hold the answer */
+    float  t_limit;         /* the query's t_max: hits beyond it do not count */
+    uint32_t layers;        /* all ones for the zero query */
+    bool   filter;          /* the tree has masks: skip children and objects */
+    bool   cone_walk;       /* walk the widened boxes (rp_bvh4_enter_cone) */
+    bool   any_hit;
+    rp_thin_tolerance thin; /* the query's, added to each thin object's */
     int    best;
     rp_hit hit;
     rp_triangle_hit tri;
+    rp_thin_hit thin_hit;
     rp_scene_trace *trace;  /* NULL unless rp_intersect_ray_scene_traced */
 } query;
 
@@ -567,57 +905,121 @@ static bool sphere_t(const rp_ray *ray, const rp_sphere *sp, float *t)
     return true;
 }
 
-/* Runs the object of leaf entry i through its own function and keeps the
-   nearest hit (lowest index on equal t). */
-static void test_object(query *q, uint32_t i)
+/* The rp_hit of a thin object's closest approach (scene.h says which):
+   the ray's point, and the normal from the thing towards it. */
+static void thin_as_hit(const rp_ray *ray, const rp_thin_hit *th, rp_hit *out)
 {
-    const rp_scene *s = q->s;
-    uint32_t ks = s->kind_slot[i];
-    unsigned k = ks >> RP_SLOT_BITS;
-    const unsigned char *data = s->built[k].data + (size_t)(ks & RP_SLOT_MAX) * kind_size[k];
-    rp_hit h;
-    rp_triangle_hit th;
-    bool hit;
-    switch (k) {
-    case KIND_SPHERE: {
-        float t;
-        if (!sphere_t(q->ray, (const rp_sphere *)data, &t) || loses(q, t, s->prims[i]))
-            return;
-        hit = rp_intersect_ray_sphere(q->ray, (const rp_sphere *)data, &h);
-        break;
+    out->t = out->t_enter = out->t_exit = th->t;
+    glm_vec3_copy((float *)th->ray_point, out->point);
+    double gap[3], len = 0.0;
+    for (int c = 0; c < 3; c++) {
+        gap[c] = (double)th->ray_point[c] - th->point[c];
+        len += gap[c] * gap[c];
     }
+    if (!(len > 0.0)) {
+        for (int c = 0; c < 3; c++) {
+            gap[c] = -(double)ray->dir[c];
+            len += gap[c] * gap[c];
+        }
+    }
+    len = sqrt(len);
+    for (int c = 0; c < 3; c++)
+        out->normal[c] = (float)(gap[c] / len);
+    out->inside = false;
+}
+
+/* A thin object's own function with its tolerance plus the query's. */
+static bool thin_object_hit(const query *q, unsigned k, const unsigned char *data, rp_hit *h,
+                            rp_thin_hit *th)
+{
+    const rp_thin_tolerance *own = k == KIND_POINT     ? &((const thin_point *)data)->tol
+                                   : k == KIND_SEGMENT ? &((const thin_segment *)data)->tol
+                                                       : &((const thin_polyline *)data)->tol;
+    const rp_thin_tolerance tol = {own->world + q->thin.world, own->per_t + q->thin.per_t};
+    bool hit;
+    if (k == KIND_POINT) {
+        hit = rp_intersect_ray_point(q->ray, ((const thin_point *)data)->p, &tol, th);
+    } else if (k == KIND_SEGMENT) {
+        const thin_segment *g = (const thin_segment *)data;
+        hit = rp_intersect_ray_segment(q->ray, g->ends[0], g->ends[1], &tol, th);
+    } else {
+        const thin_polyline *l = (const thin_polyline *)data;
+        hit = rp_intersect_ray_polyline(q->ray, l->xyz, l->count, 0, &tol, th);
+    }
+    if (hit)
+        thin_as_hit(q->ray, th, h);
+    return hit;
+}
+
+/* The hit of `data` (an object of kind k) by its own function. */
+static bool object_hit(const query *q, unsigned k, const unsigned char *data, rp_hit *h,
+                       rp_triangle_hit *th, rp_thin_hit *tth)
+{
+    switch (k) {
+    case KIND_SPHERE:
+        return rp_intersect_ray_sphere(q->ray, (const rp_sphere *)data, h);
     case KIND_ELLIPSOID:
-        hit = rp_intersect_ray_ellipsoid(q->ray, (const rp_ellipsoid *)data, &h);
-        break;
+        return rp_intersect_ray_ellipsoid(q->ray, (const rp_ellipsoid *)data, h);
     case KIND_AABB:
-        hit = rp_intersect_ray_aabb(q->ray, (const rp_aabb *)data, &h);
-        break;
+        return rp_intersect_ray_aabb(q->ray, (const rp_aabb *)data, h);
     case KIND_OBB:
-        hit = rp_intersect_ray_obb(q->ray, (const rp_obb *)data, &h);
-        break;
-    default: {
+        return rp_intersect_ray_obb(q->ray, (const rp_obb *)data, h);
+    case KIND_MESH: {
         const mesh_instance *m = (const mesh_instance *)data;
         mat4 model;
         glm_mat4_copy((vec4 *)m->model, model);
-        hit = rp_intersect_ray_mesh_instance(m->mesh, model, q->ray, &h, &th);
-        break;
+        return rp_intersect_ray_mesh_instance(m->mesh, model, q->ray, h, th);
     }
+    default:
+        return thin_object_hit(q, k, data, h, tth);
     }
+}
+
+/* The boxes' limit for a best hit at t: equal t must still be visited (a
+   lower index may tie), so a relative margin above it for the boxes'
+   rounding, rounded up to float. */
+static float box_limit(float t)
+{
+    double limit = (double)t * (1.0 + 1e-6) + 1e-30;
+    float t_max = (float)limit;
+    if ((double)t_max < limit)
+        t_max = nextafterf(t_max, INFINITY);
+    return t_max;
+}
+
+/* Runs the object of leaf entry i through its own function and keeps the
+   nearest hit (lowest index on equal t). `general`: a constant of each
+   walk (traverse_with): the query's mask, t limit and any-hit apply. */
+static RP_INLINE_ALWAYS void test_object(query *q, uint32_t i, bool general)
+{
+    const rp_scene *s = q->s;
+    if (general && ((q->filter && (s->leaf_mask[i] & q->layers) == 0) ||
+                    (q->any_hit && q->best >= 0)))
+        return;
+    uint32_t ks = s->kind_slot[i];
+    unsigned k = ks >> RP_SLOT_BITS;
+    const unsigned char *data = s->built[k].data + (size_t)(ks & RP_SLOT_MAX) * kind_size[k];
     uint32_t obj = s->prims[i];
-    if (!hit || loses(q, h.t, obj))
+    if (k == KIND_SPHERE) {
+        float t;
+        if (!sphere_t(q->ray, (const rp_sphere *)data, &t) || loses(q, t, obj) ||
+            (general && t > q->t_limit))
+            return;
+    }
+    rp_hit h;
+    rp_triangle_hit th;
+    rp_thin_hit tth;
+    if (!object_hit(q, k, data, &h, &th, &tth) || loses(q, h.t, obj) ||
+        (general && h.t > q->t_limit))
         return;
     q->best = (int)obj;
     q->hit = h;
     if (k == KIND_MESH)
         q->tri = th;
-    /* equal t must still be visited (a lower index may tie): keep a
-       relative margin above the best t for the boxes' rounding, rounded
-       up to float */
-    double limit = (double)h.t * (1.0 + 1e-6) + 1e-30;
-    float t_max = (float)limit;
-    if ((double)t_max < limit)
-        t_max = nextafterf(t_max, INFINITY);
-    q->t_max = t_max;
+    else if (k >= KIND_POINT)
+        q->thin_hit = tth;
+    /* any hit: done, every box left is skipped */
+    q->t_max = general && q->any_hit ? -1.0f : box_limit(h.t);
 }
 
 /* ---- tracing (rp_intersect_ray_scene_traced) ---- */
@@ -655,8 +1057,10 @@ static void trace_visit(rp_scene_trace *tr, const rp_aabb *box, uint32_t objects
 /* Depth first, nearest child first; a pending child entered after the
    best hit so far (with its margin) is skipped. When tracing, each
    pending child's box waits beside it (boxes[]) until it is opened.
-   Inlined into both callers, so the untraced one has no tracing left. */
-static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace)
+   `general`: the query's filter, widened boxes, t limit and any-hit.
+   Inlined into each caller with its constants, so the plain one has no
+   tracing and no filter left. */
+static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace, bool general)
 {
     const rp_scene *s = q->s;
     const rp_bvh4_node *nodes = s->nodes;
@@ -675,11 +1079,17 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace)
             trace_visit(trace, &box, cur.count);
         if (cur.count > 0) {
             for (uint32_t i = cur.first; i < cur.first + cur.count; i++)
-                test_object(q, i);
+                test_object(q, i, general);
         } else {
             const rp_bvh4_node *n = &nodes[cur.first];
             float t_enter[4];
-            int mask = rp_bvh4_enter(n, &q->box_ray, q->t_max, t_enter);
+            int mask;
+            if (general && q->cone_walk)
+                mask = rp_bvh4_enter_cone(n, &q->cone, q->t_max, t_enter);
+            else
+                mask = rp_bvh4_enter(n, &q->box_ray, q->t_max, t_enter);
+            if (general && q->filter)
+                mask &= rp_bvh4_layer_slots(&s->node_masks[cur.first], q->layers);
             /* one or two children entered (most nodes): no sort, and no
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
@@ -743,30 +1153,75 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace)
 
 static void traverse(query *q)
 {
-    traverse_with(q, NULL);
+    traverse_with(q, NULL, false);
 }
 
 static void traverse_traced(query *q)
 {
-    traverse_with(q, q->trace);
+    traverse_with(q, q->trace, false);
 }
 
-/* rp_intersect_ray_scene_traced with trace set up (or NULL). */
-static int intersect(const rp_scene *s, const rp_ray *ray, rp_scene_trace *trace, rp_hit *out,
-                     rp_triangle_hit *tri)
+static void traverse_general(query *q)
 {
-    if (s == NULL || !rp_ray_is_valid(ray) || s->built_count == 0 || s->nodes == NULL)
+    traverse_with(q, q->trace, true);
+}
+
+/* The ray fields of a query are valid: t_max >= 0 (+inf included), the
+   tolerance finite and >= 0. NULL is the zero query. */
+static bool ray_query_valid(const rp_scene_query *query)
+{
+    return query == NULL ||
+           (query->t_max >= 0.0f && isfinite(query->thin.world) && isfinite(query->thin.per_t) &&
+            query->thin.world >= 0.0f && query->thin.per_t >= 0.0f);
+}
+
+static bool frustum_query_valid(const rp_scene_query *query)
+{
+    return query == NULL || query->select == RP_SELECT_MEETS ||
+           query->select == RP_SELECT_MEETS_CONSERVATIVE || query->select == RP_SELECT_INSIDE;
+}
+
+/* Whether the built scene holds thin objects. */
+static bool has_thin(const rp_scene *s)
+{
+    return s->built[KIND_POINT].count + s->built[KIND_SEGMENT].count +
+               s->built[KIND_POLYLINE].count > 0;
+}
+
+/* The ray queries with spec (NULL: the zero one) and trace set up. */
+static int intersect(const rp_scene *s, const rp_ray *ray, const rp_scene_query *spec,
+                     rp_scene_trace *trace, rp_hit *out, rp_triangle_hit *tri,
+                     rp_thin_hit *thin)
+{
+    if (s == NULL || !rp_ray_is_valid(ray) || !ray_query_valid(spec) || s->built_count == 0 ||
+        s->nodes == NULL)
         return -1;
     query q;
     q.s = s;
     q.ray = ray;
     q.trace = trace;
-    rp_bvh4_ray_setup(ray, s->max_abs, &q.box_ray);
-    q.t_max = INFINITY;
     q.best = -1;
+    q.layers = spec && spec->layers != 0 ? spec->layers : UINT32_MAX;
+    q.filter = s->node_masks != NULL;
+    q.any_hit = spec && spec->any_hit;
+    q.t_limit = spec && spec->t_max > 0.0f ? spec->t_max : INFINITY;
+    q.t_max = isinf(q.t_limit) ? INFINITY : box_limit(q.t_limit);
+    q.thin.world = spec ? spec->thin.world : 0.0f;
+    q.thin.per_t = spec ? spec->thin.per_t : 0.0f;
+    /* boxes hold each thin object's own world tolerance; what grows along
+       the ray, or what the query adds, widens every box as it is walked
+       (the margins: rounding of the float sums in thin_object_hit) */
+    const double grow = (double)q.thin.per_t + s->built_thin_per_t;
+    q.cone_walk = has_thin(s) && (q.thin.world > 0.0f || grow > 0.0);
+    if (q.cone_walk)
+        rp_bvh4_cone_setup(ray, s->max_abs, q.thin.world * (1.0 + 1e-6), grow * (1.0 + 1e-6),
+                           &q.cone);
+    rp_bvh4_ray_setup(ray, s->max_abs, &q.box_ray);
     if (trace)
         trace->tree_nodes = (int)s->node_count;
-    if (trace)
+    if (q.filter || q.cone_walk || q.any_hit || !isinf(q.t_limit))
+        traverse_general(&q);
+    else if (trace)
         traverse_traced(&q);
     else
         traverse(&q);
@@ -774,15 +1229,24 @@ static int intersect(const rp_scene *s, const rp_ray *ray, rp_scene_trace *trace
         return -1;
     if (out)
         *out = q.hit;
-    if (tri && s->where[q.best] >> RP_SLOT_BITS == KIND_MESH)
+    unsigned kind = s->where[q.best] >> RP_SLOT_BITS;
+    if (tri && kind == KIND_MESH)
         *tri = q.tri;
+    if (thin && kind >= KIND_POINT)
+        *thin = q.thin_hit;
     return q.best;
 }
 
 int rp_intersect_ray_scene(const rp_scene *s, const rp_ray *ray, rp_hit *out,
                            rp_triangle_hit *tri)
 {
-    return intersect(s, ray, NULL, out, tri);
+    return intersect(s, ray, NULL, NULL, out, tri, NULL);
+}
+
+int rp_scene_query_ray(const rp_scene *s, const rp_ray *ray, const rp_scene_query *query,
+                       rp_hit *out, rp_triangle_hit *tri, rp_thin_hit *thin)
+{
+    return intersect(s, ray, query, NULL, out, tri, thin);
 }
 
 int rp_intersect_ray_scene_traced(const rp_scene *s, const rp_ray *ray, rp_scene_trace *trace,
@@ -795,5 +1259,250 @@ int rp_intersect_ray_scene_traced(const rp_scene *s, const rp_ray *ray, rp_scene
         trace->visits = visits;
         trace->visit_cap = cap;
     }
-    return intersect(s, ray, trace, out, tri);
+    return intersect(s, ray, NULL, trace, out, tri, NULL);
+}
+
+/* ---- frustum queries -------------------------------------------------- */
+
+/* Margin of the walk's box test against the planes, relative to the size
+   of the coordinates (the frustum's and the box's): far above the double
+   rounding of every shape's own test, far below the boxes' own margin
+   (box_from_double), so a box the walk skips or takes whole holds no
+   object whose own test would answer otherwise. */
+#define RP_SCENE_FRUSTUM_MARGIN 1e-9
+
+/* The selected indices: a bitmap of every object (then written out in
+   order), or, when only a few are wanted or no bitmap could be had, the
+   caller's array as a max-heap of the cap smallest so far. */
+typedef struct selection {
+    uint64_t *bits;
+    int      *heap;
+    size_t    cap, kept, total;
+} selection;
+
+static void heap_sift_down(int *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t big = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && h[l] > h[big])
+            big = l;
+        if (r < n && h[r] > h[big])
+            big = r;
+        if (big == i)
+            return;
+        int t = h[i];
+        h[i] = h[big];
+        h[big] = t;
+        i = big;
+    }
+}
+
+static void select_object(selection *sel, uint32_t obj)
+{
+    sel->total++;
+    if (sel->bits != NULL) {
+        sel->bits[obj >> 6] |= (uint64_t)1 << (obj & 63);
+        return;
+    }
+    if (sel->cap == 0)
+        return;
+    int *h = sel->heap;
+    if (sel->kept < sel->cap) {
+        size_t i = sel->kept++;
+        for (; i > 0 && h[(i - 1) / 2] < (int)obj; i = (i - 1) / 2)
+            h[i] = h[(i - 1) / 2];
+        h[i] = (int)obj;
+    } else if ((int)obj < h[0]) {
+        h[0] = (int)obj;
+        heap_sift_down(h, sel->kept, 0);
+    }
+}
+
+/* The index of the lowest set bit of x != 0 (de Bruijn: no intrinsic). */
+static int lowest_bit64(uint64_t x)
+{
+    static const int table[64] = {
+        0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28,
+        62, 5,  39, 46, 44, 42, 22, 9,  24, 35, 59, 56, 49, 18, 29, 11,
+        63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58, 17, 10,
+        51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12,
+    };
+    return table[((x & (~x + 1)) * UINT64_C(0x022fdd63cc95386d)) >> 58];
+}
+
+/* Writes the first min(total, cap) indices to out, ascending. */
+static void selection_finish(selection *sel, int *out, size_t words)
+{
+    if (sel->bits != NULL) {
+        size_t n = 0;
+        for (size_t w = 0; w < words && n < sel->cap; w++)
+            for (uint64_t x = sel->bits[w]; x != 0 && n < sel->cap; x &= x - 1)
+                out[n++] = (int)(w * 64 + (size_t)lowest_bit64(x));
+        return;
+    }
+    /* heap sort: the largest kept goes last, and so on */
+    for (size_t n = sel->kept; n > 1; n--) {
+        int t = sel->heap[0];
+        sel->heap[0] = sel->heap[n - 1];
+        sel->heap[n - 1] = t;
+        heap_sift_down(sel->heap, n - 1, 0);
+    }
+}
+
+typedef struct frustum_query {
+    const rp_scene   *s;
+    const rp_frustum *f;
+    rp_dfrustum       df;
+    rp_scene_select   select;
+    uint32_t          layers;
+    bool              filter;
+    selection         sel;
+} frustum_query;
+
+/* Object `data` of kind k against the frustum by its own test. */
+static bool object_selected(const frustum_query *fq, unsigned k, const unsigned char *data)
+{
+    const rp_frustum *f = fq->f;
+    const rp_scene_select mode = fq->select;
+    switch (k) {
+    case KIND_SPHERE: {
+        const rp_sphere *o = (const rp_sphere *)data;
+        return mode == RP_SELECT_MEETS ? rp_test_frustum_sphere_exact(f, o)
+               : mode == RP_SELECT_INSIDE ? rp_frustum_contains_sphere(f, o)
+                                          : rp_test_frustum_sphere_conservative(f, o);
+    }
+    case KIND_ELLIPSOID: {
+        const rp_ellipsoid *o = (const rp_ellipsoid *)data;
+        return mode == RP_SELECT_MEETS ? rp_test_frustum_ellipsoid_exact(f, o)
+               : mode == RP_SELECT_INSIDE ? rp_frustum_contains_ellipsoid(f, o)
+                                          : rp_test_frustum_ellipsoid_conservative(f, o);
+    }
+    case KIND_AABB: {
+        const rp_aabb *o = (const rp_aabb *)data;
+        return mode == RP_SELECT_MEETS ? rp_test_frustum_aabb_exact(f, o)
+               : mode == RP_SELECT_INSIDE ? rp_frustum_contains_aabb(f, o)
+                                          : rp_test_frustum_aabb_conservative(f, o);
+    }
+    case KIND_OBB: {
+        const rp_obb *o = (const rp_obb *)data;
+        return mode == RP_SELECT_MEETS ? rp_test_frustum_obb_exact(f, o)
+               : mode == RP_SELECT_INSIDE ? rp_frustum_contains_obb(f, o)
+                                          : rp_test_frustum_obb_conservative(f, o);
+    }
+    case KIND_MESH: {
+        const mesh_instance *m = (const mesh_instance *)data;
+        mat4 model;
+        glm_mat4_copy((vec4 *)m->model, model);
+        return mode == RP_SELECT_MEETS ? rp_test_frustum_mesh_instance_exact(f, m->mesh, model)
+               : mode == RP_SELECT_INSIDE
+                   ? rp_frustum_contains_mesh_instance(f, m->mesh, model)
+                   : rp_test_frustum_mesh_instance_conservative(f, m->mesh, model);
+    }
+    case KIND_POINT:
+        return rp_frustum_contains_point(f, ((const thin_point *)data)->p);
+    case KIND_SEGMENT: {
+        const thin_segment *g = (const thin_segment *)data;
+        return mode == RP_SELECT_INSIDE ? rp_frustum_contains_polyline(f, &g->ends[0][0], 2, 0)
+                                        : rp_test_frustum_segment(f, g->ends[0], g->ends[1]);
+    }
+    default: {
+        const thin_polyline *l = (const thin_polyline *)data;
+        return mode == RP_SELECT_INSIDE ? rp_frustum_contains_polyline(f, l->xyz, l->count, 0)
+                                        : rp_test_frustum_polyline(f, l->xyz, l->count, 0, NULL);
+    }
+    }
+}
+
+/* Leaf entries [first, first + count): each whose mask matches and, unless
+   the box around it lies wholly inside (`inside`), whose own test says so.
+   Mesh instances are always asked: one whose triangles all have zero area
+   meets nothing, wherever its bounds are. */
+static void select_leaf(frustum_query *fq, uint32_t first, uint32_t count, bool inside)
+{
+    const rp_scene *s = fq->s;
+    for (uint32_t i = first; i < first + count; i++) {
+        if (fq->filter && (s->leaf_mask[i] & fq->layers) == 0)
+            continue;
+        uint32_t ks = s->kind_slot[i];
+        unsigned k = ks >> RP_SLOT_BITS;
+        const unsigned char *data = s->built[k].data + (size_t)(ks & RP_SLOT_MAX) * kind_size[k];
+        if ((inside && k != KIND_MESH) || object_selected(fq, k, data))
+            select_object(&fq->sel, s->prims[i]);
+    }
+}
+
+/* Depth first from node `root`; `inside`: its whole box lies inside, so
+   no box below needs the planes. */
+static void walk_frustum(frustum_query *fq, uint32_t root, bool inside)
+{
+    const rp_scene *s = fq->s;
+    uint32_t stack[RP_BVH4_STACK];
+    int sp = 0;
+    stack[sp++] = root;
+    while (sp > 0) {
+        const uint32_t q = stack[--sp];
+        const rp_bvh4_node *n = &s->nodes[q];
+        int slots = rp_bvh4_slots_used(n);
+        if (fq->filter)
+            slots &= rp_bvh4_layer_slots(&s->node_masks[q], fq->layers);
+        for (int i = 0; i < 4; i++) {
+            if (!((slots >> i) & 1))
+                continue;
+            bool whole = inside;
+            if (!whole) {
+                const float lo[3] = {n->b[0][i], n->b[1][i], n->b[2][i]};
+                const float hi[3] = {n->b[3][i], n->b[4][i], n->b[5][i]};
+                const rp_frustum_side side =
+                    rp_dfrustum_aabb_side(&fq->df, lo, hi, RP_SCENE_FRUSTUM_MARGIN);
+                if (side == RP_SIDE_OUTSIDE)
+                    continue;
+                whole = side == RP_SIDE_INSIDE;
+            }
+            if (n->count[i] > 0) {
+                select_leaf(fq, n->child[i], n->count[i], whole);
+                continue;
+            }
+            const rp_bvh4_range r = whole ? s->ranges[n->child[i]] : (rp_bvh4_range){0, 0};
+            if (r.end > r.first)
+                select_leaf(fq, r.first, r.end - r.first, true);   /* no node loaded */
+            else if (whole && !inside)
+                walk_frustum(fq, n->child[i], true);   /* one level of recursion */
+            else
+                stack[sp++] = n->child[i];   /* RP_BVH4_STACK: its bound */
+        }
+    }
+}
+
+/* A selection through the bitmap pays for clearing and reading it, one bit
+   per object: worth it unless the caller wants few (here: fewer than one
+   per 64 objects, or none). */
+static bool wants_bitmap(size_t cap, size_t objects)
+{
+    return cap > 0 && cap >= objects / 64;
+}
+
+size_t rp_scene_query_frustum(const rp_scene *s, const rp_frustum *f, const rp_scene_query *query,
+                              int *out, size_t cap)
+{
+    frustum_query fq;
+    if (s == NULL || !frustum_query_valid(query) || s->built_count == 0 || s->nodes == NULL ||
+        !rp_dfrustum_from(f, &fq.df))
+        return 0;
+    if (out == NULL)
+        cap = 0;
+    fq.s = s;
+    fq.f = f;
+    fq.select = query ? query->select : RP_SELECT_MEETS;
+    fq.layers = query && query->layers != 0 ? query->layers : UINT32_MAX;
+    fq.filter = s->node_masks != NULL;
+    const size_t words = (s->built_count + 63) / 64;
+    fq.sel.bits = wants_bitmap(cap, s->built_count) ? calloc(words, sizeof *fq.sel.bits) : NULL;
+    fq.sel.heap = out;
+    fq.sel.cap = cap;
+    fq.sel.kept = fq.sel.total = 0;
+    walk_frustum(&fq, 0, false);
+    if (fq.sel.total > 0 && cap > 0)
+        selection_finish(&fq.sel, out, words);
+    free(fq.sel.bits);
+    return fq.sel.total;
 }

@@ -364,6 +364,7 @@ void render_pick_list(render_pick *p, const render_list *list)
         case RENDER_CMD_BEAM:
         case RENDER_CMD_SHIELD:
         case RENDER_CMD_GLASS:
+        case RENDER_CMD_FIGURE:             /* a 2D inset over the scene, not in it */
         case RENDER_CMD_COUNT:
             break;
         }

@@ -5,6 +5,7 @@
 #include "render.h"
 #include "render_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ bool render_complete(renderer *r, char *err, size_t err_size)
     /* from here render_destroy frees the scene's parts too */
     r->complete = true;
     render_text_init(r);
+    render_figure_init(r);
     if (!render_shapes_build(r) || !render_instances_build(r)) {
         snprintf(err, err_size, "out of memory building meshes");
         return false;
@@ -68,6 +70,7 @@ void render_destroy(renderer *r)
         return;
     if (r->complete) {
         render_text_free(r);
+        render_figure_free(r);
         render_background_free(r);
         render_batches_free(r);
         render_shapes_free(r);
@@ -90,6 +93,7 @@ bool render_driver_is_software(render_loader load)
 void render_begin(renderer *r, const render_view *v)
 {
     r->view = *v;
+    r->scene_clipped = false;
     glViewport(0, 0, v->width, v->height);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(RENDER_BG_BOTTOM[0], RENDER_BG_BOTTOM[1], RENDER_BG_BOTTOM[2], 1.0f);
@@ -103,8 +107,27 @@ void render_begin(renderer *r, const render_view *v)
     glFrontFace(GL_CCW);
 }
 
+void render_scene_rect(renderer *r, float x, float y, float w, float h)
+{
+    if (!(w >= 1.0f && h >= 1.0f) || !isfinite(x) || !isfinite(y) || !isfinite(w) || !isfinite(h))
+        return;
+    int x0 = (int)glm_clamp(floorf(x), 0.0f, (float)r->view.width);
+    int x1 = (int)glm_clamp(ceilf(x + w), 0.0f, (float)r->view.width);
+    int y0 = (int)glm_clamp(floorf(y), 0.0f, (float)r->view.height);
+    int y1 = (int)glm_clamp(ceilf(y + h), 0.0f, (float)r->view.height);
+    r->scene_box[0] = x0;
+    r->scene_box[1] = r->view.height - y1;
+    r->scene_box[2] = x1 - x0;
+    r->scene_box[3] = y1 - y0;
+    r->scene_clipped = true;
+    /* from here to the figures (render_draw_figures lifts it) */
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(r->scene_box[0], r->scene_box[1], r->scene_box[2], r->scene_box[3]);
+}
+
 void render_end(renderer *r)
 {
+    glDisable(GL_SCISSOR_TEST);     /* render_scene_rect's, when no figure lifted it */
     render_text_flush(r);     /* the overlay phase: the HUD over everything */
     glBindVertexArray(0);
     glUseProgram(0);

@@ -57,6 +57,12 @@ void render_end(renderer *r);
 /* Draws a frame's scene: the list's commands, phase by phase (above).
    Terrain meshes are built on first sight and kept until render_destroy. */
 void render_submit(renderer *r, const render_list *list);
+/* The part of the drawable the frame's 3D scene fills (drawable pixels,
+   top-left origin); render_begin resets it to the whole drawable.
+   render_submit draws the scene's phases only there (scissored) and the
+   2D figures everywhere: a column of opaque panels beside the scene then
+   costs the scene nothing. Ignored for an empty or non-finite rectangle. */
+void render_scene_rect(renderer *r, float x, float y, float w, float h);
 
 /* HUD, in drawable pixels from the top-left corner; drawn last. Text is
    UTF-8, drawn with the fonts given to render_set_fonts (any script they

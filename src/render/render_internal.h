@@ -13,6 +13,7 @@
      impostor.c     spheres and boxes among them, ray-cast; culling helpers
      background.c   the gradient and the ground plane
      batches.c      lines, points, beams, shadows, the grid
+     figure.c       2D figures (insets, the code panel), cached in a layer
      text.c         the HUD and the loading screen's line
      shapes.c       GPU meshes, the lit shapes, vertex layouts
      program.c      the renderer's GLSL programs and their uniforms
@@ -93,6 +94,20 @@ typedef struct text_vertex {
     float color[4];
 } text_vertex;
 
+/* The frame's 2D figures (figure.c): triangles in pixels, drawn into a
+   layer (a texture the size of the drawable) kept while the figures stay
+   the same, then shown as one quad over their extent. */
+typedef struct render_figure_batch {
+    GLuint vao, vbo;
+    text_vertex *v;
+    int count, cap;
+    GLuint layer_fbo, layer_tex;
+    int layer_w, layer_h;
+    uint64_t layer_key;         /* the figures the layer holds (0: none) */
+    float extent[4];            /* where they are: x0, y0, x1, y1 */
+    GLuint quad_vao, quad_vbo;
+} render_figure_batch;
+
 /* A terrain's GPU mesh (terrain.c). */
 typedef struct render_terrain render_terrain;
 
@@ -137,6 +152,9 @@ struct renderer {
     render_batch hidden_lines;  /* x-ray lines' faint copies, drawn where hidden */
     render_batch background; /* screen grid in NDC (its own 2-float layout) */
     render_view view;
+    bool scene_clipped;         /* render_scene_rect: the scene's phases scissored to scene_box
+                                   (set there, lifted by render_draw_figures and render_end) */
+    int scene_box[4];           /* GL's x, y (bottom-up), width, height */
     vec3 light_dir;
     render_terrain_slot terrains[RENDER_TERRAIN_CACHE];
     int next_terrain;       /* the slot to reuse when all are taken */
@@ -145,6 +163,9 @@ struct renderer {
     /* the frame's translucent surfaces, back to front (list indices) */
     int *surfaces;
     int surface_cap;
+    /* 2D figures (insets, the code panel): built on first use */
+    render_program figure_prog, figure_layer_prog;
+    render_figure_batch figure;
     /* HUD */
     GLuint text_vao, text_vbo;
     text_vertex *text;
@@ -241,6 +262,17 @@ void render_draw_points(renderer *r);
 /* Beams glow: additive, no depth writes, so their order does not matter
    and they light up whatever translucent surface lies behind them. */
 void render_draw_beams(renderer *r);
+
+/* ---- figure.c ---------------------------------------------------------- */
+
+void render_figure_init(renderer *r);
+void render_figure_free(renderer *r);
+/* The list's RENDER_CMD_FIGURE commands, in list order, over the scene
+   (depth off, blended, no scissor: render_scene_rect's ends here), texts
+   over shapes. Drawn into the layer only when
+   they differ from the last frame's (or the drawable's size does); else
+   the layer is shown as it is. */
+void render_draw_figures(renderer *r, const render_list *list);
 
 /* ---- text.c ------------------------------------------------------------ */
 

@@ -2,6 +2,7 @@
 #include "render_list.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@ void render_list_reset(render_list *list, const render_view *view)
     list->view = *view;
     list->count = 0;
     list->impact_count = 0;
+    list->string_len = 0;
     list->out_of_memory = false;
     list->pick_id = -1;
 }
@@ -24,6 +26,16 @@ bool render_list_reserve(render_list *list, int cap)
     memset(cmds + list->cap, 0, (size_t)(cap - list->cap) * sizeof *cmds);
     list->cmds = cmds;
     list->cap = cap;
+    /* the figures' texts: a few KB, from the start too */
+    int string_cap = 16384;
+    if (list->string_cap < string_cap) {
+        char *strings = realloc(list->strings, (size_t)string_cap);
+        if (!strings)
+            return false;
+        memset(strings + list->string_cap, 0, (size_t)(string_cap - list->string_cap));
+        list->strings = strings;
+        list->string_cap = string_cap;
+    }
     return true;
 }
 
@@ -31,10 +43,13 @@ void render_list_free(render_list *list)
 {
     free(list->cmds);
     free(list->impacts);
+    free(list->strings);
     list->cmds = NULL;
     list->impacts = NULL;
+    list->strings = NULL;
     list->count = list->cap = 0;
     list->impact_count = list->impact_cap = 0;
+    list->string_len = list->string_cap = 0;
 }
 
 /* A zeroed command of `kind` at the end of the list, NULL when out of memory. */
@@ -205,6 +220,13 @@ void render_list_append(render_list *list, const render_list *from, int index)
                            c->u.shield.ripple_speed);
         return;
     }
+    if (c->kind == RENDER_CMD_FIGURE && c->u.figure.shape == RENDER_FIG_TEXT) {
+        render_list_fig_text(list, c->u.figure.x0, c->u.figure.y0, c->u.figure.x1, c->u.figure.align,
+                             c->u.figure.y1, c->u.figure.color, render_list_fig_string(from, c));
+        if (list->count > 0 && list->cmds[list->count - 1].kind == RENDER_CMD_FIGURE)
+            list->cmds[list->count - 1].u.figure.width = c->u.figure.width;
+        return;
+    }
     render_cmd *copy = push(list, c->kind);
     if (copy)
         *copy = *c;
@@ -258,4 +280,106 @@ void render_list_instances(render_list *list, render_shape_kind kind,
     c->u.instances.shape = kind;
     c->u.instances.instances = instances;
     c->u.instances.count = count;
+}
+
+/* ------------------------------------------------------------ figures */
+
+static bool finite4(float a, float b, float c, float d)
+{
+    return isfinite(a) && isfinite(b) && isfinite(c) && isfinite(d);
+}
+
+static render_cmd *push_figure(render_list *list, render_figure_kind shape, float x0, float y0, float x1,
+                               float y1, float width, const vec4 color)
+{
+    if (!finite4(x0, y0, x1, y1) || !isfinite(width))
+        return NULL;
+    render_cmd *c = push(list, RENDER_CMD_FIGURE);
+    if (!c)
+        return NULL;
+    c->pick_id = -1;
+    c->u.figure.shape = shape;
+    c->u.figure.x0 = x0;
+    c->u.figure.y0 = y0;
+    c->u.figure.x1 = x1;
+    c->u.figure.y1 = y1;
+    c->u.figure.width = width;
+    glm_vec4_copy((float *)color, c->u.figure.color);
+    return c;
+}
+
+void render_list_fig_rect(render_list *list, float x, float y, float w, float h, const vec4 color)
+{
+    push_figure(list, RENDER_FIG_RECT, x, y, x + w, y + h, 0.0f, color);
+}
+
+void render_list_fig_line(render_list *list, float x0, float y0, float x1, float y1, float width,
+                          const vec4 color)
+{
+    push_figure(list, RENDER_FIG_LINE, x0, y0, x1, y1, width, color);
+}
+
+void render_list_fig_polyline(render_list *list, const float *xy, int n, float width, const vec4 color)
+{
+    for (int i = 1; xy && i < n; ++i)
+        push_figure(list, RENDER_FIG_LINE, xy[2 * i - 2], xy[2 * i - 1], xy[2 * i], xy[2 * i + 1], width, color);
+}
+
+void render_list_fig_arrow(render_list *list, float x0, float y0, float x1, float y1, float width,
+                           const vec4 color)
+{
+    push_figure(list, RENDER_FIG_ARROW, x0, y0, x1, y1, width, color);
+}
+
+void render_list_fig_circle(render_list *list, float cx, float cy, float r, float width, const vec4 color)
+{
+    if (r > 0.0f)
+        push_figure(list, RENDER_FIG_CIRCLE, cx, cy, r, 0.0f, width, color);
+}
+
+void render_list_fig_text(render_list *list, float x, float y, float scale, render_figure_align align,
+                          float max_w, const vec4 color, const char *text)
+{
+    if (!text || !(scale > 0.0f) || !isfinite(max_w))
+        return;
+    size_t n = strlen(text) + 1;
+    if (n > (size_t)INT_MAX / 2 || list->string_len > INT_MAX / 2 - (int)n) {
+        list->out_of_memory = true;
+        return;
+    }
+    if (list->string_len + (int)n > list->string_cap) {
+        int cap = list->string_cap ? list->string_cap : 4096;
+        while (cap < list->string_len + (int)n)
+            cap *= 2;
+        char *strings = realloc(list->strings, (size_t)cap);
+        if (!strings) {
+            list->out_of_memory = true;
+            return;
+        }
+        list->strings = strings;
+        list->string_cap = cap;
+    }
+    render_cmd *c = push_figure(list, RENDER_FIG_TEXT, x, y, scale, max_w > 0.0f ? max_w : 0.0f, 0.0f, color);
+    if (!c)
+        return;
+    c->u.figure.text = list->string_len;
+    c->u.figure.align = align;
+    memcpy(list->strings + list->string_len, text, n);
+    list->string_len += (int)n;
+}
+
+void render_list_fig_text_clipped(render_list *list, float x, float y, float scale, float max_x,
+                                  const vec4 color, const char *text)
+{
+    int before = list->count;
+    render_list_fig_text(list, x, y, scale, RENDER_ALIGN_LEFT, 0.0f, color, text);
+    if (list->count > before && isfinite(max_x))
+        list->cmds[list->count - 1].u.figure.width = max_x;
+}
+
+const char *render_list_fig_string(const render_list *list, const render_cmd *c)
+{
+    if (!c || c->kind != RENDER_CMD_FIGURE || c->u.figure.shape != RENDER_FIG_TEXT || !list->strings)
+        return "";
+    return list->strings + c->u.figure.text;
 }

@@ -75,6 +75,7 @@ typedef enum render_cmd_kind {
     RENDER_CMD_MESH,        /* opaque lit triangle mesh (lesson 5) */
     RENDER_CMD_MESH_HIGHLIGHT, /* some of a mesh's triangles drawn over it */
     RENDER_CMD_INSTANCES,   /* many copies of one opaque shape, one draw call */
+    RENDER_CMD_FIGURE,      /* a 2D figure's part in drawable pixels (an inset), over the scene */
     RENDER_CMD_COUNT        /* how many kinds there are (not a command) */
 } render_cmd_kind;
 
@@ -103,6 +104,23 @@ typedef struct render_mesh_data {
                                    model of unknown winding); false: cull
                                    them, half the rasterising of a closed one */
 } render_mesh_data;
+
+/* A 2D figure's parts (render_list_fig_*): drawable pixels, top-left
+   origin, like the HUD. */
+typedef enum render_figure_kind {
+    RENDER_FIG_RECT,        /* filled rectangle (x0, y0) - (x1, y1) */
+    RENDER_FIG_LINE,        /* (x0, y0) to (x1, y1), width pixels wide */
+    RENDER_FIG_ARROW,       /* a line with a head at (x1, y1) */
+    RENDER_FIG_CIRCLE,      /* centre (x0, y0), radius x1; a ring width wide, 0: a disc */
+    RENDER_FIG_TEXT         /* the list's string at (x0, y0), render_text's scale x1, wrapped to
+                               y1 (> 0), or clipped at x = width (> 0) */
+} render_figure_kind;
+
+typedef enum render_figure_align {
+    RENDER_ALIGN_LEFT,      /* text starts at x */
+    RENDER_ALIGN_CENTER,    /* centred on x */
+    RENDER_ALIGN_RIGHT      /* ends at x */
+} render_figure_align;
 
 /* Most triangles one highlight command draws (the Pick sample's
    MAX_INTERSECTIONS). */
@@ -134,6 +152,13 @@ typedef struct render_cmd {
             vec4 fill, edge;
         } highlight;
         struct { render_shape_kind shape; const render_instance *instances; int count; } instances;
+        struct {
+            render_figure_kind shape;
+            float x0, y0, x1, y1, width;
+            vec4 color;
+            int text;                   /* RENDER_FIG_TEXT: offset in the list's strings */
+            render_figure_align align;
+        } figure;
     } u;
 } render_cmd;
 
@@ -143,6 +168,8 @@ typedef struct render_list {
     int count, cap;
     vec4 *impacts;          /* the shields' impacts, each shield a run */
     int impact_count, impact_cap;
+    char *strings;          /* the figures' texts, each NUL-terminated */
+    int string_len, string_cap;
     bool out_of_memory;     /* a command was dropped this frame */
     int pick_id;            /* given to the shapes and meshes listed next */
 } render_list;
@@ -211,6 +238,34 @@ void render_list_mesh_highlight(render_list *list, const render_mesh_data *mesh,
    pickable when base + count - 1 would not fit an int. */
 void render_list_instances(render_list *list, render_shape_kind kind,
                            const render_instance *instances, int count);
+/* ---- 2D figures (insets, the code panel), over the scene, under the HUD -
+   Drawable pixels with the origin top left, as render_text's. The texts
+   are copied into the list. A lesson draws its figure into the area the
+   app gives it (lesson.h, figure). Ignored for non-finite coordinates.
+   The renderer draws a frame's figures into a layer it keeps while they
+   stay the same (figure.c): an unchanged panel costs one textured quad. */
+void render_list_fig_rect(render_list *list, float x, float y, float w, float h, const vec4 color);
+void render_list_fig_line(render_list *list, float x0, float y0, float x1, float y1, float width,
+                          const vec4 color);
+/* n points (x, y pairs in xy) joined by lines; a pair with a non-finite
+   coordinate breaks the line there */
+void render_list_fig_polyline(render_list *list, const float *xy, int n, float width, const vec4 color);
+void render_list_fig_arrow(render_list *list, float x0, float y0, float x1, float y1, float width,
+                           const vec4 color);
+/* a ring width pixels wide (width <= 0: a filled disc) */
+void render_list_fig_circle(render_list *list, float cx, float cy, float r, float width, const vec4 color);
+/* text (one or more lines) with render_text's scale, its top at y; max_w
+   > 0: lines wider than max_w pixels are wrapped (at a space where there
+   is one, else between two characters: Chinese has no spaces) */
+void render_list_fig_text(render_list *list, float x, float y, float scale, render_figure_align align,
+                          float max_w, const vec4 color, const char *text);
+/* render_list_fig_text on one line, its characters reaching past max_x
+   left out (a line of code in a panel) */
+void render_list_fig_text_clipped(render_list *list, float x, float y, float scale, float max_x,
+                                  const vec4 color, const char *text);
+/* a figure text command's string ("" for any other command) */
+const char *render_list_fig_string(const render_list *list, const render_cmd *c);
+
 /* appends a copy of from's command number index (a shield with its impacts) */
 void render_list_append(render_list *list, const render_list *from, int index);
 /* a shield command's impacts (u.shield.impact_count of them) */

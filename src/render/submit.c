@@ -11,7 +11,10 @@
      3. translucent grid, shadows, lines; shields and glass spheres back
                     to front; round points (markers on those surfaces);
                     then additive beams
-     4. overlay     the HUD (render_text / render_panel), in render_end
+     (1 to 3 only inside render_scene_rect's rectangle when one is set)
+     4. overlay     2D figures (insets, figure.c) in list order; then, in
+                    render_end, the HUD (render_text / render_panel) and
+                    the figures' texts
    so the picture depends on what the list holds, not on the order a lesson
    happened to add it in. (Within one kind of line, point, shadow or beam,
    list order is kept: overlapping ones blend in that order.) */
@@ -73,4 +76,5 @@ void render_submit(renderer *r, const render_list *list)
     bool ground = list_ground(list, &ground_y);
     render_draw_background(r, ground, ground_y);
     submit_translucent(r, list);
+    render_draw_figures(r, list);   /* it lifts render_scene_rect's scissor */
 }

@@ -165,6 +165,21 @@ static void fuzz_shapes(const rp_frustum *f, bool built, fuzz_input *in, int mod
     }
 }
 
+/* The shortest of the frustum's twelve edges (corners differing in one
+   index bit). */
+static float thinnest_edge(const rp_frustum *f)
+{
+    float shortest = INFINITY;
+    for (int i = 0; i < 8; i++)
+        for (int bit = 1; bit < 8; bit <<= 1)
+            if (!(i & bit)) {
+                const float *a = f->corners[i], *b = f->corners[i | bit];
+                const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+                shortest = fminf(shortest, sqrtf(dx * dx + dy * dy + dz * dz));
+            }
+    return shortest;
+}
+
 /* A real frustum: shapes through its own corners meet it. */
 static void fuzz_corners(const rp_frustum *f)
 {
@@ -186,10 +201,17 @@ static void fuzz_corners(const rp_frustum *f)
         const rp_sphere ball = {{f->corners[i][0], f->corners[i][1], f->corners[i][2]},
                                 1e-5f * (scale + 1.0f)};
         fuzz_check(rp_test_frustum_sphere_exact(f, &ball), "a ball at a corner misses");
-        fuzz_check(rp_test_frustum_segment(f, f->corners[i], f->corners[7 - i]),
-                   "a diagonal misses");
-        fuzz_check(rp_test_frustum_triangle(f, f->corners[i], f->corners[i ^ 3], f->corners[i ^ 5]),
-                   "a triangle of corners misses");
+        /* A diagonal and a triangle of corners touch the frustum's faces
+           and edges: when the frustum is only a few float steps wide there
+           (a rectangle a fraction of a pixel, far away), rounding the
+           corners to float can move them all outside one plane, and missing
+           is then the exact answer for those floats. */
+        if (thinnest_edge(f) > 1e-5f * (scale + 1.0f)) {
+            fuzz_check(rp_test_frustum_segment(f, f->corners[i], f->corners[7 - i]),
+                       "a diagonal misses");
+            fuzz_check(rp_test_frustum_triangle(f, f->corners[i], f->corners[i ^ 3], f->corners[i ^ 5]),
+                       "a triangle of corners misses");
+        }
     }
     fuzz_check(rp_test_frustum_aabb_exact(f, &around), "the box around the corners misses");
     const rp_obb obb = {{0.5f * (around.min[0] + around.max[0]), 0.5f * (around.min[1] + around.max[1]),

@@ -314,6 +314,36 @@ def geometry():
           raws(1, INF, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 2, 2, 2) + raws(0, 0, 0, 0) +
           raws(0, 0, -1, 0, 0, 0, 0))
 
+def scene_queries():
+    """fuzz_scene_query: mode, count, objects (kind byte, floats, mask
+    byte), moves (count; index + 1, kind, floats, mask byte), queries
+    (a byte: odd a ray with layers, t_max, any hit and a tolerance; even a
+    camera and a rectangle with select, layers and cap)."""
+    ident_at = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, 0, -6, 1]
+    objs = (bytes([0]) + tames(0, 0, -5, 1) + bytes([0]) +
+            bytes([2]) + tames(-1, -1, -9, 1, 1, -8) + bytes([2]) +
+            bytes([5]) + tames(0, 0, -3, 0.25, 0) + bytes([6]) +
+            bytes([6]) + tames(-1, 0.25, -4, 1, 0.25, -4, 0.5, 0) + bytes([0]) +
+            bytes([7, 3]) + tames(-2, 0, -6, 0, 0, -6, 0, 0, -10, 2, 0, -10, 0.25, 0.5) +
+            bytes([1]) +
+            bytes([4]) + tames(*ident_at) + b"\x01" + bytes([3]))
+    move = bytes([1, 1, 0]) + tames(1, 0, -5, 1) + bytes([10])
+    rays = (bytes([1]) + tames(0, 0, 0, 0, 0, -1) + bytes([0]) + tames(0) + bytes([0]) +
+            tames(0, 0) +
+            bytes([1]) + tames(0, 0, 0, 0, 0, -1) + bytes([6]) + tames(4.5) + bytes([1]) +
+            tames(0.125, 0.25))
+    cam = tames(0, 5, 10, 0, 0, -5) + bytes([20, 100, 128])
+    frusta = (bytes([0]) + cam + bytes([0, 40, 40, 200, 200, 0, 0, 5]) +
+              bytes([2]) + cam + bytes([1, 0, 0, 255, 255, 2, 6, 1]) +
+              bytes([4]) + cam + bytes([0, 100, 90, 120, 110, 1, 0, 17]))
+    write("scene_query", "every_kind", bytes([1, 6]) + objs + move + rays + frusta + rays + frusta)
+    write("scene_query", "no_moves", bytes([1, 6]) + objs + bytes([0]) + frusta + rays)
+    write("scene_query", "raw", bytes([0, 2]) + bytes([5]) + raws(0, 0, -5, NAN, 0) +
+          bytes([6]) + bytes([6]) + raws(0, 0, 0, 1, 1, 1, 0.5, 0) + bytes([2]) + bytes([0]) +
+          bytes([1]) + raws(0, 0, 0, 0, 0, -1) + bytes([0]) + raws(-1) + bytes([1]) +
+          raws(0.5, 0) + bytes([0]) + cam + bytes([0, 0, 0, 255, 255, 3, 0, 4]))
+
+
 # ---------------------------------------------------------------- .obj text
 
 def objs():
@@ -343,6 +373,7 @@ def main():
         shutil.rmtree(CORPUS)
     images()
     geometry()
+    scene_queries()
     objs()
     n = sum(len(fs) for _, _, fs in os.walk(CORPUS))
     print("make_corpus: wrote %d seeds under %s" % (n, os.path.relpath(CORPUS)))

@@ -746,27 +746,39 @@ def test_hud():
 
 def test_lesson4_steps():
     """Step mode's pictures (P, '.'): the current point (a large pale-yellow
-    dot) moves from A (ClipRay) to the recipe's point 1 halfway down the
-    ray; the ground profile under the ray (yellow line) is drawn, and only
-    in step mode."""
+    dot) moves from A (ClipRay, the third step of the recipe's listing) to
+    the recipe's point 1 halfway down the ray (its sixth step with one
+    linear step: GetPointerRay twice, ClipRay, the returned ray,
+    BinarySearch's start, the first halving), seen from the start camera
+    orbited by -60 degrees ([: the click's ray is seen end-on from where it came);
+    the ground profile under the
+    ray (yellow line) is drawn, and only in step mode. Pixels are counted in
+    the scene's room, left of the code panel (its lit line has the dot's
+    colour)."""
     w, h = 640, 360
     cam = Camera(layout(4, w, h))
     marks = [o for o in layout(4, w, h)["objects"] if o["kind"] == "point"]
     mx, my = cam.click_for(marks[0]["center"])
-    keys = [("h", 0), ("p", 1), ("l", 1), ("l", 1)]    # step mode, the binary search alone
+    # step mode, the binary search alone, the camera free (Z: the framing
+    # camera would put A and point 1, each the start of its step's span, at
+    # the same place on screen)
+    keys = [("h", 0), ("p", 1), ("l", 1), ("l", 1), ("z", 1)]
+    room = w // 2            # the panel's column starts at 340 of 640 (src/app/code_panel.c: 300 wide at least)
 
     def current(img):     # the current step's dot and label: (1, 1, 0.45)
-        return [(x, y) for y in range(img.h) for x in range(img.w)
+        return [(x, y) for y in range(img.h) for x in range(room)
                 for p in [img.pixel(x, y)] if p[0] > 235 and p[1] > 235 and 80 < p[2] < 150]
 
     def profile(img):     # the ground under the ray: (1, 0.85, 0.25)
-        return [1 for p in img.pixels() if p[0] > 235 and 195 < p[1] < 235 and p[2] < 100]
+        return [1 for y in range(img.h) for x in range(room)
+                for p in [img.pixel(x, y)] if p[0] > 235 and 195 < p[1] < 235 and p[2] < 100]
 
     def centre(pts):
         return (sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts))
 
-    clip = screenshot("l4-step-clip", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys)
-    one = screenshot("l4-step-point1", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys + [(".", 4), (".", 4)])
+    dots = lambda n: [("[", 4)] + [(".", 4)] * n     # orbit -60 degrees: the ray seen from aside
+    clip = screenshot("l4-step-clip", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys + dots(2))
+    one = screenshot("l4-step-point1", 4, w, h, 6, clicks=[(mx, my, 3)], keys=keys + dots(5))
     plain = screenshot("l4-step-off", 4, w, h, 6, clicks=[(mx, my, 3)], keys=[("h", 0), ("l", 1), ("l", 1)])
     a, b = current(clip), current(one)
     if check(len(a) >= 20 and len(b) >= 20, "lesson 4 steps: no current point (%d, %d pixels)" % (len(a), len(b))):

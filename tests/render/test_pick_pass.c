@@ -542,6 +542,11 @@ static void list_instances(render_list *l)
     render_list_instances(l, RENDER_SPHERE, copy, 1);
 }
 
+static void list_figure(render_list *l)
+{
+    render_list_fig_rect(l, (float)W * 0.25f, (float)H * 0.25f, (float)W * 0.5f, (float)H * 0.5f, SOLID);
+}
+
 /* What each kind must do in the ID pass: drawn with its id, or left out.
    Indexed by kind, so a kind added to render_cmd_kind without a line here
    finds a hole and the test fails: GPU picking must be decided for it
@@ -567,6 +572,8 @@ static const kind_case KIND_CASES[RENDER_CMD_COUNT] = {
     [RENDER_CMD_BEAM] = {"RENDER_CMD_BEAM", list_beam, false},
     [RENDER_CMD_SHIELD] = {"RENDER_CMD_SHIELD", list_shield, false},
     [RENDER_CMD_GLASS] = {"RENDER_CMD_GLASS", list_glass, false},
+    /* a 2D inset over the scene (figure.c), not part of it */
+    [RENDER_CMD_FIGURE] = {"RENDER_CMD_FIGURE", list_figure, false},
 };
 
 /* The frame of list, RGB, top row first. */
