@@ -176,14 +176,14 @@ void rp_scene_destroy(rp_scene *s)
     for (size_t i = 0; i < s->pending[KIND_POLYLINE].count; i++)
         free(lines[i].xyz);
     free_retired(s);
-    free(s->retired);
+    rp_free_large(s->retired);
     for (int k = 0; k < KIND_COUNT; k++) {
-        free(s->pending[k].data);
+        rp_free_large(s->pending[k].data);
         rp_free_large(s->built[k].data);
     }
-    free(s->where);
-    free(s->box);
-    free(s->mask);
+    rp_free_large(s->where);
+    rp_free_large(s->box);
+    rp_free_large(s->mask);
     free_tree(s);
     free(s);
 }
@@ -421,7 +421,8 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
         n *= 2;
     if (n > SIZE_MAX / elem)
         return false;
-    void *q = realloc(*p, n * elem);
+    /* the object arrays that the refit reads at random: huge pages */
+    void *q = rp_realloc_large(*p, *cap * elem, n * elem);
     if (q == NULL)
         return false;
     *p = q;
@@ -581,7 +582,7 @@ bool rp_scene_set_mask(rp_scene *s, int index, uint32_t mask)
         return false;
     if (s->mask == NULL) {
         /* the first mask: every object so far in every layer */
-        s->mask = malloc(s->cap * sizeof *s->mask);
+        s->mask = rp_alloc_large(s->cap * sizeof *s->mask);
         if (s->mask == NULL)
             return false;
         for (size_t i = 0; i < s->count; i++)
