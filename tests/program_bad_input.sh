@@ -81,6 +81,36 @@ run carry-on "size 64x64" --size 64x64 "${short[@]}" --click 32,32@1
 # ---- options and values
 run refuse "unknown option" --frobnicate "${short[@]}"
 run refuse "option without value" "${short[@]}" --lesson
+# ---- the parser's messages (tests/test_options.c checks every case; these
+# the program's own exit 2 and first line, as a user sees them)
+usage() {    # usage NAME 'MESSAGE' ARGS...: exit 2, MESSAGE the first line of stderr
+    local name=$1 want="raypick: $2" rc
+    shift 2
+    # shellcheck disable=SC2086
+    (ulimit -t 60; exec timeout 900 ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(head -1 "$tmp/err")" = "$want" ] && grep -q '^usage:' "$tmp/err"; then
+        passed=$((passed + 1))
+        printf 'ok    %-28s exit 2  %s\n' "$name" "$want"
+    else
+        failed=$((failed + 1))
+        printf 'FAIL  %-28s exit %d, want 2 and "%s", got "%s"\n' "$name" "$rc" "$want" "$(head -1 "$tmp/err")"
+    fi
+}
+usage "unknown option last" "unknown option '--bogus'" "${short[@]}" --bogus
+usage "unknown option alone" "unknown option '--bogus'" --bogus
+usage "unknown option, value" "unknown option '--bogus'" --bogus=1 "${short[@]}"
+usage "empty argument" "unknown option ''" "${short[@]}" ''
+usage "stray word" "unknown option 'extra'" "${short[@]}" extra
+usage "value is an option" "--mesh needs a value" --mesh "${short[@]}"
+usage "flag with a value" "--report takes no value (given '1')" --report=1 "${short[@]}"
+usage "lesson twice" "--lesson is given twice: once is enough" --lesson 1 --lesson=2 "${short[@]}"
+usage "frames and bench-frames" \
+    "--frames and --bench-frames do not go together: --bench-frames N runs N frames itself" \
+    --bench-frames 3 "${short[@]}"
+usage "load-limit without a file" \
+    "--load-limit needs --heightmap or --mesh (it limits loading them)" --load-limit 64 "${short[@]}"
+run carry-on "--lesson=N" --lesson="$count" --size=160x120 --frames=2
 run refuse "lesson 0" --lesson 0 "${short[@]}"
 run refuse "lesson $((count + 1)), past the last" --lesson $((count + 1)) "${short[@]}"
 run refuse "lesson abc" --lesson abc "${short[@]}"
@@ -137,8 +167,8 @@ for f in bad_truncated.png bad_zlib.png bad_huge_dims.png bad_max_dims.png bad_z
          bad_overflow.pgm bad_maxval0.pgm bad_short.pgm noise.bin text.txt empty.bin; do
     hm refuse "$f" "$corpus/$f"
 done
-# stb_image does not check CRCs: decoding it anyway is fine.
-hm either bad_crc.png "$corpus/bad_crc.png"
+# the loader checks every chunk's CRC before stb_image decodes (issue 34)
+hm refuse bad_crc.png "$corpus/bad_crc.png"
 # too large for the demo: refused from the header, before decoding, with a
 # message naming the file and the limit (the header is all these files have)
 png_header() {   # png_header FILE WIDTH_HEX4 HEIGHT_HEX4 BITS COLOUR_TYPE (hex bytes)

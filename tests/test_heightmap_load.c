@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#ifndef _WIN32
+#include <sys/stat.h>     /* mkfifo */
+#endif
 
 #include <raypick/raypick.h>
 #include "tmpdir.h"
@@ -433,7 +436,328 @@ static void absurdly_large(void **state)
     assert_fails_with(write_file("huge.png", b.data, b.n), "too large");
 }
 
+/* ---- hostile and odd images (issue 34) --------------------------------- */
+
+/* A zlib stream of `n` stored bytes (one stored block each 65535). */
+static void zlib_stored(buf *z, const uint8_t *raw, size_t n)
+{
+    uint8_t zhdr[2] = {0x78, 0x01};
+    put(z, zhdr, 2);
+    size_t done = 0;
+    do {
+        size_t len = n - done < 65535 ? n - done : 65535;
+        uint8_t blk[5] = {(uint8_t)(done + len == n), (uint8_t)len, (uint8_t)(len >> 8),
+                          (uint8_t)~len, (uint8_t)(~len >> 8)};
+        put(z, blk, 5);
+        put(z, raw + done, len);
+        done += len;
+    } while (done < n);
+    uint32_t a = 1, s2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        a = (a + raw[i]) % 65521;
+        s2 = (s2 + a) % 65521;
+    }
+    put32(z, (s2 << 16) | a);
+}
+
+/* An 8-bit PNG of colour type `colour` (0 grey, 3 paletted), w x h,
+   filter 0 rows; `plte` (entries * 3 bytes) for colour 3. */
+static void png8(buf *b, int w, int h, uint8_t colour, const uint8_t *px, const uint8_t *plte, int entries)
+{
+    static buf raw, z;
+    raw.n = z.n = 0;
+    b->n = 0;
+    png_header(b, (uint32_t)w, (uint32_t)h, 8, colour);
+    if (plte)
+        chunk(b, "PLTE", plte, (uint32_t)entries * 3);
+    for (int r = 0; r < h; r++) {
+        uint8_t filter = 0;
+        put(&raw, &filter, 1);
+        put(&raw, px + r * w, (size_t)w);
+    }
+    zlib_stored(&z, raw.data, raw.n);
+    chunk(b, "IDAT", z.data, (uint32_t)z.n);
+    chunk(b, "IEND", NULL, 0);
+}
+
+/* Where the first IDAT chunk's data starts in a PNG written by png8. */
+static size_t idat_data_at(const buf *b)
+{
+    for (size_t i = 8; i + 8 <= b->n; i++)
+        if (memcmp(b->data + i, "IDAT", 4) == 0)
+            return i + 4;
+    fail();
+    return 0;
+}
+
+/* A bit writer for hand-made deflate data (LSB first, as deflate packs). */
+typedef struct bits {
+    uint8_t *p;
+    size_t n, cap;
+    unsigned acc, used;
+} bits;
+
+static void put_bits(bits *w, unsigned v, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++) {
+        w->acc |= ((v >> i) & 1u) << w->used;
+        if (++w->used == 8) {
+            assert_true(w->n < w->cap);
+            w->p[w->n++] = (uint8_t)w->acc;
+            w->acc = w->used = 0;
+        }
+    }
+}
+
+/* Huffman codes go most significant bit first. */
+static void put_code(bits *w, unsigned code, unsigned len)
+{
+    for (unsigned i = len; i-- > 0;)
+        put_bits(w, (code >> i) & 1u, 1);
+}
+
+/* A 2x2 grey PNG whose IDAT inflates to about `out_mib` MiB of zeros: a
+   literal 0, then copies of 258 from 1 back, in one fixed-Huffman block. */
+static uint8_t *zlib_bomb_png(size_t out_mib, size_t *size)
+{
+    size_t copies = out_mib * (1u << 20) / 258;
+    size_t cap = 64 + copies * 13 / 8 + 64;
+    uint8_t *png = malloc(cap);
+    assert_non_null(png);
+    static buf head;
+    head.n = 0;
+    png_header(&head, 2, 2, 8, 0);
+    memcpy(png, head.data, head.n);
+    size_t at = head.n + 8;                     /* IDAT length and type go before */
+    bits w = {png + at, 0, cap - at - 16, 0, 0};
+    w.p[w.n++] = 0x78;
+    w.p[w.n++] = 0x01;
+    put_bits(&w, 1, 1);                         /* final block */
+    put_bits(&w, 1, 2);                         /* fixed Huffman */
+    put_code(&w, 0x30, 8);                      /* literal 0 */
+    for (size_t i = 0; i < copies; i++) {
+        put_code(&w, 0xC5, 8);                  /* length 258 (code 285) */
+        put_code(&w, 0, 5);                     /* distance 1 */
+    }
+    put_code(&w, 0, 7);                         /* end of block */
+    while (w.used)
+        put_bits(&w, 0, 1);
+    uint8_t adler[4] = {0, 0, 0, 1};            /* never reached */
+    memcpy(w.p + w.n, adler, 4);
+    w.n += 4;
+    uint8_t *len = png + head.n;
+    len[0] = (uint8_t)(w.n >> 24);
+    len[1] = (uint8_t)(w.n >> 16);
+    len[2] = (uint8_t)(w.n >> 8);
+    len[3] = (uint8_t)w.n;
+    memcpy(png + head.n + 4, "IDAT", 4);
+    uint32_t crc = crc32_update(0, png + head.n + 4, w.n + 4);
+    size_t n = at + w.n;
+    uint8_t tail[16] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc,
+                        0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    memcpy(png + n, tail, 16);
+    *size = n + 16;
+    return png;
+}
+
+/* Issue 34 item 3: the header says 2x2, the data inflate to 64 MiB: refused
+   at the 6 bytes a 2x2 image holds, not after inflating it all. */
+static void png_zlib_bomb_is_refused_at_the_image_size(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    uint8_t *png = zlib_bomb_png(64, &n);
+    const char *p = write_file("bomb.png", png, n);
+    free(png);
+    assert_fails_with(p, "inflate to more than the 6 bytes a 2x2 image holds");
+}
+
+/* Issue 34 item 13: one changed byte in a stored IDAT is caught by the CRC;
+   with the CRC made to match, by the Adler-32 of the pixels. */
+static void png_crc_and_adler_errors_are_refused(void **state)
+{
+    (void)state;
+    static const uint8_t px[4] = {10, 20, 30, 40};
+    static buf b;
+    png8(&b, 2, 2, 0, px, NULL, 0);
+    size_t at = idat_data_at(&b);
+    /* the stored block's bytes: 2 (zlib) + 5 (block) + row 0's filter */
+    b.data[at + 2 + 5 + 1] ^= 0x55;
+    assert_fails_with(write_file("crc.png", b.data, b.n), "fails its CRC check");
+    uint32_t len = ((uint32_t)b.data[at - 8] << 24) | ((uint32_t)b.data[at - 7] << 16) |
+                   ((uint32_t)b.data[at - 6] << 8) | b.data[at - 5];
+    uint32_t crc = crc32_update(0, b.data + at - 4, len + 4);
+    uint8_t c[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
+    memcpy(b.data + at + len, c, 4);
+    assert_fails_with(write_file("adler.png", b.data, b.n), "Adler-32");
+    /* a stream stb_image's inflate fails without giving a reason (it
+       crashed the check once: strcmp on NULL) */
+    static const uint8_t broken[6] = {0x78, 0x9c, 0xff, 0xff, 0xff, 0x00};
+    b.n = 0;
+    png_header(&b, 4, 4, 8, 0);
+    chunk(&b, "IDAT", broken, sizeof broken);
+    chunk(&b, "IEND", NULL, 0);
+    assert_fails_with(write_file("broken_zlib.png", b.data, b.n), "not a valid zlib stream");
+}
+
+/* Issue 34 item 5: indices past a one-entry palette are refused, never
+   read from stb_image's uninitialised palette; indices within it load. */
+static void png_palette_index_past_the_palette(void **state)
+{
+    (void)state;
+    static const uint8_t plte[6] = {255, 255, 255, 0, 0, 0};
+    static const uint8_t bad[4] = {255, 255, 255, 255};
+    static buf b;
+    png8(&b, 2, 2, 3, bad, plte, 1);
+    assert_fails_with(write_file("palette_bad.png", b.data, b.n), "palette index past");
+    static const uint8_t good[4] = {0, 1, 1, 0};
+    png8(&b, 2, 2, 3, good, plte, 2);
+    rp_heightmap *hm = load_checked(write_file("palette_good.png", b.data, b.n), 1.0f, 10.0f,
+                                    (vec3){0, 0, 0}, NULL, 0);
+    assert_non_null(hm);
+    const float want[4] = {10.0f, 0.0f, 0.0f, 10.0f};
+    assert_heights(hm, want, 4, 1e-4f);
+    rp_heightmap_destroy(hm);
+}
+
+/* A BMP: `header` 40 (Windows) or 12 (OS/2 1.x), `bpp` 8 (grey palette
+   of `entries`) or 24, height negative for top-down rows. px: w x |h|
+   grey values, top row first. */
+static void bmp(buf *b, int header, int w, int h, int bpp, int entries, const uint8_t *px)
+{
+    int rows = h < 0 ? -h : h;
+    size_t stride = (((size_t)w * (size_t)bpp + 31) / 32) * 4;
+    size_t palette = bpp == 8 ? (size_t)entries * (header == 12 ? 3 : 4) : 0;
+    size_t offset = 14 + (size_t)header + palette, size = offset + stride * (size_t)rows;
+    b->n = 0;
+    uint8_t file[14] = {'B', 'M', (uint8_t)size, (uint8_t)(size >> 8), (uint8_t)(size >> 16), 0, 0, 0, 0, 0,
+                        (uint8_t)offset, (uint8_t)(offset >> 8), 0, 0};
+    put(b, file, 14);
+    uint8_t info[40];
+    memset(info, 0, sizeof info);
+    info[0] = (uint8_t)header;
+    if (header == 12) {
+        info[4] = (uint8_t)w;
+        info[5] = (uint8_t)(w >> 8);
+        info[6] = (uint8_t)h;
+        info[7] = (uint8_t)(h >> 8);
+        info[8] = 1;
+        info[10] = (uint8_t)bpp;
+    } else {
+        uint32_t uh = (uint32_t)h;
+        info[4] = (uint8_t)w;
+        info[5] = (uint8_t)(w >> 8);
+        info[8] = (uint8_t)uh;
+        info[9] = (uint8_t)(uh >> 8);
+        info[10] = (uint8_t)(uh >> 16);
+        info[11] = (uint8_t)(uh >> 24);
+        info[12] = 1;
+        info[14] = (uint8_t)bpp;
+    }
+    put(b, info, (size_t)header);
+    for (int i = 0; i < (bpp == 8 ? entries : 0); i++) {
+        uint8_t e[4] = {(uint8_t)i, (uint8_t)i, (uint8_t)i, 0};
+        put(b, e, header == 12 ? 3 : 4);
+    }
+    for (int r = 0; r < rows; r++) {
+        int src = h < 0 ? r : rows - 1 - r;     /* bottom-up unless top-down */
+        uint8_t line[256];
+        memset(line, 0, sizeof line);
+        for (int c = 0; c < w; c++) {
+            if (bpp == 8) {
+                line[c] = px[src * w + c];
+            } else {
+                memset(line + 3 * c, px[src * w + c], 3);
+            }
+        }
+        put(b, line, stride);
+    }
+}
+
+/* Issue 34 item 8: top-down and OS/2 BMPs load, as the same heights as a
+   plain bottom-up Windows BMP of the same picture. */
+static void bmp_top_down_and_os2_load(void **state)
+{
+    (void)state;
+    enum { W = 5, H = 3 };
+    static const uint8_t px[W * H] = {0, 51, 102, 153, 204, 255, 0, 51, 102, 153, 204, 255, 0, 17, 34};
+    float want[W * H];
+    for (int i = 0; i < W * H; i++)
+        want[i] = px[i] / 255.0f * 10.0f;
+    static buf b;
+    const struct { int header, h, bpp; const char *name; } cases[] = {
+        {40, H, 24, "plain24.bmp"}, {40, -H, 24, "topdown24.bmp"}, {40, -H, 8, "topdown8.bmp"},
+        {12, H, 24, "os2_24.bmp"}, {12, H, 8, "os2_8.bmp"}, {40, H, 8, "plain8.bmp"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bmp(&b, cases[i].header, W, cases[i].h, cases[i].bpp, 256, px);
+        char err[512] = "";
+        rp_heightmap *hm = load_checked(write_file(cases[i].name, b.data, b.n), 1.0f, 10.0f,
+                                        (vec3){0, 0, 0}, err, sizeof err);
+        if (hm == NULL)
+            print_error("%s: %s\n", cases[i].name, err);
+        assert_non_null(hm);
+        assert_int_equal(rp_heightmap_cols(hm), W);
+        assert_int_equal(rp_heightmap_rows(hm), H);
+        assert_heights(hm, want, W * H, 1e-4f);
+        rp_heightmap_destroy(hm);
+    }
+}
+
+/* Issue 34 item 6: a BMP cut short, or one whose header claims far more
+   pixels than follow, is refused as truncated; an index past a short
+   palette is refused too. */
+static void bmp_truncated_and_bad_palette(void **state)
+{
+    (void)state;
+    static uint8_t px[64 * 64];
+    for (int i = 0; i < 64 * 64; i++)
+        px[i] = (uint8_t)(i * 7);
+    static buf b;
+    bmp(&b, 40, 64, 64, 8, 256, px);
+    assert_fails_with(write_file("cut.bmp", b.data, 200), "truncated");
+    bmp(&b, 40, 4, 2, 8, 256, px);
+    /* the same header claiming 16384 x 4096 */
+    b.data[18] = 0x00, b.data[19] = 0x40, b.data[22] = 0x00, b.data[23] = 0x10;
+    assert_fails_with(write_file("liar.bmp", b.data, b.n), "truncated");
+    static const uint8_t idx[4] = {0, 1, 2, 3};
+    bmp(&b, 40, 2, 2, 8, 3, idx);
+    assert_fails_with(write_file("short_palette.bmp", b.data, b.n), "uses palette entry 3, the palette has 3");
+}
+
+/* The issue's note: a comment right after maxval is a comment (netpbm). */
+static void pgm_comment_after_maxval(void **state)
+{
+    (void)state;
+    const char pgm[] = "P5\n2 2\n255#a comment\n\x00\x33\x66\xff";
+    rp_heightmap *hm = load_checked(write_file("comment.pgm", pgm, sizeof pgm - 1), 1.0f, 10.0f,
+                                    (vec3){0, 0, 0}, NULL, 0);
+    assert_non_null(hm);
+    const float want[4] = {0.0f, 2.0f, 4.0f, 10.0f};
+    assert_heights(hm, want, 4, 1e-4f);
+    rp_heightmap_destroy(hm);
+}
+
 #endif /* RP_TEST_HAVE_STB */
+
+/* Issue 34 item 4: a FIFO is refused before it is opened for reading
+   (which would wait for a writer forever); so is a directory. */
+static void special_files_are_refused(void **state)
+{
+    (void)state;
+#ifndef _WIN32
+    const char *fifo = path_of("map.pgm");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    char err[512] = "";
+    assert_null(rp_heightmap_load(fifo, 1.0f, 1.0f, (vec3){0, 0, 0}, err, sizeof err));
+    assert_non_null(strstr(err, fifo));
+    assert_non_null(strstr(err, "not a regular file (a FIFO)"));
+    assert_null(rp_heightmap_load(tmpdir, 1.0f, 1.0f, (vec3){0, 0, 0}, err, sizeof err));
+    assert_non_null(strstr(err, "not a regular file (a directory)"));
+    assert_null(rp_heightmap_load("/dev/zero", 1.0f, 1.0f, (vec3){0, 0, 0}, err, sizeof err));
+    assert_non_null(strstr(err, "not a regular file (a device)"));
+#endif
+}
 
 static void invalid_arguments(void **state)
 {
@@ -527,9 +851,16 @@ int main(void)
         cmocka_unit_test(text_file_is_not_an_image),
         cmocka_unit_test(truncated_png),
         cmocka_unit_test(absurdly_large),
+        cmocka_unit_test(png_zlib_bomb_is_refused_at_the_image_size),
+        cmocka_unit_test(png_crc_and_adler_errors_are_refused),
+        cmocka_unit_test(png_palette_index_past_the_palette),
+        cmocka_unit_test(bmp_top_down_and_os2_load),
+        cmocka_unit_test(bmp_truncated_and_bad_palette),
+        cmocka_unit_test(pgm_comment_after_maxval),
 #else
         cmocka_unit_test(built_without_stb),
 #endif
+        cmocka_unit_test(special_files_are_refused),
         cmocka_unit_test(invalid_arguments),
         cmocka_unit_test(memory_invalid_arguments),
     };

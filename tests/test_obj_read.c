@@ -239,6 +239,59 @@ static void messages_fit_the_buffer(void **state)
     assert_non_null(strstr(full, "(OBJ data):4: vertex 4 does not exist"));
 }
 
+/* Issue 34 item 7: a UTF-8 byte-order mark is skipped, so the first `v`
+   counts and the face names the vertices the file means; UTF-16 text is
+   refused with a message saying so. */
+static void byte_order_marks(void **state)
+{
+    (void)state;
+    mesh_data m;
+    char err[256] = "";
+    assert_true(read_text("\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 50\nf 1 2 3\n", &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, 1);
+    assert_position(&m, m.indices[0], 0.0f, 0.0f, 0.0f);
+    assert_position(&m, m.indices[1], 1.0f, 0.0f, 0.0f);
+    assert_position(&m, m.indices[2], 0.0f, 1.0f, 0.0f);
+    mesh_data_free(&m);
+    assert_rejected("\xFF\xFEv\0 \0", 6, "t.obj: ", "UTF-16 text (it starts with a byte-order mark FF FE)");
+    assert_rejected("\xFE\xFF\0v\0 ", 6, "t.obj: ", "byte-order mark FE FF");
+}
+
+/* Issue 34: the reader's arrays count against the budget, not the file's
+   size alone: "f 1 1 1" is 8 bytes of text and over 200 bytes of arrays.
+   Refused before anything is allocated, the limit named; a budget with
+   room reads the same file. */
+static void the_budget_counts_the_arrays_not_the_file(void **state)
+{
+    (void)state;
+    enum { FACES = 100000 };
+    static const char face[] = "f 1 2 3\n";
+    const char head[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+    size_t size = sizeof head - 1 + FACES * (sizeof face - 1);
+    char *text = malloc(size);
+    assert_non_null(text);
+    memcpy(text, head, sizeof head - 1);
+    for (size_t i = 0; i < FACES; ++i)
+        memcpy(text + sizeof head - 1 + i * (sizeof face - 1), face, sizeof face - 1);
+    const long long budget = 16LL << 20;
+    assert_true(size < (size_t)budget / 16);     /* the file is small: its arrays are not */
+    mesh_data m;
+    memset(&m, 0x5a, sizeof m);
+    mesh_data before = m;
+    char err[256] = "";
+    assert_false(obj_read_within(text, size, "many.obj", budget, &m, err, sizeof err));
+    assert_memory_equal(&m, &before, sizeof m);
+    if (!strstr(err, "many.obj: reading it takes ") || !strstr(err, "(100000 triangles), more than the 16 MiB") ||
+        !strstr(err, "(--load-limit)"))
+        fail_msg("message: %s", err);
+    assert_true(obj_read_within(text, size, "many.obj", 64LL << 20, &m, err, sizeof err));
+    assert_int_equal(m.triangle_count, FACES);
+    mesh_data_free(&m);
+    assert_true(obj_read_within(text, size, "many.obj", 0, &m, err, sizeof err));     /* 0: no budget */
+    mesh_data_free(&m);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +302,8 @@ int main(void)
         cmocka_unit_test(files_without_triangles_say_so),
         cmocka_unit_test(too_many_triangles_are_refused_before_reading),
         cmocka_unit_test(messages_fit_the_buffer),
+        cmocka_unit_test(byte_order_marks),
+        cmocka_unit_test(the_budget_counts_the_arrays_not_the_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,6 +122,30 @@ static void ppm_sample_above_maxval(void **state)
     assert_refused_or_in_range(hm, err);
 }
 
+/* Finding F4 (fuzz_heightmap_load): a PNG chunk declaring more bytes than
+   the file holds. stb_image 2.27 grows its IDAT buffer to the declared
+   length before reading the chunk, so these 77 bytes (a valid 4x4 grey
+   PNG's IHDR and IDAT, then an IDAT header declaring 0x7FFFFFF0 bytes and
+   8 bytes) cost a 2 GiB realloc. The loader now walks the chunks before
+   stb_image sees the file: refused there, naming the chunk's length. */
+static void png_chunk_longer_than_the_file(void **state)
+{
+    (void)state;
+    static const unsigned char png[] = {
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A,                         /* signature */
+        0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x04, /* IHDR 4x4 */
+        0x00, 0x00, 0x00, 0x04, 0x08, 0x00, 0x00, 0x00, 0x00, 0x8C, 0x9A, 0xC1, 0xA2,
+        0x00, 0x00, 0x00, 0x10, 0x49, 0x44, 0x41, 0x54, 0x78, 0xDA, 0x63, 0x60, /* IDAT */
+        0x30, 0x4A, 0x99, 0xC6, 0x80, 0x4A, 0x00, 0x00, 0x2B, 0x0C, 0x04, 0xB1, 0x3C, 0xD4,
+        0x89, 0x21,
+        0x7F, 0xFF, 0xFF, 0xF0, 0x49, 0x44, 0x41, 0x54,                         /* the lie */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+    char err[256] = "";
+    rp_heightmap *hm = load_bytes("long_chunk.png", png, sizeof png, err, sizeof err);
+    assert_null(hm);
+    assert_non_null(strstr(err, "declares 2147483632 bytes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +153,7 @@ int main(void)
         cmocka_unit_test(pgm_sample_above_maxval),
         cmocka_unit_test(pgm16_sample_above_maxval),
         cmocka_unit_test(ppm_sample_above_maxval),
+        cmocka_unit_test(png_chunk_longer_than_the_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -203,26 +203,42 @@ static void pnm_and_bmp_headers(void **state)
     const char text[] = "this is not an image";
     heightmap_file_parse((const unsigned char *)text, sizeof text - 1, &info);
     assert_false(info.known);
+    /* issue 34 item 8: an OS/2 1.x header (12 bytes, 16-bit sizes) */
+    unsigned char os2[26] = {'B', 'M', [14] = 12, [18] = 64, [19] = 0, [20] = 0x80, [21] = 0x01, [22] = 1,
+                             [24] = 24};
+    heightmap_file_parse(os2, sizeof os2, &info);
+    assert_true(info.known);
+    assert_true(info.width == 64 && info.height == 384);
+    assert_int_equal(info.channels, 3);
 }
 
 static void limits_and_budget_name_the_file(void **state)
 {
     (void)state;
     char err[256] = "";
-    heightmap_file_info info = {true, "PNG", 20000, 4, 1, 16};
+    heightmap_file_info info = {true, "PNG", 20000, 4, 1, 16, 0};
     assert_false(heightmap_file_fits("big.png", &info, HEIGHTMAP_FILE_BUDGET, err, sizeof err));
     assert_non_null(strstr(err, "big.png"));
     assert_non_null(strstr(err, "16384"));
-    heightmap_file_info many = {true, "PNG", 9000, 9000, 1, 8};       /* 81M samples */
+    heightmap_file_info many = {true, "PNG", 9000, 9000, 1, 8, 0};       /* 81M samples */
     assert_false(heightmap_file_fits("many.png", &many, HEIGHTMAP_FILE_BUDGET, err, sizeof err));
     assert_non_null(strstr(err, "many.png"));
-    heightmap_file_info rgba = {true, "PNG", 8192, 8192, 4, 16};     /* about 1.3 GiB to load */
+    heightmap_file_info rgba = {true, "PNG", 8192, 8192, 4, 16, 0};     /* about 1.3 GiB to load */
     assert_false(heightmap_file_fits("rgba.png", &rgba, HEIGHTMAP_FILE_BUDGET, err, sizeof err));
     assert_non_null(strstr(err, "rgba.png"));
     assert_non_null(strstr(err, "1024 MiB"));
-    heightmap_file_info gray = {true, "PNG", 4097, 4097, 1, 16};
+    heightmap_file_info gray = {true, "PNG", 4097, 4097, 1, 16, 0};
     assert_true(heightmap_file_fits("gray.png", &gray, HEIGHTMAP_FILE_BUDGET, err, sizeof err));
     assert_false(heightmap_file_fits("gray.png", &gray, 100 << 20, err, sizeof err));   /* a smaller budget */
+    /* the file counts three times: a 300 MiB file of that size is over */
+    gray.file_bytes = 300LL << 20;
+    assert_false(heightmap_file_fits("gray.png", &gray, HEIGHTMAP_FILE_BUDGET, err, sizeof err));
+    /* issue 34 item 12: 1x1 and 0x0 are "too small" before any spacing */
+    heightmap_file_info one = {true, "PNG", 1, 1, 1, 8, 0}, none = {true, "BMP", 0, 0, 3, 8, 0};
+    assert_false(heightmap_file_fits("one.png", &one, HEIGHTMAP_FILE_BUDGET, err, sizeof err));
+    assert_non_null(strstr(err, "one.png: PNG image is 1x1, too small"));
+    assert_false(heightmap_file_fits("none.bmp", &none, HEIGHTMAP_FILE_BUDGET, err, sizeof err));
+    assert_non_null(strstr(err, "too small"));
     heightmap_file_info unknown = {0};
     assert_true(heightmap_file_fits("x.tga", &unknown, 1, err, sizeof err));
     assert_false(heightmap_file_probe("/nonexistent/raypick-map.png", &info, err, sizeof err));

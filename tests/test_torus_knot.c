@@ -315,9 +315,67 @@ static void fit_refuses_bad_input_and_leaves_the_mesh(void **state)
     mesh_data_free(&m);
 }
 
+/* Issue 34 item 9: what a hostile model draws is bounded. Coincident
+   triangles (any corner order) collapse to one, zero-area ones go, the
+   summed area stays within the layers given, and at most max_triangles
+   are kept, spread over the model. */
+static void draw_subset_bounds_a_hostile_model(void **state)
+{
+    (void)state;
+    enum { COPIES = 65536 };
+    static mesh_vertex v[5] = {{{-1, -1, 0}, {0}, 0, 0}, {{1, -1, 0}, {0}, 0, 0}, {{0, 1, 0}, {0}, 0, 0},
+                               {{0, 0, 1}, {0}, 0, 0}, {{2, 2, 2}, {0}, 0, 0}};
+    static uint32_t idx[3 * (COPIES + 2)];
+    for (size_t t = 0; t < COPIES; ++t) {     /* one triangle, its corners rotated and mirrored */
+        static const uint32_t orders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+        memcpy(idx + 3 * t, orders[t % 6], sizeof orders[0]);
+    }
+    const uint32_t other[3] = {0, 1, 3}, flat[3] = {0, 0, 4};
+    memcpy(idx + 3 * COPIES, other, sizeof other);
+    memcpy(idx + 3 * (COPIES + 1), flat, sizeof flat);
+    mesh_data m = {v, 5, idx, COPIES + 2};
+    uint32_t *kept = NULL;
+    size_t count = 0;
+    assert_true(mesh_data_draw_subset(&m, 1000, 100.0, &kept, &count));
+    assert_int_equal(count, 2);
+    assert_non_null(kept);
+    assert_memory_equal(kept, idx, 3 * sizeof *kept);
+    assert_memory_equal(kept + 3, other, sizeof other);
+    free(kept);
+    /* the area budget: the two triangles take 2 and about 2.2 of the
+       model's cross-section (a disc of radius sqrt(3)/... ): a tiny budget
+       keeps none */
+    assert_true(mesh_data_draw_subset(&m, 1000, 1e-6, &kept, &count));
+    assert_int_equal(count, 0);
+    free(kept);
+    /* the count cap: a fan of 10,000 slivers keeps at most 100 */
+    enum { FAN = 10000 };
+    static mesh_vertex fan[FAN + 2];
+    static uint32_t fan_idx[3 * FAN];
+    for (int i = 0; i < FAN + 1; ++i) {
+        double a = 6.283185307 * i / (FAN + 1);
+        fan[i + 1] = (mesh_vertex){{(float)cos(a), (float)sin(a), 0}, {0}, 0, 0};
+    }
+    for (uint32_t t = 0; t < FAN; ++t) {
+        fan_idx[3 * t] = 0;
+        fan_idx[3 * t + 1] = t + 1;
+        fan_idx[3 * t + 2] = t + 2;
+    }
+    mesh_data f = {fan, FAN + 2, fan_idx, FAN};
+    assert_true(mesh_data_draw_subset(&f, 100, 100.0, &kept, &count));
+    assert_true(count <= 100 && count >= 90);
+    assert_int_equal(kept[3 * (count - 1) + 1] > FAN / 2, 1);   /* spread to the end */
+    free(kept);
+    /* a plain model: everything drawn, nothing allocated */
+    assert_true(mesh_data_draw_subset(&f, FAN, 100.0, &kept, &count));
+    assert_null(kept);
+    assert_int_equal(count, FAN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(draw_subset_bounds_a_hostile_model),
         cmocka_unit_test(default_knot_has_the_documented_counts),
         cmocka_unit_test(knot_is_closed_and_faces_outward),
         cmocka_unit_test(knot_volume_lies_between_thin_and_thick_tubes),

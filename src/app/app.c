@@ -27,6 +27,7 @@
 #include "report.h"
 #include "sanitizer_keep.h"
 #include "screenshot.h"
+#include "stop.h"
 #include "window_pixels.h"
 
 #define SCRIPT_DT (1.0f / 60.0f)
@@ -739,6 +740,8 @@ static void report_step_shown(app *a)
 
 bool app_frame(app *a)
 {
+    if (app_stop_requested())
+        a->quit = true;
     if (!wants_frame(a))
         return false;
     Uint64 start = SDL_GetPerformanceCounter();
@@ -942,6 +945,7 @@ static void *create_lesson(app *a, int i, char *err, size_t err_size, void (*pro
                       .heightmap_spacing = a->opt.heightmap_spacing,
                       .heightmap_scale = a->opt.heightmap_scale,
                       .many_objects = a->opt.many_objects,
+                      .load_limit = a->opt.load_limit,
                       .progress = progress, .progress_user = progress_user};
     err[0] = '\0';
     return a->lessons[i]->create(&env);
@@ -1041,6 +1045,10 @@ static bool finish_loading(app *a, bool show)
         while (show && SDL_PollEvent(&e))
             if (e.type == SDL_QUIT || (e.type == SDL_KEYDOWN && e.key.keysym.sym == SDLK_ESCAPE))
                 a->quit = true;
+        /* nothing is on screen yet to keep: a quit ends the program now,
+           whatever the loader is in the middle of (stop.h) */
+        if (show && (a->quit || app_stop_requested()))
+            app_stop_now("stopped while loading");
         char what[256];
         SDL_LockMutex(l->lock);
         snprintf(what, sizeof what, "%s", l->what[0] ? l->what : "starting the lessons");
@@ -1107,10 +1115,11 @@ app *app_create(const app_options *opt)
     for (int i = 0; i < lessons_count(); ++i)
         a->lessons[i] = lessons_get(i + 1)->lesson;
     a->show_help = true;
+    app_stop_install();     /* before SDL_Init, which then keeps these */
 
     /* a model that cannot be read stops the program before any window */
     char load_err[512] = "";
-    if (opt->mesh && !model_load(opt->mesh, 1.5f, &a->user_mesh, load_err, sizeof load_err)) {
+    if (opt->mesh && !model_load_within(opt->mesh, 1.5f, opt->load_limit, &a->user_mesh, load_err, sizeof load_err)) {
         fprintf(stderr, "raypick: %s\n", load_err);
         free(a);
         return NULL;

@@ -42,6 +42,8 @@ typedef struct obj_reader {
     obj_slot   *slots;
     size_t      slot_mask;      /* slot count - 1 (a power of two) */
     mesh_data   mesh;           /* vertex room: total.corners */
+    unsigned long long budget;  /* bytes the text and the arrays may take; 0: no limit */
+    size_t      text_size;
 } obj_reader;
 
 /* ---- messages ---------------------------------------------------------- */
@@ -295,6 +297,25 @@ static void count_statements(const char *text, const char *end, obj_counts *c)
     }
 }
 
+/* Hash slots for this many corners: a power of two, at least twice as many. */
+static size_t slot_count(size_t corners)
+{
+    size_t slots = 1;
+    while (slots < 2 * corners)
+        slots <<= 1;
+    return slots;
+}
+
+/* What allocate() takes for these counts, and the text beside it. */
+static unsigned long long bytes_needed(const obj_counts *c, size_t text_size)
+{
+    return (unsigned long long)text_size + (unsigned long long)(c->v ? c->v : 1) * 3 * sizeof(float) +
+           (unsigned long long)(c->vt ? c->vt : 1) * 2 * sizeof(float) +
+           (unsigned long long)slot_count(c->corners) * sizeof(obj_slot) +
+           (unsigned long long)(c->corners ? c->corners : 1) * sizeof(mesh_vertex) +
+           (unsigned long long)(c->triangles ? c->triangles : 1) * 3 * sizeof(uint32_t);
+}
+
 static bool check_counts(obj_reader *r)
 {
     const obj_counts *c = &r->total;
@@ -310,6 +331,10 @@ static bool check_counts(obj_reader *r)
        (an error on their line) count too, and must not grow the arrays */
     if (c->corners > 3 * OBJ_READ_MAX_TRIANGLES)
         return fail(r, "too many face corners (%zu; at most %zu)", c->corners, 3 * OBJ_READ_MAX_TRIANGLES);
+    unsigned long long need = bytes_needed(c, r->text_size);
+    if (r->budget > 0 && need > r->budget)
+        return fail(r, "reading it takes %llu MiB (%zu triangles), more than the %llu MiB a model may take "
+                    "to load (--load-limit)", (need + (1u << 20) - 1) >> 20, c->triangles, r->budget >> 20);
     return true;
 }
 
@@ -317,9 +342,7 @@ static bool allocate(obj_reader *r)
 {
     const obj_counts *c = &r->total;
     /* every corner the second pass meets is counted: the table never fills */
-    size_t slots = 1;
-    while (slots < 2 * c->corners)
-        slots <<= 1;
+    size_t slots = slot_count(c->corners);
     r->slot_mask = slots - 1;
     r->positions = malloc((c->v ? c->v : 1) * 3 * sizeof *r->positions);
     r->texcoords = malloc((c->vt ? c->vt : 1) * 2 * sizeof *r->texcoords);
@@ -382,14 +405,30 @@ static void fill_vertices(obj_reader *r)
 
 bool obj_read(const void *bytes, size_t size, const char *name, mesh_data *out, char *err, size_t err_size)
 {
+    return obj_read_within(bytes, size, name, 0, out, err, err_size);
+}
+
+bool obj_read_within(const void *bytes, size_t size, const char *name, long long budget, mesh_data *out,
+                     char *err, size_t err_size)
+{
     obj_reader r;
     memset(&r, 0, sizeof r);
     r.name = name ? name : "(OBJ data)";
     r.err = err;
     r.err_size = err_size;
+    r.budget = budget > 0 ? (unsigned long long)budget : 0;
+    r.text_size = size;
     if (!out || (!bytes && size > 0))
         return fail(&r, "no OBJ data given");
     const char *text = size ? bytes : "", *end = text + size;
+    /* a UTF-8 byte-order mark is no part of the first statement (it would
+       hide the first `v` and shift every index after it); UTF-16 is not
+       text this reader can read */
+    if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+        text += 3;
+    else if (size >= 2 && (memcmp(text, "\xFF\xFE", 2) == 0 || memcmp(text, "\xFE\xFF", 2) == 0))
+        return fail(&r, "UTF-16 text (it starts with a byte-order mark %s): save it as UTF-8 or ASCII",
+                    text[0] == '\xFF' ? "FF FE" : "FE FF");
     count_statements(text, end, &r.total);
     bool ok = check_counts(&r) && allocate(&r) && read_statements(&r, text, end);
     if (ok) {

@@ -13,6 +13,9 @@
  * (assimp would regroup faces by material). Normals are left zero (see
  * mesh_data_compute_normals), nothing is moved or scaled.
  *
+ * A UTF-8 byte-order mark at the start is skipped; UTF-16 (its mark) is
+ * refused with a message.
+ *
  * A pure function from bytes: no files, no globals (tests and a libFuzzer
  * target call it directly).
  */
@@ -41,5 +44,13 @@
    "NAME: the problem", cut to fit and always terminated. */
 bool obj_read(const void *bytes, size_t size, const char *name, mesh_data *out, char *err,
               size_t err_size);
+
+/* obj_read within `budget` bytes (<= 0: the limits above only): the
+   text's size and the arrays the counts of the first pass call for, added
+   up before any is allocated; more is refused with "NAME: reading it takes
+   N MiB ..., more than the M MiB ..." (the reader's memory, from any file:
+   a face corner is two bytes of text and about a hundred of arrays). */
+bool obj_read_within(const void *bytes, size_t size, const char *name, long long budget, mesh_data *out,
+                     char *err, size_t err_size);
 
 #endif /* RAYPICK_OBJ_READ_H */

@@ -1,5 +1,6 @@
 /* options.c: parse the command line strictly: anything odd is an error
-   (exit 2 with usage), never a silent default. */
+   (exit 2 with usage), never a silent default. The browser's page hands its
+   URL query to the same parser (src/web/index.html), so both say the same. */
 #include "options.h"
 
 #include <ctype.h>
@@ -46,15 +47,17 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --lesson N          start in lesson N (1-%d)\n"
             "  --size WxH          window size (default 1280x720)\n"
             "  --heightmap FILE    %sload the terrain from an image (PNG, PGM, PPM, BMP;\n"
-            "                      at most 16384 a side, and 1 GiB to load)\n"
+            "                      at most 16384 a side, and --load-limit to load)\n"
             "  --heightmap-spacing S  world units between samples (default: the map fits\n"
             "                      48x48 units, its longer side 48 whatever its pixels)\n"
             "  --heightmap-scale H world height of white (default 7; black is 0)\n"
-            "  --mesh FILE         %spick this model (.obj; .x .gltf .glb .ply .stl ...\n"
-            "                      with a build with assimp)\n"
+            "  --mesh FILE         %spick this model (.obj; .x .gltf .glb .ply .stl\n"
+            "                      with a build with assimp; no other format)\n"
             "  --many-objects N    lesson 1's many-objects mode (A): N objects (1-1000000,\n"
             "                      default 100000)\n"
             "  --seed N            seed of the procedural scenes (default 1)\n"
+            "  --load-limit MIB    memory loading --heightmap or --mesh may take (default 1024;\n"
+            "                      16-1048576): larger files are refused before they are decoded\n"
             "  --lang CODE         language of the HUD and this help: %s (default: the\n"
             "                      locale's, from LC_ALL, LC_MESSAGES or LANG; else en).\n"
             "                      Fonts: the system's, or the files in RAYPICK_FONT\n"
@@ -69,6 +72,8 @@ void app_print_usage(const char *argv0, FILE *out)
             "  --bench-frames N    run N frames, print the median frame time\n"
             "  --list-lessons      print the lessons as JSON (number, name, title, ...), exit\n"
             "  --help              this text\n"
+            "a value goes after a space or '=' (--lesson 4, --lesson=4); each option once,\n"
+            "--click and --key as often as needed\n"
             "keys: 1-%d lesson, G GPU picking, H help, R reset camera, right drag or [ ] orbit, wheel zoom,\n"
             "      left click pick, M/N/B/T/S/L/Z lesson toggles (see the HUD), P step mode\n"
             "      (. next step, , previous), C code panel, O tour: next moment, Esc quit\n"
@@ -153,96 +158,225 @@ static bool parse_size(const char *arg, int *w, int *h)
     return parse_int(buf, 64, 8192, w) && parse_int(x + 1, 64, 8192, h);
 }
 
-app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *err, size_t n)
+/* ---- the options, one table: each option's name (without the dashes),
+   whether it takes a value, whether it may be given more than once, and
+   what it sets. A setter returns false for a bad value; it may write its own
+   message to err (else the parser says "bad value for --name"). */
+
+typedef bool (*option_setter)(app_options *o, const char *value, char *err, size_t n);
+
+static bool set_report(app_options *o, const char *v, char *err, size_t n)
 {
-    memset(o, 0, sizeof *o);
-    o->lesson = 1;
-    o->width = 1280;
-    o->height = 720;
-    o->seed = 1;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_value = true, ok = true;
-        int seed = 0;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            for (int j = i + 1; j + 1 < argc; ++j)     /* the help in the language asked for */
-                if (!strcmp(argv[j], "--lang") && msg_has_language(argv[j + 1]))
-                    o->lang = argv[j + 1];
-            return APP_PARSE_HELP;
-        } else if (!strcmp(a, "--report")) {
-            o->report = true;
-            takes_value = false;
-        } else if (!strcmp(a, "--print-layout")) {
-            o->print_layout = true;
-            takes_value = false;
-        } else if (!strcmp(a, "--list-lessons")) {
-            o->list_lessons = true;
-            takes_value = false;
-        } else if (!v) {
-            snprintf(err, n, "%s needs a value", a);
-            return APP_PARSE_ERROR;
-        } else if (!strcmp(a, "--lang")) {
-            if (!msg_has_language(v)) {
-                char codes[64];
-                snprintf(err, n, "--lang: no language '%s' (there are %s)", v, language_list(codes, sizeof codes));
-                return APP_PARSE_ERROR;
-            }
-            o->lang = v;
-        } else if (!strcmp(a, "--lesson")) {
-            ok = parse_int(v, 1, lessons_count(), &o->lesson);
-        } else if (!strcmp(a, "--size")) {
-            ok = parse_size(v, &o->width, &o->height);
-        } else if (!strcmp(a, "--frames")) {
-            ok = parse_int(v, 1, 1000000, &o->frames);
-        } else if (!strcmp(a, "--bench-frames")) {
-            ok = parse_int(v, 1, 1000000, &o->bench_frames);
-        } else if (!strcmp(a, "--tour")) {
-            ok = parse_int(v, 1, 1000, &o->tour);
-        } else if (!strcmp(a, "--many-objects")) {
-            ok = parse_int(v, 1, 1000000, &o->many_objects);
-        } else if (!strcmp(a, "--seed")) {
-            ok = parse_int(v, 0, INT_MAX, &seed);
-            o->seed = (uint32_t)seed;
-        } else if (!strcmp(a, "--screenshot")) {
-            o->screenshot = v;
-            ok = *v != '\0';
-        } else if (!strcmp(a, "--mesh")) {
-            o->mesh = v;
-            ok = *v != '\0';
-        } else if (!strcmp(a, "--heightmap")) {
-            o->heightmap = v;
-            ok = *v != '\0';
-        } else if (!strcmp(a, "--heightmap-spacing")) {
-            ok = parse_float(v, &o->heightmap_spacing) && o->heightmap_spacing > 0.0f;
-        } else if (!strcmp(a, "--heightmap-scale")) {
-            ok = parse_float(v, &o->heightmap_scale) && o->heightmap_scale > 0.0f;
-        } else if (!strcmp(a, "--click") || !strcmp(a, "--key")) {
-            if (o->event_count == APP_MAX_EVENTS) {
-                snprintf(err, n, "too many --click/--key events (at most %d)", APP_MAX_EVENTS);
-                return APP_PARSE_ERROR;
-            }
-            app_script_event *e = &o->events[o->event_count++];
-            ok = a[2] == 'c' ? parse_click(v, e) : parse_key(v, e);
-        } else {
-            snprintf(err, n, "unknown option '%s'", a);
-            return APP_PARSE_ERROR;
-        }
-        if (!ok) {
-            snprintf(err, n, "bad value for %s: '%s'", a, v);
-            return APP_PARSE_ERROR;
-        }
-        if (takes_value)
-            ++i;
+    (void)v, (void)err, (void)n;
+    o->report = true;
+    return true;
+}
+
+static bool set_print_layout(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)v, (void)err, (void)n;
+    o->print_layout = true;
+    return true;
+}
+
+static bool set_list_lessons(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)v, (void)err, (void)n;
+    o->list_lessons = true;
+    return true;
+}
+
+static bool set_lesson(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_int(v, 1, lessons_count(), &o->lesson);
+}
+
+static bool set_size(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_size(v, &o->width, &o->height);
+}
+
+static bool set_frames(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_int(v, 1, 1000000, &o->frames);
+}
+
+static bool set_bench_frames(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_int(v, 1, 1000000, &o->bench_frames);
+}
+
+static bool set_many_objects(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_int(v, 1, 1000000, &o->many_objects);
+}
+
+static bool set_load_limit(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    int mib = 0;
+    if (!parse_int(v, 16, 1048576, &mib))
+        return false;
+    o->load_limit = (long long)mib << 20;
+    return true;
+}
+
+static bool set_seed(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    int seed = 0;
+    if (!parse_int(v, 0, INT_MAX, &seed))
+        return false;
+    o->seed = (uint32_t)seed;
+    return true;
+}
+
+static bool set_screenshot(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    o->screenshot = v;
+    return *v != '\0';
+}
+
+static bool set_mesh(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    o->mesh = v;
+    return *v != '\0';
+}
+
+static bool set_heightmap(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    o->heightmap = v;
+    return *v != '\0';
+}
+
+static bool set_heightmap_spacing(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_float(v, &o->heightmap_spacing) && o->heightmap_spacing > 0.0f;
+}
+
+static bool set_heightmap_scale(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_float(v, &o->heightmap_scale) && o->heightmap_scale > 0.0f;
+}
+
+static bool set_lang(app_options *o, const char *v, char *err, size_t n)
+{
+    if (!msg_has_language(v)) {
+        char codes[64];
+        snprintf(err, n, "--lang: no language '%s' (there are %s)", v, language_list(codes, sizeof codes));
+        return false;
     }
-    int frames = o->bench_frames > 0 ? o->bench_frames : o->frames;
-    for (int i = 0; frames > 0 && i < o->event_count; ++i) {
-        if (o->events[i].frame >= frames) {
-            snprintf(err, n, "an event at frame %d never happens: the run has %d frames (0-%d)",
-                     o->events[i].frame, frames, frames - 1);
-            return APP_PARSE_ERROR;
-        }
+    o->lang = v;
+    return true;
+}
+
+static bool set_tour(app_options *o, const char *v, char *err, size_t n)
+{
+    (void)err, (void)n;
+    return parse_int(v, 1, 1000, &o->tour);
+}
+
+/* --click and --key share the event list */
+static app_script_event *next_event(app_options *o, char *err, size_t n)
+{
+    if (o->event_count == APP_MAX_EVENTS) {
+        snprintf(err, n, "too many --click/--key events (at most %d)", APP_MAX_EVENTS);
+        return NULL;
     }
+    return &o->events[o->event_count++];
+}
+
+static bool set_click(app_options *o, const char *v, char *err, size_t n)
+{
+    app_script_event *e = next_event(o, err, n);
+    return e && parse_click(v, e);
+}
+
+static bool set_key(app_options *o, const char *v, char *err, size_t n)
+{
+    app_script_event *e = next_event(o, err, n);
+    return e && parse_key(v, e);
+}
+
+typedef struct option_spec {
+    const char *name;       /* without the dashes */
+    bool takes_value;
+    bool repeatable;        /* else a second one is an error, never "the last wins" */
+    option_setter set;
+} option_spec;
+
+static const option_spec options[] = {
+    {"lesson", true, false, set_lesson},
+    {"size", true, false, set_size},
+    {"heightmap", true, false, set_heightmap},
+    {"heightmap-spacing", true, false, set_heightmap_spacing},
+    {"heightmap-scale", true, false, set_heightmap_scale},
+    {"mesh", true, false, set_mesh},
+    {"many-objects", true, false, set_many_objects},
+    {"seed", true, false, set_seed},
+    {"load-limit", true, false, set_load_limit},
+    {"lang", true, false, set_lang},
+    {"tour", true, false, set_tour},
+    {"click", true, true, set_click},
+    {"key", true, true, set_key},
+    {"frames", true, false, set_frames},
+    {"screenshot", true, false, set_screenshot},
+    {"report", false, false, set_report},
+    {"print-layout", false, false, set_print_layout},
+    {"bench-frames", true, false, set_bench_frames},
+    {"list-lessons", false, false, set_list_lessons},
+};
+#define OPTION_COUNT (int)(sizeof options / sizeof options[0])
+
+/* The table's index of "--NAME" or "--NAME=...", -1 for anything else */
+static int find_option(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return -1;
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "=");
+    for (int i = 0; i < OPTION_COUNT; ++i)
+        if (strlen(options[i].name) == len && !strncmp(options[i].name, name, len))
+            return i;
+    return -1;
+}
+
+/* Options that make no sense together: the second would be silently
+   ignored or override the first. */
+static const struct {
+    const char *a, *b, *why;
+} conflicts[] = {
+    {"frames", "bench-frames", "--bench-frames N runs N frames itself"},
+    {"print-layout", "frames", "--print-layout prints the layout and exits before the first frame"},
+    {"print-layout", "bench-frames", "--print-layout prints the layout and exits before the first frame"},
+    {"print-layout", "screenshot", "--print-layout prints the layout and exits before the first frame"},
+    {"print-layout", "report", "--print-layout prints the layout and exits before the first frame"},
+    {"print-layout", "click", "--print-layout prints the layout and exits before the first frame"},
+    {"print-layout", "key", "--print-layout prints the layout and exits before the first frame"},
+};
+
+static int option_index(const char *name)
+{
+    for (int i = 0; i < OPTION_COUNT; ++i)
+        if (!strcmp(options[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Rules between options, checked once all are read. false after writing
+   the first broken one to err. */
+static bool options_agree(const app_options *o, const bool *given, char *err, size_t n)
+{
     const lesson *l = lessons_get(o->lesson)->lesson;
     if (o->tour > l->tour_count) {
         if (l->tour_count > 0)
@@ -250,17 +384,118 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
                      l->tour_count);
         else
             snprintf(err, n, "--tour %d: lesson %d has no tour", o->tour, o->lesson);
-        return APP_PARSE_ERROR;
+        return false;
+    }
+    if (o->list_lessons) {
+        for (int i = 0; i < OPTION_COUNT; ++i) {
+            /* --lang names the language of the titles it prints */
+            if (given[i] && options[i].set != set_list_lessons && options[i].set != set_lang) {
+                snprintf(err, n, "--list-lessons prints the lessons and exits: it takes no other option but "
+                                 "--lang (--%s)", options[i].name);
+                return false;
+            }
+        }
+    }
+    for (size_t c = 0; c < sizeof conflicts / sizeof conflicts[0]; ++c) {
+        if (given[option_index(conflicts[c].a)] && given[option_index(conflicts[c].b)]) {
+            snprintf(err, n, "--%s and --%s do not go together: %s", conflicts[c].a, conflicts[c].b,
+                     conflicts[c].why);
+            return false;
+        }
+    }
+    int frames = o->bench_frames > 0 ? o->bench_frames : o->frames;
+    for (int i = 0; frames > 0 && i < o->event_count; ++i) {
+        if (o->events[i].frame >= frames) {
+            snprintf(err, n, "an event at frame %d never happens: the run has %d frames (0-%d)",
+                     o->events[i].frame, frames, frames - 1);
+            return false;
+        }
     }
     if ((o->heightmap_spacing > 0.0f || o->heightmap_scale > 0.0f) && !o->heightmap) {
         snprintf(err, n, "--heightmap-spacing and --heightmap-scale need --heightmap");
-        return APP_PARSE_ERROR;
+        return false;
+    }
+    if (o->load_limit > 0 && !o->heightmap && !o->mesh) {
+        snprintf(err, n, "--load-limit needs --heightmap or --mesh (it limits loading them)");
+        return false;
     }
     if (o->screenshot && !app_script_mode(o)) {
         snprintf(err, n, "--screenshot needs --frames or --bench-frames");
-        return APP_PARSE_ERROR;
+        return false;
     }
-    return APP_PARSE_OK;
+    return true;
+}
+
+app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *err, size_t n)
+{
+    memset(o, 0, sizeof *o);
+    o->lesson = 1;
+    o->width = 1280;
+    o->height = 720;
+    o->seed = 1;
+    err[0] = '\0';
+    /* help wins wherever it stands: "raypick --lesson 9 --help" asks how,
+       in the language a --lang anywhere asks for */
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") != 0 && strcmp(argv[i], "-h") != 0)
+            continue;
+        for (int j = 1; j < argc; ++j) {
+            const char *code = !strncmp(argv[j], "--lang=", 7) ? argv[j] + 7
+                               : !strcmp(argv[j], "--lang") && j + 1 < argc ? argv[j + 1] : NULL;
+            if (code && msg_has_language(code))
+                o->lang = code;
+        }
+        return APP_PARSE_HELP;
+    }
+    bool given[OPTION_COUNT] = {false};
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        int k = find_option(a);
+        if (k < 0 && !strncmp(a, "--help=", 7)) {
+            snprintf(err, n, "--help takes no value (given '%s')", a + 7);
+            return APP_PARSE_ERROR;
+        }
+        if (k < 0) {
+            /* "--bogus=1" names "--bogus", as "--bogus 1" does */
+            int len = !strncmp(a, "--", 2) ? (int)strcspn(a, "=") : (int)strlen(a);
+            snprintf(err, n, "unknown option '%.*s'", len, a);
+            return APP_PARSE_ERROR;
+        }
+        const option_spec *spec = &options[k];
+        const char *eq = strchr(a, '=');
+        const char *v = NULL;
+        if (!spec->takes_value) {
+            if (eq) {
+                snprintf(err, n, "--%s takes no value (given '%s')", spec->name, eq + 1);
+                return APP_PARSE_ERROR;
+            }
+        } else if (eq) {
+            v = eq + 1;         /* --name=value: the value as written, even "--x" */
+        } else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) {
+            v = argv[++i];
+        } else {
+            /* "--mesh --frames 3": "--frames" is the next option, not a file
+               (a file of that name: --mesh=--frames or --mesh ./--frames) */
+            snprintf(err, n, "--%s needs a value", spec->name);
+            return APP_PARSE_ERROR;
+        }
+        if (given[k] && !spec->repeatable) {
+            snprintf(err, n, "--%s is given twice: once is enough", spec->name);
+            return APP_PARSE_ERROR;
+        }
+        given[k] = true;
+        if (!spec->set(o, v, err, n)) {
+            if (!err[0])
+                snprintf(err, n, "bad value for --%s: '%s'", spec->name, v ? v : "");
+            return APP_PARSE_ERROR;
+        }
+    }
+    return options_agree(o, given, err, n) ? APP_PARSE_OK : APP_PARSE_ERROR;
+}
+
+const char *app_option_name(int i)
+{
+    return i >= 0 && i < OPTION_COUNT ? options[i].name : NULL;
 }
 
 bool app_script_mode(const app_options *o)

@@ -29,6 +29,7 @@ typedef struct app_options {
     float heightmap_scale;    /* world height of white; 0 = 7 */
     const char *mesh;       /* lesson 5: load this model (assimp) */
     int  many_objects;      /* lesson 1's many-objects mode (A): how many; 0 = 100,000 */
+    long long load_limit;   /* bytes loading --heightmap or --mesh may take; 0 = 1 GiB */
     int  tour;              /* > 0: start at this moment of the lesson's tour (1-based) */
     bool report;            /* JSON line per pick on stdout */
     bool print_layout;      /* print the lesson's objects and camera, exit */
@@ -43,9 +44,20 @@ typedef enum app_parse_result {
     APP_PARSE_ERROR = 2     /* message in err: print it and usage, exit 2 */
 } app_parse_result;
 
+/* Reads argv[1..argc-1] into o (defaults first). Every argument is an
+   option: "--name VALUE", "--name=VALUE" or a flag "--name"; anything else is
+   "unknown option", wherever it stands. A value may not start with "--" unless
+   given after '=' (so "--mesh --frames 3" says "--mesh needs a value"). Each
+   option once (--click and --key repeat); options that contradict each other
+   (--frames with --bench-frames, --print-layout with a script) are refused.
+   --help or -h anywhere: APP_PARSE_HELP. On APP_PARSE_ERROR err (err_size > 0)
+   holds one line saying what is wrong. The browser uses it too (main_web.c). */
 app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size);
 void app_print_usage(const char *argv0, FILE *out);
 bool app_script_mode(const app_options *o);
+/* The name (without the dashes) of the i-th option the parser knows, --help
+   aside; NULL past the last. For --help's text and its test. */
+const char *app_option_name(int i);
 /* The file given to --option (option without the dashes, as the lesson
    registry names it: "heightmap", "mesh"); NULL when it was not given or
    is no option naming a file. */

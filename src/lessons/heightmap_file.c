@@ -1,9 +1,17 @@
 /* heightmap_file.c: image sizes from headers (heightmap_file.h). */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L     /* open, fstat */
+#endif
 #include "heightmap_file.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#ifndef _WIN32
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 #define HEAD_BYTES 512      /* enough for every header read here, comments included */
 
@@ -82,10 +90,15 @@ static void parse_pnm(const unsigned char *h, size_t n, heightmap_file_info *inf
 
 static void parse_bmp(const unsigned char *h, size_t n, heightmap_file_info *info)
 {
-    if (n < 30 || h[0] != 'B' || h[1] != 'M')
+    if (n < 26 || h[0] != 'B' || h[1] != 'M')
         return;
-    long w = le32(h + 18), ht = le32(h + 22);
-    int bpp = h[28] | (h[29] << 8);
+    /* OS/2 1.x: a 12-byte header of 16-bit sizes (the library reads it) */
+    bool os2 = h[14] == 12 && h[15] == 0 && h[16] == 0 && h[17] == 0;
+    if (!os2 && n < 30)
+        return;
+    long w = os2 ? (long)(h[18] | (h[19] << 8)) : le32(h + 18);
+    long ht = os2 ? (long)(h[20] | (h[21] << 8)) : le32(h + 22);
+    int bpp = os2 ? h[24] | (h[25] << 8) : h[28] | (h[29] << 8);
     info->known = true;
     info->format = "BMP";
     info->width = w;
@@ -106,14 +119,59 @@ void heightmap_file_parse(const unsigned char *head, size_t size, heightmap_file
         parse_bmp(head, size, info);
 }
 
+/* Opens path for reading if it is a regular file; a FIFO would block
+   the open until a writer came, a device never ends: refused first. */
+static FILE *open_regular(const char *path, long long *bytes, char *err, size_t err_size)
+{
+#ifdef _WIN32
+    struct _stat64 st;
+    if (_stat64(path, &st) != 0) {
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    if ((st.st_mode & _S_IFMT) != _S_IFREG) {
+        snprintf(err, err_size, "%s: cannot load: not a regular file", path);
+        return NULL;
+    }
+    *bytes = (long long)st.st_size;
+    FILE *f = fopen(path, "rb");
+#else
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "%s: cannot load: not a regular file (%s)", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                 : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+        close(fd);
+        return NULL;
+    }
+    *bytes = (long long)st.st_size;
+    FILE *f = fdopen(fd, "rb");
+    if (!f)
+        close(fd);
+#endif
+    if (!f)
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    return f;
+}
+
 bool heightmap_file_probe(const char *path, heightmap_file_info *info, char *err, size_t err_size)
 {
     memset(info, 0, sizeof *info);
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path ? path : "(null)", strerror(errno));
+    if (!path) {
+        snprintf(err, err_size, "(null): cannot open: no file name");
         return false;
     }
+    long long bytes = 0;
+    FILE *f = open_regular(path, &bytes, err, err_size);
+    if (!f)
+        return false;
     unsigned char head[HEAD_BYTES];
     size_t got = fread(head, 1, sizeof head, f);
     bool failed = ferror(f) != 0;
@@ -123,6 +181,7 @@ bool heightmap_file_probe(const char *path, heightmap_file_info *info, char *err
         return false;
     }
     heightmap_file_parse(head, got, info);
+    info->file_bytes = bytes;
     return true;
 }
 
@@ -133,7 +192,9 @@ long long heightmap_file_peak_bytes(const heightmap_file_info *info)
     long long samples = info->width * info->height;
     /* raw pixels + their 16-bit copy + 4-byte heights + ~1 byte of pyramid */
     long long per_sample = (long long)info->channels * (info->bits / 8) + (long long)info->channels * 2 + 4 + 1;
-    return samples * per_sample;
+    /* the file read whole, and a PNG's compressed pixels twice more (the
+       checked copy handed to stb_image, and stb's own) */
+    return samples * per_sample + 3 * info->file_bytes;
 }
 
 bool heightmap_file_fits(const char *path, const heightmap_file_info *info, long long budget,
@@ -141,6 +202,12 @@ bool heightmap_file_fits(const char *path, const heightmap_file_info *info, long
 {
     if (!info || !info->known)
         return true;
+    /* before anything divides by the size (the spacing that fits the view) */
+    if (info->width < 2 || info->height < 2) {
+        snprintf(err, err_size, "%s: %s image is %lldx%lld, too small: a heightmap needs at least 2x2 "
+                 "samples", path, info->format, info->width, info->height);
+        return false;
+    }
     if (info->width > HEIGHTMAP_FILE_MAX_SIDE || info->height > HEIGHTMAP_FILE_MAX_SIDE ||
         info->width * info->height > HEIGHTMAP_FILE_MAX_SAMPLES) {
         snprintf(err, err_size, "%s: %s image is %lldx%lld, above the library's limit (at most %d "
@@ -151,7 +218,7 @@ bool heightmap_file_fits(const char *path, const heightmap_file_info *info, long
     long long need = heightmap_file_peak_bytes(info);
     if (need > budget) {
         snprintf(err, err_size, "%s: %s image is %lldx%lld (%d-bit, %d channel%s): loading it takes "
-                 "about %lld MiB, more than the %lld MiB the demo allows", path, info->format,
+                 "about %lld MiB, more than the %lld MiB the demo allows (--load-limit raises it)", path, info->format,
                  info->width, info->height, info->bits, info->channels, info->channels > 1 ? "s" : "",
                  need >> 20, budget >> 20);
         return false;

@@ -115,6 +115,7 @@ typedef struct lesson_env {
     float heightmap_spacing;    /* lesson 4: world units per sample; 0 = fit the default view */
     float heightmap_scale;      /* lesson 4: world height of white; 0 = the default (7) */
     int many_objects;           /* lesson 1's many-objects mode (A): how many; 0 = 100,000 */
+    long long load_limit;       /* bytes a file may take to load (--load-limit); 0 = the default */
     /* create() calls this when a step that may take long starts (what it
        does, e.g. "map.png: loading 4097x4097"), for the HUD; may be NULL.
        create() may run on another thread than the window's. */

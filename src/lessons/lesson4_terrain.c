@@ -188,7 +188,8 @@ static rp_heightmap *loaded_map(const lesson_env *env, float height_scale)
     const char *path = env->heightmap_path;
     heightmap_file_info info;
     if (!heightmap_file_probe(path, &info, env->err, env->err_size) ||
-        !heightmap_file_fits(path, &info, HEIGHTMAP_FILE_BUDGET, env->err, env->err_size))
+        !heightmap_file_fits(path, &info, env->load_limit > 0 ? env->load_limit : HEIGHTMAP_FILE_BUDGET,
+                             env->err, env->err_size))
         return NULL;
     char what[256];
     if (info.known)

@@ -40,4 +40,16 @@ bool mesh_data_compute_normals(mesh_data *m);
    of range, a non-finite position, or a mesh of zero size. */
 bool mesh_data_fit(mesh_data *m, float radius);
 
+/* The triangles worth drawing of a model that may be hostile (issue 34):
+   one of each set of coincident triangles (the same three positions in any
+   order), none of zero area, triangles in order while their summed area
+   stays within max_layers times the model's largest cross-section (a
+   bound on the fill a frame costs), and of those at most max_triangles,
+   spread over the model. *out = the kept triangles' indices (malloc'd),
+   or NULL when every triangle is kept; *count = how many are kept.
+   Picking still uses every triangle. false on NULL, max_triangles 0, no
+   triangles, an index out of range, or out of memory. */
+bool mesh_data_draw_subset(const mesh_data *m, size_t max_triangles, double max_layers, uint32_t **out,
+                           size_t *count);
+
 #endif /* RAYPICK_MESH_DATA_H */

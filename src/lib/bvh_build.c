@@ -714,11 +714,11 @@ static void copy_job_run(void *arg)
 }
 
 /* Fills records [lo, hi) from the boxes, or from the boxes around the
-   triangles (9 floats each), and measures them (box and centroid
-   bounds: the root's, once both halves are done). */
+   triangles, and measures them (box and centroid bounds: the root's,
+   once both halves are done). */
 typedef struct fill_job {
-    const rp_bvh_box *boxes;
-    const float      *tris;
+    const rp_bvh_box    *boxes;
+    const rp_tri_source *tris;
     const uint32_t   *tags;
     rp_bvh_prim      *p;
     uint32_t          lo, hi;
@@ -729,9 +729,10 @@ static void fill_job_run(void *arg)
 {
     fill_job *j = arg;
     for (uint32_t i = j->lo; i < j->hi && j->tris != NULL; i++) {
-        const float *t = j->tris + 9 * (size_t)i;
+        const float *c[3];
+        rp_tri_source_corners(j->tris, rp_tri_source_triangle(j->tris, i), c);
         for (int a = 0; a < 3; a++) {
-            float x = t[a], y = t[3 + a], z = t[6 + a];
+            float x = c[0][a], y = c[1][a], z = c[2][a];
             float lo = x < y ? x : y, hi = x > y ? x : y;
             j->p[i].min[a] = z < lo ? z : lo;
             j->p[i].max[a] = z > hi ? z : hi;
@@ -756,7 +757,7 @@ static void free_jobs(build_job *jobs, int workers)
 
 /* rp_bvh_build_shaped on boxes, or on the boxes of tris when boxes is
    NULL; tags (may be NULL) go with their objects. */
-static bool build(const rp_bvh_box *boxes, const float *tris, const uint32_t *tags,
+static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint32_t *tags,
                   uint32_t count, const rp_bvh_shape *shape, rp_bvh *out)
 {
     memset(out, 0, sizeof *out);
@@ -872,7 +873,7 @@ bool rp_bvh_build_tagged(const rp_bvh_box *boxes, const uint32_t *tags, uint32_t
     return build(boxes, NULL, tags, count, &scene, out);
 }
 
-bool rp_bvh_build_triangles(const float *tris, uint32_t count, const rp_bvh_shape *shape,
+bool rp_bvh_build_triangles(const rp_tri_source *tris, uint32_t count, const rp_bvh_shape *shape,
                              rp_bvh *out)
 {
     return build(NULL, tris, NULL, count, shape, out);

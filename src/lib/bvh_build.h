@@ -68,9 +68,37 @@ bool rp_bvh_build_tagged(const rp_bvh_box *boxes, const uint32_t *tags, uint32_t
 bool rp_bvh_build_shaped(const rp_bvh_box *boxes, uint32_t count, const rp_bvh_shape *shape,
                          rp_bvh *out);
 
-/* rp_bvh_build_shaped over the boxes around count triangles, 9 floats
-   each (three vertices' x y z): no box array in between. */
-bool rp_bvh_build_triangles(const float *tris, uint32_t count, const rp_bvh_shape *shape,
+/* Triangles where the caller has them, not copied: triangle i of the
+   build is triangle prim_index[i] (NULL: i) of a mesh whose corner k is
+   vertex indices[3 t + k] (NULL: 3 t + k), each vertex x y z floats at
+   positions + vertex * stride. A copy of 9 floats per triangle is
+   {tris, 3, NULL, NULL}. */
+typedef struct rp_tri_source {
+    const float    *positions;
+    size_t          stride;         /* floats from one vertex to the next */
+    const uint32_t *indices;
+    const uint32_t *prim_index;
+} rp_tri_source;
+
+/* The input triangle that triangle i of the build is. */
+static inline uint32_t rp_tri_source_triangle(const rp_tri_source *s, uint32_t i)
+{
+    return s->prim_index ? s->prim_index[i] : i;
+}
+
+/* The three corners of input triangle t. */
+static inline void rp_tri_source_corners(const rp_tri_source *s, uint32_t t, const float *corner[3])
+{
+    for (int k = 0; k < 3; k++) {
+        size_t v = s->indices ? s->indices[3 * (size_t)t + (size_t)k] : 3 * (size_t)t + (size_t)k;
+        corner[k] = s->positions + v * s->stride;
+    }
+}
+
+/* rp_bvh_build_shaped over the boxes around count triangles of `tris`:
+   no box array and no copy of the triangles in between (a mesh's peak
+   memory is the builder's records, not its input twice). */
+bool rp_bvh_build_triangles(const rp_tri_source *tris, uint32_t count, const rp_bvh_shape *shape,
                             rp_bvh *out);
 
 void rp_bvh_free(rp_bvh *bvh);

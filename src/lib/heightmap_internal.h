@@ -44,6 +44,10 @@ struct rp_heightmap {
 /* Largest side and sample count create() accepts: the loader's limits too. */
 #define RP_HM_MAX_SIDE    16384
 #define RP_HM_MAX_SAMPLES ((size_t)64 * 1024 * 1024)
+/* Largest image file rp_heightmap_load reads (it reads the file whole):
+   above the largest image the limits allow in any format (a 64M-sample
+   16-bit RGBA PNG stored without compression is 512 MiB). */
+#define RP_HM_MAX_FILE_BYTES ((size_t)1 << 30)
 
 /* Surface height relative to origin[1] at grid coordinates (u, v) =
    ((x - x0) / spacing, (z - z0) / spacing). (u, v) is clamped onto the map:

@@ -30,8 +30,9 @@ static void triangle_vertices(const uint32_t *indices, size_t t, size_t v[3])
 #define MESH_THREADED_MIN 65536
 
 /* One half of rp_mesh_create's two passes over the triangles
-   [first, end): the check (ok, box, prims: the non-degenerate ones) and
-   the copy (to tris and index from first_out on). */
+   [first, end): the check (ok, box, prims: the non-degenerate ones) and,
+   when some are degenerate, the numbers of the others (to index from
+   first_out on). */
 typedef struct mesh_pass {
     const float    *positions;
     const uint32_t *indices;
@@ -39,8 +40,6 @@ typedef struct mesh_pass {
     bool            ok;
     rp_aabb         box;
     size_t          prims;
-    bool            skip_degenerate;
-    float          *tris;
     uint32_t       *index;
     size_t          first_out;
 } mesh_pass;
@@ -71,7 +70,7 @@ static void check_pass_run(void *arg)
     }
 }
 
-static void copy_pass_run(void *arg)
+static void index_pass_run(void *arg)
 {
     mesh_pass *j = arg;
     size_t n = j->first_out;
@@ -81,13 +80,8 @@ static void copy_pass_run(void *arg)
         const float *p0 = vertex_at(j->positions, j->stride, v[0]);
         const float *p1 = vertex_at(j->positions, j->stride, v[1]);
         const float *p2 = vertex_at(j->positions, j->stride, v[2]);
-        /* (when pass 1 found no degenerate triangle, none to skip) */
-        if (j->skip_degenerate && rp_tri_is_degenerate(p0, p1, p2))
-            continue;
-        memcpy(j->tris + 9 * n, p0, 3 * sizeof *j->tris);
-        memcpy(j->tris + 9 * n + 3, p1, 3 * sizeof *j->tris);
-        memcpy(j->tris + 9 * n + 6, p2, 3 * sizeof *j->tris);
-        j->index[n++] = (uint32_t)t;
+        if (!rp_tri_is_degenerate(p0, p1, p2))
+            j->index[n++] = (uint32_t)t;
     }
 }
 
@@ -115,7 +109,7 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
         mesh_pass j = {positions, indices, vertex_count, stride,
                        h == 0 ? 0 : triangle_count / 2, h == 0 ? triangle_count / 2 : triangle_count,
                        true, {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}},
-                       0, false, NULL, NULL, 0};
+                       0, NULL, 0};
         half[h] = j;
     }
     /* Pass 1, before any allocation: every index in range, every used
@@ -131,29 +125,31 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
     }
 
     rp_mesh *m = calloc(1, sizeof *m);
-    float *tris = prims ? rp_alloc_large(prims * 9 * sizeof *tris) : NULL;
-    uint32_t *index = prims ? rp_alloc_large(prims * sizeof *index) : NULL;
-    if (!m || (prims && (!tris || !index))) {
+    /* The BVH is built from the caller's arrays as they are: no copy of
+       the triangles beside the builder's records and the packets (the
+       peak memory, bench/bench_mesh_peak.c). Only when some triangles are
+       degenerate (they can never be hit) a list of the others. */
+    uint32_t *index = prims < triangle_count ? rp_alloc_large(prims * sizeof *index) : NULL;
+    if (!m || (prims < triangle_count && prims > 0 && !index)) {
         free(m);
-        rp_free_large(tris);
         rp_free_large(index);
         return NULL;
     }
-    /* Pass 2: copy the triangles that can be hit (the second half's
-       after the first's). */
-    for (int h = 0; h < 2; h++) {
-        half[h].skip_degenerate = prims < triangle_count;
-        half[h].tris = tris;
-        half[h].index = index;
+    if (index) {
+        for (int h = 0; h < 2; h++)
+            half[h].index = index;
+        half[1].first_out = half[0].prims;
+        rp_thread_run_pair(index_pass_run, &half[0], index_pass_run, &half[1], threaded && prims > 0);
     }
-    half[1].first_out = half[0].prims;
-    rp_thread_run_pair(copy_pass_run, &half[0], copy_pass_run, &half[1], threaded && prims > 0);
     m->triangle_count = triangle_count;
     m->bounds = box;
     m->max_abs = 0.0f;
     for (int a = 0; a < 3; a++)
         m->max_abs = fmaxf(m->max_abs, fmaxf(fabsf(box.min[a]), fabsf(box.max[a])));
-    if (!rp_mesh_bvh_build(tris, index, (uint32_t)prims, &m->bvh)) {
+    const rp_tri_source source = {positions, stride, indices, index};
+    bool built = rp_mesh_bvh_build(&source, (uint32_t)prims, &m->bvh);
+    rp_free_large(index);
+    if (!built) {
         free(m);
         return NULL;
     }

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "bvh4.h"
-#include "bvh_build.h"
 #include "internal.h"
 #include "mesh_bvh.h"
 #include "simd.h"
@@ -200,24 +199,36 @@ static void slot_copy(rp_tri4 *packs, uint64_t to, uint64_t from)
    no leaf reads it), which the same call wrote when its first leaf
    skips none (see fill_packets). */
 typedef struct pack_job {
-    rp_bvh4_node   *nodes;
-    uint32_t        first, end;
-    uint64_t        next;       /* in: the first slot; out: after the last */
-    const float    *tris;
-    const uint32_t *index, *order;
-    uint32_t        order_count;
-    rp_tri4        *packs;
+    rp_bvh4_node        *nodes;
+    uint32_t             first, end;
+    uint64_t             next;      /* in: the first slot; out: after the last */
+    const rp_tri_source *tris;
+    const uint32_t      *order;
+    uint32_t             order_count;
+    rp_tri4             *packs;
 } pack_job;
 
 /* The leaves' triangles are read in leaf order, scattered over the
-   triangle array: each one's lines are asked for this many positions
-   ahead, so the misses overlap instead of coming one by one. */
+   caller's arrays: a triangle's corner indices are asked for this many
+   positions ahead, and its vertices (once those indices are in) half as
+   many, so the misses overlap instead of coming one by one. */
 #define PACK_PREFETCH 24
 
-static void prefetch_triangle(const float *tri)
+static void prefetch_corners(const rp_tri_source *s, const uint32_t *order, uint32_t at)
 {
-    RP_PREFETCH(tri);
-    RP_PREFETCH(tri + 8);
+    uint32_t t = rp_tri_source_triangle(s, order[at]);
+    if (s->indices)
+        RP_PREFETCH(s->indices + 3 * (size_t)t);
+    else
+        RP_PREFETCH(s->positions + 3 * (size_t)t * s->stride);
+}
+
+static void prefetch_vertices(const rp_tri_source *s, const uint32_t *order, uint32_t at)
+{
+    const float *c[3];
+    rp_tri_source_corners(s, rp_tri_source_triangle(s, order[at]), c);
+    for (int k = 0; k < 3; k++)
+        RP_PREFETCH(c[k]);
 }
 
 static void pack_job_run(void *arg)
@@ -232,19 +243,25 @@ static void pack_job_run(void *arg)
             /* the next leaves' triangles follow this one's in order[]
                (leaves in node order are consecutive there, except
                across subtrees) */
-            for (uint32_t k = 0; k < n->count[c]; k++)
-                if (n->child[c] + k + PACK_PREFETCH < j->order_count)
-                    prefetch_triangle(j->tris + 9 * (size_t)j->order[n->child[c] + k + PACK_PREFETCH]);
+            for (uint32_t k = 0; k < n->count[c]; k++) {
+                uint32_t ahead = n->child[c] + k;
+                if (ahead + PACK_PREFETCH < j->order_count)
+                    prefetch_corners(j->tris, j->order, ahead + PACK_PREFETCH);
+                if (ahead + PACK_PREFETCH / 2 < j->order_count)
+                    prefetch_vertices(j->tris, j->order, ahead + PACK_PREFETCH / 2);
+            }
             uint64_t at = leaf_slot(next, n->count[c]);
             for (; next < at; next++)
                 slot_copy(j->packs, next, next - 1);
             for (uint32_t k = 0; k < n->count[c]; k++, next++) {
-                uint32_t src = j->order[n->child[c] + k];
+                uint32_t t = rp_tri_source_triangle(j->tris, j->order[n->child[c] + k]);
+                const float *corner[3];
+                rp_tri_source_corners(j->tris, t, corner);
                 rp_tri4 *p = &j->packs[next / RP_TRI4_LANES];
                 int lane = (int)(next % RP_TRI4_LANES);
                 for (int v = 0; v < 9; v++)
-                    p->v[v][lane] = j->tris[9 * (size_t)src + (size_t)v];
-                p->index[lane] = j->index[src];
+                    p->v[v][lane] = corner[v / 3][v % 3];
+                p->index[lane] = t;
             }
             n->child[c] = (uint32_t)at;
         }
@@ -277,9 +294,9 @@ static uint32_t clean_start(const rp_bvh4_node *nodes, uint32_t from, uint32_t n
    two threads when `threaded` (split where the second half's first leaf
    skips no slot, so neither half reads what the other writes); the
    slots after the last leaf repeat the slot before them. */
-static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const float *tris,
-                         const uint32_t *index, const uint32_t *order, uint32_t order_count,
-                         rp_tri4 *packs, uint32_t pack_count, bool threaded)
+static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const rp_tri_source *tris,
+                         const uint32_t *order, uint32_t order_count, rp_tri4 *packs, uint32_t pack_count,
+                         bool threaded)
 {
     uint64_t next = 0;
     for (uint32_t i = 0; i < node_count / 2; i++)
@@ -287,28 +304,29 @@ static void fill_packets(rp_bvh4_node *nodes, uint32_t node_count, const float *
             if (nodes[i].child[c] != RP_BVH4_EMPTY && nodes[i].count[c] > 0)
                 next = leaf_slot(next, nodes[i].count[c]) + nodes[i].count[c];
     uint32_t mid = clean_start(nodes, node_count / 2, node_count, &next);
-    pack_job jobs[2] = {{nodes, 0, mid, 0, tris, index, order, order_count, packs},
-                        {nodes, mid, node_count, next, tris, index, order, order_count, packs}};
+    pack_job jobs[2] = {{nodes, 0, mid, 0, tris, order, order_count, packs},
+                        {nodes, mid, node_count, next, tris, order, order_count, packs}};
     rp_thread_run_pair(pack_job_run, &jobs[0], pack_job_run, &jobs[1], threaded);
     uint64_t end = mid < node_count ? jobs[1].next : jobs[0].next;
     for (; end < (uint64_t)pack_count * RP_TRI4_LANES; end++)
         slot_copy(packs, end, end - 1);
 }
 
-bool rp_mesh_bvh_build(float *tris, uint32_t *index, uint32_t prim_count, rp_mesh_bvh *out)
+bool rp_mesh_bvh_build(const rp_tri_source *tris, uint32_t prim_count, rp_mesh_bvh *out)
 {
     memset(out, 0, sizeof *out);
-    if (prim_count == 0) {   /* only degenerate triangles: nothing to hit */
-        rp_free_large(tris);
-        rp_free_large(index);
+    if (prim_count == 0)    /* only degenerate triangles: nothing to hit */
         return true;
-    }
     rp_bvh bvh;
     memset(&bvh, 0, sizeof bvh);
     const rp_bvh_shape shape = {RP_MESH_MAX_LEAF, RP_MESH_NODE_COST, 0, false, 0};
     bool ok = rp_bvh_build_triangles(tris, prim_count, &shape, &bvh);
     uint32_t halves = 0;
     rp_bvh4_node *nodes8 = ok ? widen(bvh.nodes, bvh.node_count, &halves) : NULL;
+    /* the packets need only the wide nodes and the leaf order: the
+       four-wide tree goes before they take their room */
+    rp_free_large(bvh.nodes);
+    bvh.nodes = NULL;
     rp_tri4 *packs = NULL;
     uint64_t pack_count = nodes8 ? count_packets(nodes8, halves) : 0;
     /* every slot index fits below RP_BVH4_EMPTY (padding at most doubles
@@ -316,11 +334,9 @@ bool rp_mesh_bvh_build(float *tris, uint32_t *index, uint32_t prim_count, rp_mes
     if (nodes8 && pack_count <= (UINT32_MAX - 1) / RP_TRI4_LANES)
         packs = rp_alloc_large((size_t)pack_count * sizeof *packs);
     if (packs)
-        fill_packets(nodes8, halves, tris, index, bvh.prims, bvh.prim_count, packs,
-                     (uint32_t)pack_count, rp_cpu_count() > 1);
+        fill_packets(nodes8, halves, tris, bvh.prims, bvh.prim_count, packs, (uint32_t)pack_count,
+                     rp_cpu_count() > 1);
     rp_bvh_free(&bvh);
-    rp_free_large(tris);
-    rp_free_large(index);
     if (!packs) {
         rp_free_large(nodes8);
         return false;

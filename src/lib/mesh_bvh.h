@@ -12,6 +12,7 @@
 
 #include "bvh.h"
 #include "bvh4.h"
+#include "bvh_build.h"
 
 /* Leaves of up to four packets (rp_tri4 below). The SAH counts a leaf's
    cost per triangle, but the leaves test four at a time, so a node visit
@@ -69,11 +70,11 @@ typedef struct rp_mesh_bvh {
     rp_tri4      *packs;        /* the triangles, in BVH leaf order */
 } rp_mesh_bvh;
 
-/* Builds *out from `tris` (9 floats per triangle) and `index` (their
-   original indices), both prim_count long, in original order; takes
-   ownership of both arrays (frees them). prim_count 0 gives an empty BVH
-   that no ray hits. false on out of memory (then *out is empty). */
-bool rp_mesh_bvh_build(float *tris, uint32_t *index, uint32_t prim_count, rp_mesh_bvh *out);
+/* Builds *out over prim_count triangles of `tris` (bvh_build.h: the
+   caller's arrays, read, not kept; a packet's index is the triangle's
+   number there). prim_count 0 gives an empty BVH that no ray hits. false
+   on out of memory (then *out is empty). */
+bool rp_mesh_bvh_build(const rp_tri_source *tris, uint32_t prim_count, rp_mesh_bvh *out);
 
 /* Frees what rp_mesh_bvh_build made and empties *bvh. */
 void rp_mesh_bvh_free(rp_mesh_bvh *bvh);

@@ -8,7 +8,8 @@ Geometry seeds: the byte layouts the targets read (see each target's
 header comment), with values that hit, miss, graze and break things.
 
 Deterministic: running it again writes the same files.
-    python3 tests/fuzz/make_corpus.py
+    python3 tests/fuzz/make_corpus.py            # every target's (found inputs are lost)
+    python3 tests/fuzz/make_corpus.py models     # fuzz_model's only (objs, images, geometry)
 """
 import os
 import shutil
@@ -368,13 +369,106 @@ def objs():
     write("obj", "binary.obj", bytes(range(256)))
 
 
+# ---------------------------------------------------------------- models
+
+# fuzz_model: byte 0 picks the extension (tests/fuzz/fuzz_model.c's FORMATS)
+X, GLTF, GLB, PLY, STL, OBJ = range(6)
+
+X_MESH = b"Mesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n1;\n3;0,1,2;;\n}\n"
+
+
+def model(name, fmt, data):
+    write("model", name, bytes([fmt]) + data)
+
+
+def x_binary_mesh():
+    """A binary .x (32-bit floats): Mesh { 3; 9 floats; 1; 3; 0,1,2 } as tokens."""
+    def word(w):
+        return struct.pack("<H", w)
+    name = word(1) + struct.pack("<I", 4) + b"Mesh"
+    ints = lambda *v: word(6) + struct.pack("<I", len(v)) + b"".join(struct.pack("<I", i) for i in v)
+    floats = lambda *v: word(7) + struct.pack("<I", len(v)) + b"".join(struct.pack("<f", f) for f in v)
+    return (b"xof 0302bin 0032" + name + word(10) + ints(3) + floats(0, 0, 0, 1, 0, 0, 0, 1, 0) +
+            ints(1, 3, 0, 1, 2) + word(11))
+
+
+def x_compressed(body):
+    """MSZIP: the 16-byte header, 6 bytes assimp skips, one block of raw deflate."""
+    z = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = z.compress(body) + z.flush()
+    return (b"xof 0302tzip0032" + struct.pack("<IH", len(body) + 16, 0) +
+            struct.pack("<H", len(packed)) + b"CK" + packed)
+
+
+def glb(json, bin_chunk=b""):
+    json += b" " * (-len(json) % 4)
+    out = struct.pack("<I", len(json)) + b"JSON" + json
+    if bin_chunk:
+        bin_chunk += b"\0" * (-len(bin_chunk) % 4)
+        out += struct.pack("<I", len(bin_chunk)) + b"BIN\0" + bin_chunk
+    return b"glTF" + struct.pack("<II", 2, 12 + len(out)) + out
+
+
+def gltf_triangle_json(uri=None):
+    """One triangle: 3 float positions (36 bytes) and 3 ushort indices (6, padded to 8)."""
+    buffer = b'{"byteLength":44' + (b',"uri":"' + uri + b'"' if uri else b"") + b"}"
+    return (b'{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],'
+            b'"meshes":[{"primitives":[{"attributes":{"POSITION":0},"indices":1}]}],'
+            b'"buffers":[' + buffer + b'],'
+            b'"bufferViews":[{"buffer":0,"byteLength":36},{"buffer":0,"byteOffset":36,"byteLength":6}],'
+            b'"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3",'
+            b'"min":[0,0,0],"max":[1,1,0]},{"bufferView":1,"componentType":5123,"count":3,"type":"SCALAR"}]}')
+
+
+def models():
+    """fuzz_model: small models of every format the loader takes, good,
+    lying about their counts and nesting too deep (issue 34)."""
+    tri_bin = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<3H", 0, 1, 2) + b"\0\0"
+    model("triangle.x", X, b"xof 0302txt 0064\n" + X_MESH)
+    model("frames.x", X, b"xof 0303txt 0032\nFrame F {\n FrameTransformMatrix { 1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, "
+          b"0.0,0.0,-1.0,0.0, 5.0,0.0,0.0,1.0;; }\n " + X_MESH + b"}\n")
+    model("binary.x", X, x_binary_mesh())
+    model("compressed.x", X, x_compressed(b"\n" + X_MESH))
+    model("lie_faces.x", X, b"xof 0302txt 0064\nMesh m {\n3;\n0;0;0;,\n1;0;0;,\n0;1;0;;\n500000000;\n"
+          b"3;0,1,2;;\n}\n")
+    model("deep.x", X, b"xof 0302txt 0064\n" + b"Frame f {\n" * 300 + X_MESH + b"}\n" * 300)
+    model("triangle.gltf", GLTF, gltf_triangle_json(b"data:application/octet-stream;base64," +
+                                                     __import__("base64").b64encode(tri_bin)))
+    model("lie.gltf", GLTF, b'{"asset":{"version":"2.0"},"buffers":[{"byteLength":4294967295,"uri":"none.bin"}]}')
+    model("deep.gltf", GLTF, b'{"asset":{"version":"2.0"},"extras":' + b"[" * 300 + b"]" * 300 + b"}")
+    model("triangle.glb", GLB, glb(gltf_triangle_json(), tri_bin))
+    model("lie.glb", GLB, glb(b'{"asset":{"version":"2.0"},"buffers":[{"byteLength":4294967295}]}'))
+    model("triangle.ply", PLY, b"ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+          b"property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+          b"0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n")
+    model("binary.ply", PLY, b"ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
+          b"property float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+          b"end_header\n" + struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<B3i", 3, 0, 1, 2))
+    model("lie.ply", PLY, b"ply\nformat ascii 1.0\nelement vertex 1000000000\nproperty float x\n"
+          b"property float y\nproperty float z\nend_header\n0 0 0\n")
+    model("triangle.stl", STL, b"solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
+          b"vertex 0 1 0\nendloop\nendfacet\nendsolid t\n")
+    model("binary.stl", STL, b"\0" * 80 + struct.pack("<I", 1) + struct.pack("<12f", 0, 0, 1, 0, 0, 0, 1, 0, 0,
+                                                                            0, 1, 0) + b"\0\0")
+    model("lie.stl", STL, b"\0" * 80 + struct.pack("<I", 4000000000) + b"\0" * 50)
+    model("triangle.obj", OBJ, b"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    model("overdraw.obj", OBJ, b"v -1 -1 0\nv 1 -1 0\nv 0 1 0\n" + b"f 1 2 3\n" * 512)
+
+
 def main():
+    only = sys.argv[1:]
+    if only:    # these targets' seeds only (others, and found inputs, stay)
+        for target in only:
+            {"models": models, "objs": objs, "images": images, "geometry": geometry}[target]()
+        print("make_corpus: wrote %s" % ", ".join(only))
+        return
     if os.path.isdir(CORPUS):
         shutil.rmtree(CORPUS)
     images()
     geometry()
     scene_queries()
     objs()
+    models()
     n = sum(len(fs) for _, _, fs in os.walk(CORPUS))
     print("make_corpus: wrote %d seeds under %s" % (n, os.path.relpath(CORPUS)))
 

@@ -163,26 +163,35 @@ def lesson2_oracle(lay, o, d, turret_index):
 
 
 def check_seed_quadratic(rep, shield, where):
-    """the reported a, b, c (the beam in the shield's unit space), the
-    discriminant and the seed's min(s1, s2), against double precision here"""
-    q = shield.get("orientation", [0, 0, 0, 0])
-    qi = [-q[0], -q[1], -q[2], q[3]]
-    lo = quat_rotate(qi, sub(rep["origin"], shield["center"]))
-    ld = quat_rotate(qi, rep["dir"])
-    lo = [lo[i] / shield["radii"][i] for i in range(3)]
-    ld = [ld[i] / shield["radii"][i] for i in range(3)]
-    want = [dot(ld, ld), 2 * dot(lo, ld), dot(lo, lo) - 1]
+    """the reported a, b, c (the tutorial's own sums, as its listing forms
+    them: a sphere's with r^2, an ellipsoid's divided axis by axis by its
+    squared semi-axes along x, y and z, its orientation left out as the
+    tutorial has none), det and the tutorial's min(s1, s2), against double
+    precision here"""
+    r = shield["radii"]
+    sphere = r[0] == r[1] == r[2] and not any(shield.get("orientation", [0, 0, 0, 0])[:3])
+    oc, d = sub(rep["origin"], shield["center"]), rep["dir"]
+    if sphere:
+        want = [dot(d, d), 2 * dot(oc, d), dot(oc, oc) - r[0] ** 2]
+    else:
+        s = [ri * ri for ri in r]
+        want = [sum(d[i] * d[i] / s[i] for i in range(3)), 2 * sum(oc[i] * d[i] / s[i] for i in range(3)),
+                sum(oc[i] * oc[i] / s[i] for i in range(3)) - 1]
     got = rep["quadratic"]
     check(all(abs(g - w) < 1e-4 * (1 + abs(w)) for g, w in zip(got, want)),
           where + ": quadratic %s, oracle %s" % (got, want))
     disc = want[1] ** 2 - 4 * want[0] * want[2]
     check(abs(rep["discriminant"] - disc) < 1e-3 * (1 + abs(disc)),
-          where + ": discriminant %g, oracle %g" % (rep["discriminant"], disc))
+          where + ": det %g, oracle %g" % (rep["discriminant"], disc))
+    if disc < 0:
+        check("tutorial_t" not in rep, where + ": det < 0, yet the tutorial's root is reported")
+        return
     small = (-want[1] - math.sqrt(disc)) / (2 * want[0])
     check(abs(rep["tutorial_t"] - small) < 2e-3 * (1 + abs(small)),
-          where + ": the seed's min(s1, s2) %g, oracle %g" % (rep["tutorial_t"], small))
-    check((rep["tutorial_t"] < 0) == rep["inside"],
-          where + ": the seed's root must be negative exactly when the turret is inside")
+          where + ": the tutorial's min(s1, s2) %g, oracle %g" % (rep["tutorial_t"], small))
+    if not any(shield.get("orientation", [0, 0, 0, 0])[:3]):
+        check((rep["tutorial_t"] < 0) == rep["inside"],
+              where + ": the tutorial's root must be negative exactly when the turret is inside")
 
 
 def seen_through(lay, p):
@@ -221,8 +230,8 @@ def test_lesson2_behind(lay, cam):
     if not check(found, "lesson 2: no click whose missing beam passes behind a shield"):
         return
     mx, my, hidden, direct = found
-    base = screenshot("l2-behind-base", 2, w, h, 3)
-    shot = screenshot("l2-behind", 2, w, h, 3, clicks=[(mx, my, 2)])
+    base = screenshot("l2-behind-base", 2, w, h, 3, keys=[("m", 0)])
+    shot = screenshot("l2-behind", 2, w, h, 3, clicks=[(mx, my, 2)], keys=[("m", 0)])
 
     def gain(points):
         out = []
@@ -246,7 +255,9 @@ def test_lesson2():
         sx, sy = sky_click(cam, lambda o, d: lesson2_oracle(lay, o, d, 0)[0])
         clicks.append((sx, sy, len(clicks)))
         for turret in (0, 1):
-            extra = ["--key", "t@0"] if turret else []
+            # M: the library's answer (the smallest root >= 0); the tutorial's
+            # own is checked by check_seed_quadratic and teach_lessons25_test.py
+            extra = ["--key", "m@0"] + (["--key", "t@0"] if turret else [])
             reports = clicks_run(2, w, h, clicks, extra)
             ids = []
             for (mx, my, _), rep in zip(clicks, reports):
@@ -284,7 +295,7 @@ def test_lesson2():
     lay = layout(2, 640, 360)
     cam = Camera(lay)
     mx, my = cam.click_for(lay["objects"][0]["center"])
-    rep = clicks_run(1, 640, 360, [(mx, my, 1)], ["--key", "2@0"])[0]
+    rep = clicks_run(1, 640, 360, [(mx, my, 1)], ["--key", "2@0", "--key", "m@0"])[0]
     check(rep["lesson"] == 2 and rep["hit"] and rep["id"] == lesson2_oracle(lay, *cam.click_ray(mx, my), 0)[0][1]["id"],
           "lesson 2 via key 2: %s" % rep)
 
@@ -293,10 +304,10 @@ def test_lesson2():
     lay = layout(2, w, h)
     cam = Camera(lay)
     mx, my = cam.click_for(lay["objects"][0]["center"])
-    rep = clicks_run(2, w, h, [(mx, my, 2)])[0]
+    rep = clicks_run(2, w, h, [(mx, my, 2)], ["--key", "m@0"])[0]
     check(rep["hit"], "lesson 2: the screenshot click must hit a shield")
-    base = screenshot("l2-base", 2, w, h, 8)
-    shot = screenshot("l2-click", 2, w, h, 8, clicks=[(mx, my, 2)])
+    base = screenshot("l2-base", 2, w, h, 8, keys=[("m", 0)])
+    shot = screenshot("l2-click", 2, w, h, 8, clicks=[(mx, my, 2)], keys=[("m", 0)])
     px, py = cam.project(rep["point"])
     core = shot.around(px, py, 0, 3)
     check(any(p[0] > 220 and p[1] > 150 for p in core),
@@ -311,8 +322,8 @@ def test_lesson2():
           "lesson 2: no beam halfway to the impact at %.1f,%.1f" % (qx, qy))
     # a miss flies on: the beam is visible past where a shield would stop it
     sx, sy = sky_click(cam, lambda o, d: lesson2_oracle(lay, o, d, 0)[0])
-    rep = clicks_run(2, w, h, [(sx, sy, 2)])[0]
-    shot = screenshot("l2-miss", 2, w, h, 5, clicks=[(sx, sy, 2)])
+    rep = clicks_run(2, w, h, [(sx, sy, 2)], ["--key", "m@0"])[0]
+    shot = screenshot("l2-miss", 2, w, h, 5, clicks=[(sx, sy, 2)], keys=[("m", 0)])
     far = add(rep["origin"], scale(unit(rep["dir"]), 12.0))
     qx, qy = cam.project(far)
     check(not rep["hit"] and any(p[0] > 150 and p[0] > p[2] + 60 for p in shot.around(qx, qy, 0, 3)),

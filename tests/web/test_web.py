@@ -455,8 +455,14 @@ def bad_files(suite, browser, server, native, tmp, files):
 
 def bad_queries(suite, browser, server, native, tmp, lessons):
     past = len(lessons) + 1     # one past the registry's last lesson
+    # the page hands each part to the program's parser as "--name=value"
+    # (src/app/options.c): the same message as the command line's two words
     for query, args in (("lesson=%d" % past, ["--lesson", str(past)]), ("click=12@3", ["--click", "12@3"]),
-                        ("size=10x10", ["--size", "10x10"]), ("frobnicate=1", ["--frobnicate", "1"])):
+                        ("size=10x10", ["--size", "10x10"]), ("frobnicate=1", ["--frobnicate", "1"]),
+                        ("frobnicate", ["--frobnicate"]), ("lesson", ["--lesson"]),
+                        ("lesson=1&lesson=2", ["--lesson", "1", "--lesson", "2"]),
+                        ("frames=3&bench-frames=3", ["--frames", "3", "--bench-frames", "3"]),
+                        ("report=1", ["--report=1"]), ("load-limit=64", ["--load-limit", "64"])):
         browser.navigate(server.url("index.html?" + query))
         text = browser.wait_for("document.getElementById('error').textContent", timeout=60)
         rc, _, err = run_native(native, args, tmp)
