@@ -282,6 +282,34 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
     }
 }
 
+/* A scene's tree boxes every object on its own: a node of up to
+   RP_BVH_SCENE_MAX_LEAF objects is not split but gives each its own slot
+   (in its parent's node when they fit there), so every leaf holds one
+   object, from a tree of one object to one of many; the rest as
+   check_bvh4. */
+static void scene_tree_boxes_each_object(void **state)
+{
+    (void)state;
+    rng = 31337u;
+    const uint32_t sizes[] = {1, 2, 3, 4, 5, 9, 700, 30000};
+    for (int s = 0; s < 8; s++) {
+        uint32_t n = sizes[s];
+        rp_bvh_box *boxes = random_boxes(n, 100, 0.1, 3);
+        rp_bvh bin;
+        assert_true(rp_bvh_build(boxes, n, &bin));
+        check_bvh4(bin.nodes, bin.node_count, bin.prims, boxes, n);
+        for (uint32_t q = 0; q < bin.node_count; q++)
+            for (int i = 0; i < 4; i++)
+                assert_true(bin.nodes[q].child[i] == RP_BVH4_EMPTY ||
+                            bin.nodes[q].count[i] <= 1);
+        /* up to four objects: one node, a slot each */
+        if (n <= RP_BVH_SCENE_MAX_LEAF)
+            assert_int_equal(bin.node_count, 1);
+        rp_bvh_free(&bin);
+        free(boxes);
+    }
+}
+
 /* The builder's cost is the tree's, and its two halves of subtrees hold
    their own children: refitting them on two threads and then the top
    gives the serial refit's boxes exactly (and its cost, summed in
@@ -606,9 +634,10 @@ static void assert_tree_valid(const rp_bvh *bvh, const rp_bvh_box *boxes, uint32
 
 /* Big builds run on several threads: the tree (every node, every index)
    is the same on one thread as on two, three or eight, and valid, with
-   either partition (scattered or not), on random boxes, on many equal
-   ones, and on boxes in order along a curve (a mesh's order: whole blocks
-   of neighbours fall on one side). */
+   either partition (scattered or not: the scene's with its own slots for
+   small leaves' objects, the other without), on random boxes, on many
+   equal ones, and on boxes in order along a curve (a mesh's order: whole
+   blocks of neighbours fall on one side). */
 static void tree_is_the_same_on_any_number_of_threads(void **state)
 {
     (void)state;
@@ -636,7 +665,8 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
             }
         }
         rp_bvh one;
-        const rp_bvh_shape serial = {RP_BVH_SCENE_MAX_LEAF, 1.0, 1, scattered};
+        const uint32_t own = scattered ? RP_BVH_SCENE_MAX_LEAF : 0;
+        const rp_bvh_shape serial = {RP_BVH_SCENE_MAX_LEAF, 1.0, 1, scattered, own};
         assert_true(rp_bvh_build_shaped(boxes, n, &serial, &one));
         assert_tree_valid(&one, boxes, n);
         assert_true(one.depth <= RP_BVH_MAX_DEPTH);
@@ -649,7 +679,8 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
         const int counts = test_scale() < 1.0 ? 1 : 3;
         for (int t = 0; t < counts; t++) {
             rp_bvh many;
-            const rp_bvh_shape parallel = {RP_BVH_SCENE_MAX_LEAF, 1.0, threads[t], scattered};
+            const rp_bvh_shape parallel = {RP_BVH_SCENE_MAX_LEAF, 1.0, threads[t], scattered,
+                                           own};
             assert_true(rp_bvh_build_shaped(boxes, n, &parallel, &many));
             assert_int_equal(many.node_count, one.node_count);
             assert_int_equal(many.depth, one.depth);
@@ -1101,6 +1132,7 @@ int main(void)
         cmocka_unit_test(hundred_thousand_objects_match_brute_force),
         cmocka_unit_test(identical_objects_build_bounded_and_tie_to_lowest),
         cmocka_unit_test(tree_is_the_same_on_any_number_of_threads),
+        cmocka_unit_test(scene_tree_boxes_each_object),
         cmocka_unit_test(mesh_hits_report_the_triangle),
         cmocka_unit_test(skewed_instance_far_in_model_space_matches_scene),
         cmocka_unit_test(numerically_singular_instance_never_hits),

@@ -5,7 +5,8 @@
  *   - the RAYPICK_SIMD cap: meson runs this once per value (and once with
  *     a value that names no level, which is ignored);
  *   - the table: each job gets the kernel of the level in use;
- *   - every kernel this CPU runs against its plain C twin, bit for bit.
+ *   - every kernel this CPU runs against its plain C twin, bit for bit
+ *     (the sphere filter, the BVH builder's binning).
  *
  * Links the library's objects (raypick_internal_dep): the dispatch is
  * internal. */
@@ -133,6 +134,16 @@ static void table_gives_the_levels_kernel(void **state)
         expected = rp_sphere_filter_avx;
 #endif
     assert_true(rp_simd_sphere_filter() == expected);
+    rp_bvh_bin_fn bin = rp_bvh_bin_scalar;
+#if RP_SIMD_SSE2
+    if (isa >= RP_ISA_SSE2)
+        bin = rp_bvh_bin_sse2;
+#endif
+#if RP_SIMD_DISPATCH
+    if (isa >= RP_ISA_AVX2)
+        bin = rp_bvh_bin_avx2;
+#endif
+    assert_true(rp_simd_bvh_bin() == bin);
 }
 
 /* ---- the sphere filter's kernels against plain C ------------------------ */
@@ -225,6 +236,107 @@ static void sphere_kernels_match_plain_c_bit_for_bit(void **state)
     assert_int_equal(compared, rounds * runnable);
 }
 
+/* ---- the BVH builder's binning against plain C ---------------------------- */
+
+/* Boxes of every size and place the builder meets: huge and tiny,
+   zero-sized, far outside the binned range (clamped to the end bins),
+   and coordinates near FLT_MAX whose centroid sums overflow. */
+static void fill_prims(test_rng *g, rp_bvh_prim *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const double scale = rng_log(g, -6.0, 6.0);
+        for (int a = 0; a < 3; a++) {
+            const float c = (float)(scale * rng_uniform(g, -1.0, 1.0));
+            const float h = (float)(scale * rng_uniform(g, 0.0, 0.5));
+            p[i].min[a] = c - h;
+            p[i].max[a] = c + h;
+        }
+        switch (rng_u32(g) % 12) {
+        case 0: p[i].max[rng_u32(g) % 3] = p[i].min[0] = p[i].max[0]; break;   /* flat */
+        case 1: p[i].min[1] = -FLT_MAX; p[i].max[1] = FLT_MAX; break;          /* huge */
+        case 2: p[i].min[2] = p[i].max[2] = 0x1p-140f; break;                  /* denormal */
+        default: break;
+        }
+        p[i].obj = rng_u32(g);      /* the lanes the bins do not use */
+        p[i].tag = rng_u32(g);
+    }
+}
+
+/* The used lanes of bins [0, nb) of every axis, and the counts. */
+static bool same_bins(const rp_bvh_bins *a, const rp_bvh_bins *b, int nb)
+{
+    for (int axis = 0; axis < 3; axis++)
+        for (int k = 0; k < nb; k++) {
+            if (a->count[axis][k] != b->count[axis][k])
+                return false;
+            for (int i = 0; i < 8; i++)
+                if (i % 4 != 3 &&
+                    (memcmp(&a->bin[axis][k].box[i], &b->bin[axis][k].box[i], sizeof(float)) != 0 ||
+                     memcmp(&a->bin[axis][k].cent[i], &b->bin[axis][k].cent[i], sizeof(float)) != 0))
+                    return false;
+        }
+    return true;
+}
+
+typedef struct bin_kernel {
+    const char *name;
+    rp_isa needs;
+    rp_bvh_bin_fn fn;
+} bin_kernel;
+
+static void bvh_bin_kernels_match_plain_c_bit_for_bit(void **state)
+{
+    (void)state;
+    const bin_kernel kernels[] = {
+#if RP_SIMD_SSE2
+        {"sse2", RP_ISA_SSE2, rp_bvh_bin_sse2},
+#endif
+#if RP_SIMD_DISPATCH
+        {"avx2", RP_ISA_AVX2, rp_bvh_bin_avx2},
+#endif
+        {"(none)", RP_ISA_COUNT, NULL},
+    };
+    const rp_isa cpu = rp_simd_detect_isa();
+    enum { most = 3000 };
+    static rp_bvh_prim prims[most];
+    static rp_bvh_bins want, got;
+    test_rng g = {0xb1b5u};
+    size_t compared = 0, runnable = 0;
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++)
+        runnable += kernels[k].needs <= cpu;
+    for (int round = 0; round < 300; round++) {
+        const uint32_t n = 1 + rng_u32(&g) % most;
+        fill_prims(&g, prims, n);
+        rp_bvh_binning bn;
+        bn.bins = 2 + (int)(rng_u32(&g) % (RP_BVH_BINS - 1));
+        for (int a = 0; a < 4; a++) {
+            /* a range around part of the boxes: the rest clamps */
+            bn.cmin[a] = a < 3 ? (float)rng_uniform(&g, -1e3, 0) : 0.0f;
+            bn.scale[a] = a < 3 && rng_u32(&g) % 5 ? (float)rng_log(&g, -4.0, 1.0) : 0.0f;
+        }
+        const uint32_t stride = 1 + rng_u32(&g) % 4;
+        rp_bvh_bin_scalar(prims, n, stride, &bn, &want);
+        uint32_t binned = 0;
+        for (int k = 0; k < bn.bins; k++)
+            binned += want.count[0][k];
+        assert_int_equal(binned, (n + stride - 1) / stride);
+        for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++) {
+            if (kernels[k].needs > cpu)
+                continue;
+            memset(&got, 0xEE, sizeof got);
+            kernels[k].fn(prims, n, stride, &bn, &got);
+            if (!same_bins(&want, &got, bn.bins))
+                fail_msg("%s binning differs from plain C: round %d, n %u, stride %u, %d bins",
+                         kernels[k].name, round, (unsigned)n, (unsigned)stride, bn.bins);
+            compared++;
+        }
+    }
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++)
+        if (kernels[k].needs > cpu)
+            print_message("the %s binning was not run: this CPU lacks it\n", kernels[k].name);
+    assert_int_equal(compared, 300 * runnable);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +345,7 @@ int main(void)
         cmocka_unit_test(names_are_the_levels),
         cmocka_unit_test(table_gives_the_levels_kernel),
         cmocka_unit_test(sphere_kernels_match_plain_c_bit_for_bit),
+        cmocka_unit_test(bvh_bin_kernels_match_plain_c_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

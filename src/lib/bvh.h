@@ -21,6 +21,17 @@ typedef struct rp_bvh_box {
     float min[3], max[3];
 } rp_bvh_box;
 
+/* A primitive as the builder moves it (its records, partitioned in
+   place, end in leaf order): min and max each followed by 4 more bytes,
+   so both load as one four-float vector; those bytes are the primitive's
+   index and its tag (rp_bvh_build_tagged), which travel with its box. */
+typedef struct rp_bvh_prim {
+    float    min[3];
+    uint32_t obj;
+    float    max[3];
+    uint32_t tag;
+} rp_bvh_prim;
+
 /* The builder's binary node: 32 bytes, one flat array, the root at 0 and
    the two children of an inner node side by side at first and first + 1
    (tinybvh's layout, and bvh_reference.c's). */

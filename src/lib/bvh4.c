@@ -28,43 +28,90 @@ static void slot_empty(rp_bvh4_node *q, int i)
     q->count[i] = 0;
 }
 
-/* Up to four binary nodes that together hold the subtree of inner node
-   `root`: its two children, then, while there is room, the inner one of
-   largest area replaced by its own two (Wald et al., "Getting rid of
-   packets", 2008: open the largest first, it is the one rays enter most). */
-static int gather(const rp_bvh2_node *nodes, uint32_t root, uint32_t out[4])
+/* What a slot of a BVH4 node holds while the collapse gathers them: a
+   binary node, or (ITEM_ENTRY | j) the primitive of leaf entry j alone. */
+#define ITEM_ENTRY 0x80000000u
+
+typedef struct collapser {
+    const rp_bvh2_node *nodes;
+    const rp_bvh_prim  *entries;
+    uint32_t            own_slots;   /* 0: no leaf gives its primitives slots */
+} collapser;
+
+/* The slots binary node n would take opened: two for an inner node, one
+   per primitive for a leaf whose primitives have slots of their own; 0
+   when it cannot be opened. */
+static uint32_t opened_slots(const collapser *c, uint32_t n)
 {
-    int k = 2;
-    out[0] = nodes[root].first;
-    out[1] = nodes[root].first + 1;
-    while (k < 4) {
+    const uint32_t count = c->nodes[n].count;
+    if (count == 0)
+        return 2;
+    return count > 1 && count <= c->own_slots ? count : 0;
+}
+
+/* Replaces out[i], binary node n, by what it opens into, appended. */
+static int open_item(const collapser *c, uint32_t out[4], int k, int i)
+{
+    const rp_bvh2_node *n = &c->nodes[out[i]];
+    if (n->count == 0) {
+        out[i] = n->first;
+        out[k++] = n->first + 1;
+        return k;
+    }
+    out[i] = ITEM_ENTRY | n->first;
+    for (uint32_t j = 1; j < n->count; j++)
+        out[k++] = ITEM_ENTRY | (n->first + j);
+    return k;
+}
+
+/* Up to four items that together hold the subtree of binary node `root`
+   (inner, or a leaf whose primitives have slots of their own): its
+   children, then, while there is room, the one of largest area that fits
+   replaced by what it opens into (Wald et al., "Getting rid of packets",
+   2008: open the largest first, it is the one rays enter most). */
+static int gather(const collapser *c, uint32_t root, uint32_t out[4])
+{
+    out[0] = root;
+    int k = open_item(c, out, 1, 0);
+    for (;;) {
         int open = -1;
         double best = -1.0;
         for (int i = 0; i < k; i++) {
-            const rp_bvh2_node *n = &nodes[out[i]];
+            if (out[i] & ITEM_ENTRY)
+                continue;
+            const rp_bvh2_node *n = &c->nodes[out[i]];
+            const uint32_t more = opened_slots(c, out[i]);
             double area = rp_bvh4_half_area(n->min, n->max);
-            if (n->count == 0 && area > best) {
+            if (more > 0 && k - 1 + more <= 4 && area > best) {
                 best = area;
                 open = i;
             }
         }
         if (open < 0)
-            break;
-        uint32_t first = nodes[out[open]].first;
-        out[open] = first;
-        out[k++] = first + 1;
+            return k;
+        k = open_item(c, out, k, open);
     }
-    return k;
 }
 
-/* (Depth first: a node's inner children get consecutive indices, after
-   it.) Each BVH4 node takes the place of one distinct binary inner node,
-   so there are at most as many as those. */
-uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
-                          rp_bvh4_node *out)
+static void slot_set_entry(rp_bvh4_node *q, int i, const rp_bvh_prim *e, uint32_t j)
 {
-    /* (binary inner node, its BVH4 node, that node's depth) to fill; each
-       pop pushes at most four, and the depth bound of RP_BVH4_STACK holds
+    for (int a = 0; a < 3; a++) {
+        q->b[a][i] = e->min[a];
+        q->b[3 + a][i] = e->max[a];
+    }
+    q->child[i] = j;
+    q->count[i] = 1;
+}
+
+/* (Depth first: a node's children nodes get consecutive indices, after
+   it.) Each BVH4 node takes the place of one distinct binary node, so
+   there are at most as many as those. */
+uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
+                          const rp_bvh_prim *entries, uint32_t own_slots, rp_bvh4_node *out)
+{
+    const collapser c = {nodes, entries, entries != NULL ? own_slots : 0};
+    /* (binary node, its BVH4 node, that node's depth) to fill; each pop
+       pushes at most four, and the depth bound of RP_BVH4_STACK holds
        here too */
     uint32_t stack[RP_BVH4_STACK][3];
     int sp = 0;
@@ -77,11 +124,16 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
         sp--;
         uint32_t bin = stack[sp][0], q = stack[sp][1], d = stack[sp][2];
         uint32_t kids[4];
-        int k = gather(nodes, bin, kids);
+        int k = gather(&c, bin, kids);
         /* pushed in reverse, so the first child's subtree comes next */
         for (int i = 3; i >= 0; i--) {
             if (i >= k) {
                 slot_empty(&out[q], i);
+                continue;
+            }
+            if (kids[i] & ITEM_ENTRY) {
+                uint32_t j = kids[i] & ~ITEM_ENTRY;
+                slot_set_entry(&out[q], i, &entries[j], j);
                 continue;
             }
             const rp_bvh2_node *n = &nodes[kids[i]];
@@ -89,7 +141,10 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
                 slot_set(&out[q], i, n, n->first, 0);
                 continue;
             }
-            if (n->count > 0) {
+            /* a leaf stays one slot when it has one primitive, or too
+               deep a node of its own would be (then it is tested whole) */
+            const bool own = opened_slots(&c, kids[i]) > 0;
+            if (n->count > 0 && (!own || d + 1 >= RP_BVH_MAX_DEPTH)) {
                 slot_set(&out[q], i, n, n->first, n->count);
                 continue;
             }
@@ -121,22 +176,6 @@ static void node_box(const rp_bvh4_node *n, float lo[3], float hi[3])
     }
 }
 
-/* The box around the leaf entries [first, first + count). */
-static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
-                     const rp_bvh_box *boxes, float lo[3], float hi[3])
-{
-    const rp_bvh_box *b = &boxes[prims[first]];
-    memcpy(lo, b->min, sizeof b->min);
-    memcpy(hi, b->max, sizeof b->max);
-    for (uint32_t j = first + 1; j < first + count; j++) {
-        b = &boxes[prims[j]];
-        for (int a = 0; a < 3; a++) {
-            lo[a] = b->min[a] < lo[a] ? b->min[a] : lo[a];
-            hi[a] = b->max[a] > hi[a] ? b->max[a] : hi[a];
-        }
-    }
-}
-
 /* Sum over the used slots of nodes[q] of area * (primitives, or 1). */
 static double node_weighted_area(const rp_bvh4_node *n)
 {
@@ -162,6 +201,132 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted)
     return weighted / root;
 }
 
+/* The refit reads each leaf's boxes at random (boxes are in object order,
+   leaves in tree order), and child nodes refitted long before: those of
+   the node this many places ahead are asked for early, so the misses
+   overlap. */
+#define REFIT_AHEAD 16
+
+#if RP_SIMD_SSE2
+/* The box around the leaf entries [first, first + count): min and max
+   as (x, y, z, any). */
+static inline void leaf_box4(const uint32_t *prims, uint32_t first, uint32_t count,
+                             const rp_bvh_box *boxes, __m128 *lo, __m128 *hi)
+{
+    *lo = _mm_set1_ps(INFINITY);
+    *hi = _mm_set1_ps(-INFINITY);
+    for (uint32_t j = first; j < first + count; j++) {
+        const rp_bvh_box *b = &boxes[prims[j]];
+        /* max read as (min z, max x, y, z): no load past the box */
+        const __m128 m = _mm_loadu_ps(&b->min[2]);
+        *lo = _mm_min_ps(*lo, _mm_loadu_ps(b->min));
+        *hi = _mm_max_ps(*hi, _mm_shuffle_ps(m, m, _MM_SHUFFLE(0, 3, 2, 1)));
+    }
+}
+
+/* The box around a node's four slots: rows b[0..2] are its slots' min
+   x, y, z, b[3..5] their max (empty slots are inverted boxes). */
+static inline void node_box4(const rp_bvh4_node *n, __m128 *lo, __m128 *hi)
+{
+    __m128 x = _mm_loadu_ps(n->b[0]), y = _mm_loadu_ps(n->b[1]), z = _mm_loadu_ps(n->b[2]);
+    __m128 w = z;
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    *lo = _mm_min_ps(_mm_min_ps(x, y), _mm_min_ps(z, w));
+    x = _mm_loadu_ps(n->b[3]);
+    y = _mm_loadu_ps(n->b[4]);
+    z = _mm_loadu_ps(n->b[5]);
+    w = z;
+    _MM_TRANSPOSE4_PS(x, y, z, w);
+    *hi = _mm_max_ps(_mm_max_ps(x, y), _mm_max_ps(z, w));
+}
+
+/* Refits node n from its children; returns its weighted area (the same
+   sum, in the same order, as node_weighted_area). */
+static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *prims,
+                         const rp_bvh_box *boxes)
+{
+    __m128 lo[4], hi[4];
+    for (int i = 0; i < 4; i++) {
+        if (n->child[i] == RP_BVH4_EMPTY) {
+            lo[i] = _mm_set1_ps(INFINITY);
+            hi[i] = _mm_set1_ps(-INFINITY);
+        } else if (n->count[i] > 0) {
+            leaf_box4(prims, n->child[i], n->count[i], boxes, &lo[i], &hi[i]);
+        } else {
+            node_box4(&nodes[n->child[i]], &lo[i], &hi[i]);
+        }
+    }
+    _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
+    _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
+    for (int a = 0; a < 3; a++) {
+        _mm_storeu_ps(n->b[a], lo[a]);
+        _mm_storeu_ps(n->b[3 + a], hi[a]);
+    }
+    /* node_weighted_area on the rows just made, two slots at a time in
+       double: the same operations, summed in the same order */
+    const __m128i counts = _mm_loadu_si128((const __m128i *)(const void *)n->count);
+    const __m128i used = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
+                                         _mm_set1_epi32(-1));
+    /* weight: the count, 1 for a node (count 0), 0 for an empty slot */
+    __m128i w = _mm_or_si128(counts, _mm_and_si128(_mm_cmpeq_epi32(counts, _mm_setzero_si128()),
+                                                   _mm_set1_epi32(1)));
+    w = _mm_andnot_si128(used, w);
+    double sum = 0.0;
+    for (int half = 0; half < 2; half++) {
+        __m128d d[3];
+        for (int a = 0; a < 3; a++) {
+            const __m128 l = half ? _mm_movehl_ps(lo[a], lo[a]) : lo[a];
+            const __m128 h = half ? _mm_movehl_ps(hi[a], hi[a]) : hi[a];
+            d[a] = _mm_sub_pd(_mm_cvtps_pd(h), _mm_cvtps_pd(l));
+        }
+        __m128d area = _mm_add_pd(_mm_add_pd(_mm_mul_pd(d[0], d[1]), _mm_mul_pd(d[1], d[2])),
+                                  _mm_mul_pd(d[2], d[0]));
+        /* rp_bvh4_half_area: 0 unless dx >= 0 (inverted: an empty slot) */
+        area = _mm_and_pd(area, _mm_cmpge_pd(d[0], _mm_setzero_pd()));
+        const __m128i wh = half ? _mm_srli_si128(w, 8) : w;
+        area = _mm_mul_pd(area, _mm_cvtepi32_pd(wh));
+        sum += _mm_cvtsd_f64(area);
+        sum += _mm_cvtsd_f64(_mm_unpackhi_pd(area, area));
+    }
+    return sum;
+}
+#else
+/* The box around the leaf entries [first, first + count). */
+static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
+                     const rp_bvh_box *boxes, float lo[3], float hi[3])
+{
+    const rp_bvh_box *b = &boxes[prims[first]];
+    memcpy(lo, b->min, sizeof b->min);
+    memcpy(hi, b->max, sizeof b->max);
+    for (uint32_t j = first + 1; j < first + count; j++) {
+        b = &boxes[prims[j]];
+        for (int a = 0; a < 3; a++) {
+            lo[a] = b->min[a] < lo[a] ? b->min[a] : lo[a];
+            hi[a] = b->max[a] > hi[a] ? b->max[a] : hi[a];
+        }
+    }
+}
+
+static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *prims,
+                         const rp_bvh_box *boxes)
+{
+    for (int i = 0; i < 4; i++) {
+        if (n->child[i] == RP_BVH4_EMPTY)
+            continue;
+        float lo[3], hi[3];
+        if (n->count[i] > 0)
+            leaf_box(prims, n->child[i], n->count[i], boxes, lo, hi);
+        else
+            node_box(&nodes[n->child[i]], lo, hi);
+        for (int a = 0; a < 3; a++) {
+            n->b[a][i] = lo[a];
+            n->b[3 + a][i] = hi[a];
+        }
+    }
+    return node_weighted_area(n);
+}
+#endif
+
 /* Refits nodes [from, to), which hold their own children or refitted
    ones; returns their weighted area (rp_bvh4_weighted_area). */
 static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
@@ -171,21 +336,20 @@ static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
     /* children come after their parents: backwards, every child node is
        refitted before the slot that holds it is */
     for (uint32_t q = to; q-- > from;) {
-        rp_bvh4_node *n = &nodes[q];
+        const rp_bvh4_node *ahead = &nodes[q >= from + REFIT_AHEAD ? q - REFIT_AHEAD : from];
         for (int i = 0; i < 4; i++) {
-            if (n->child[i] == RP_BVH4_EMPTY)
-                continue;
-            float lo[3], hi[3];
-            if (n->count[i] > 0)
-                leaf_box(prims, n->child[i], n->count[i], boxes, lo, hi);
-            else
-                node_box(&nodes[n->child[i]], lo, hi);
-            for (int a = 0; a < 3; a++) {
-                n->b[a][i] = lo[a];
-                n->b[3 + a][i] = hi[a];
+            const uint32_t c = ahead->child[i], k = ahead->count[i];
+            if (c != RP_BVH4_EMPTY && k > 0) {
+                const rp_bvh_box *b = &boxes[prims[c]];
+                RP_PREFETCH(b->min);    /* both lines a box may straddle */
+                RP_PREFETCH(&b->max[2]);
+            }
+            else if (c != RP_BVH4_EMPTY) {
+                RP_PREFETCH(&nodes[c]);
+                RP_PREFETCH((const char *)&nodes[c] + 64);
             }
         }
-        weighted += node_weighted_area(n);
+        weighted += refit_node(nodes, &nodes[q], prims, boxes);
     }
     return weighted;
 }

@@ -37,9 +37,9 @@ typedef struct rp_bvh4_node {
     uint32_t count[4];
 } rp_bvh4_node;
 
-/* Each BVH4 node holds the children of a binary inner node, and a binary
-   inner node is at depth <= RP_BVH_MAX_DEPTH - 1, so no BVH4 node is
-   deeper than that. A depth-first walk that pushes a node's hit children
+/* Each BVH4 node holds the children of a binary inner node, which is at
+   depth <= RP_BVH_MAX_DEPTH - 1, or the primitives of a leaf that the
+   collapse places no deeper than that, so no BVH4 node is deeper. A depth-first walk that pushes a node's hit children
    (up to four) and pops the nearest holds, at a node of depth d, at most
    three entries per ancestor level, plus its own four. */
 #define RP_BVH4_STACK (3 * RP_BVH_MAX_DEPTH + 4)
@@ -54,19 +54,23 @@ static inline double rp_bvh4_half_area(const float lo[3], const float hi[3])
     return dx * dy + dy * dz + dz * dx;
 }
 
-/* The BVH4 of the binary subtree under inner node `root` of `nodes`
-   (bvh.h's layout), written at out[0 ..], depth first: out[0]
-   holds root's children, each node's children come after it, and child
-   indices count from out. Each binary inner node's subtree opens into up
-   to four children, the largest first; a node marked RP_BVH2_COLLAPSED is
-   never opened (its slot points to BVH4 node `first` as it is). depth:
-   the depth of out[0] in the whole tree, or a bound on it. out needs room
-   for one node per binary inner node under root (root included). Returns
-   the nodes written; 0 when one would be deeper than RP_BVH_MAX_DEPTH
-   allows (deeper than the builder ever makes), rather than let a later
-   walk overrun its fixed stack. */
+/* The BVH4 of the binary subtree under node `root` of `nodes` (bvh.h's
+   layout), written at out[0 ..], depth first: out[0] holds root's
+   children, each node's children come after it, and child indices count
+   from out. Each binary inner node's subtree opens into up to four
+   children, the largest first; a node marked RP_BVH2_COLLAPSED is never
+   opened (its slot points to BVH4 node `first` as it is). A leaf of 2 to
+   own_slots primitives gives each one a slot of its own, boxed by its
+   record in entries[] (the builder's records in leaf order): in its
+   parent's node when they fit there, else in a node of its own (so root
+   may be such a leaf); entries NULL or own_slots < 2: every leaf is one
+   slot. depth: the depth of out[0] in the whole tree, or a bound on it.
+   out needs room for one node per binary node under root (root
+   included). Returns the nodes written; 0 when one would be deeper than
+   RP_BVH_MAX_DEPTH allows (deeper than the builder ever makes), rather
+   than let a later walk overrun its fixed stack. */
 uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
-                          rp_bvh4_node *out);
+                          const rp_bvh_prim *entries, uint32_t own_slots, rp_bvh4_node *out);
 
 /* Recomputes every box of the tree (count nodes) from the primitives'
    current boxes, boxes[prims[j]] for leaf entry j, in one backwards pass;

@@ -22,10 +22,6 @@
 #include "thread_internal.h"
 
 /* A bin's box, as it grows. */
-typedef struct bin {
-    rp_v4 min, max;
-} bin;
-
 /* Nodes with more than twice this many primitives choose their plane from
    an even sample of about this many: the plane barely changes, and the
    one full pass left per node is the partition (docs/performance.md). */
@@ -55,6 +51,15 @@ static float box_area(rp_v4 mn, rp_v4 mx, rp_v4 unit)
         rp_v4_mul(rp_v4_sub(rp_v4_mul(mx, half), rp_v4_mul(mn, half)), unit));
 }
 
+/* box_area of the box mn .. -nmx (a bin's, bvh_bin.h) whose lane 3 may
+   hold anything: the same float operations (-nmx times -1/2 is max times
+   1/2 exactly). */
+static float bin_area(rp_v4 mn, rp_v4 nmx, rp_v4 unit)
+{
+    const rp_v4 e = rp_v4_sub(rp_v4_mul(nmx, rp_v4_set1(-0.5f)), rp_v4_mul(mn, rp_v4_set1(0.5f)));
+    return rp_v4_area_of_extent(rp_v4_mul(rp_v4_keep3(e), unit));
+}
+
 /* The binning of a node's centroids. Small nodes use fewer bins: the
    sweep over the bins costs as much as binning a few dozen primitives,
    and most nodes are small. */
@@ -65,10 +70,9 @@ static rp_bvh_binning make_binning(const float cmin[4], const float cmax[4], uin
     for (int k = 0; k < 4; k++) {
         float extent = k < 3 ? cmax[k] - cmin[k] : 0.0f;
         /* a zero or overflowing extent cannot be split on that axis */
-        b.scale_f[k] = extent > 0.0f && isfinite(extent) ? b.bins * 0.99999f / extent : 0.0f;
+        b.scale[k] = extent > 0.0f && isfinite(extent) ? b.bins * 0.99999f / extent : 0.0f;
+        b.cmin[k] = k < 3 ? cmin[k] : 0.0f;
     }
-    b.cmin = rp_v4_load3(cmin);
-    b.scale = rp_v4_load3(b.scale_f);
     return b;
 }
 
@@ -97,91 +101,72 @@ typedef struct split {
     double cost;            /* sum of half area * count of both sides */
 } split;
 
-/* Bins the objects (every stride-th) on all three axes, then finds the
-   cheapest plane; axis -1 when the centroids do not spread on any axis. */
-static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
-                        const rp_bvh_binning *bn, rp_v4 unit)
+/* The bounds of bins [from, to) of one axis into t (bvh_bin.h's
+   layout: the maxima negated). */
+static void bins_bounds(const rp_bvh_bins *bins, int axis, int from, int to, rp_bvh_task *t)
 {
-    /* Two sets of bins, for the even and the odd objects: neighbours
-       often fall in the same bin, and each update would wait for the one
-       before it to be stored. */
-    bin bins[2][3][RP_BVH_BINS];
-    uint32_t counts[2][3][RP_BVH_BINS];
+    rp_v4 mn = rp_v4_set1(FLT_MAX), nmx = rp_v4_set1(FLT_MAX);
+    rp_v4 cmn = rp_v4_set1(FLT_MAX), ncmx = rp_v4_set1(FLT_MAX);
+    for (int b = from; b < to; b++) {
+        mn = rp_v4_min(mn, rp_v4_load3(bins->bin[axis][b].box));
+        nmx = rp_v4_min(nmx, rp_v4_load3(bins->bin[axis][b].box + 4));
+        cmn = rp_v4_min(cmn, rp_v4_load3(bins->bin[axis][b].cent));
+        ncmx = rp_v4_min(ncmx, rp_v4_load3(bins->bin[axis][b].cent + 4));
+    }
+    const rp_v4 zero = rp_v4_set1(0.0f);
+    rp_v4_store(t->bmin, mn);
+    rp_v4_store(t->bmax, rp_v4_sub(zero, nmx));
+    rp_v4_store(t->cmin, cmn);
+    rp_v4_store(t->cmax, rp_v4_sub(zero, ncmx));
+}
+
+/* Bins the objects (every stride-th) on all three axes, then finds the
+   cheapest plane; axis -1 when the centroids do not spread on any axis.
+   left and right get both sides' bounds (rp_bvh_task: those of the
+   sample when stride > 1). */
+static split best_split(const rp_bvh_prim *p, uint32_t count, uint32_t stride,
+                        const rp_bvh_binning *bn, rp_v4 unit, rp_bvh_task *left,
+                        rp_bvh_task *right)
+{
+    rp_bvh_bins bins;
+    rp_simd_bvh_bin()(p, count, stride, bn, &bins);
     const int nb = bn->bins;
-    for (int s = 0; s < 2; s++)
-        for (int k = 0; k < 3; k++)
-            for (int b = 0; b < nb; b++) {
-                bins[s][k][b].min = rp_v4_set1(FLT_MAX);
-                bins[s][k][b].max = rp_v4_set1(-FLT_MAX);
-                counts[s][k][b] = 0;
-            }
-    uint32_t i = 0;
-    for (; i + stride < count; i += 2 * stride) {
-        int ix[4], jx[4];
-        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max);
-        rp_v4 c = rp_v4_load3x(p[i + stride].min), d = rp_v4_load3x(p[i + stride].max);
-        rp_bvh_bins_of(bn, rp_v4_add(a, b), ix);
-        rp_bvh_bins_of(bn, rp_v4_add(c, d), jx);
-        for (int k = 0; k < 3; k++) {
-            bin *bk = &bins[0][k][ix[k]], *bj = &bins[1][k][jx[k]];
-            bk->min = rp_v4_min(bk->min, a);
-            bk->max = rp_v4_max(bk->max, b);
-            bj->min = rp_v4_min(bj->min, c);
-            bj->max = rp_v4_max(bj->max, d);
-            counts[0][k][ix[k]]++;
-            counts[1][k][jx[k]]++;
-        }
-    }
-    if (i < count) {
-        int ix[4];
-        rp_v4 a = rp_v4_load3x(p[i].min), b = rp_v4_load3x(p[i].max);
-        rp_bvh_bins_of(bn, rp_v4_add(a, b), ix);
-        for (int k = 0; k < 3; k++) {
-            bin *bk = &bins[0][k][ix[k]];
-            bk->min = rp_v4_min(bk->min, a);
-            bk->max = rp_v4_max(bk->max, b);
-            counts[0][k][ix[k]]++;
-        }
-    }
-    for (int k = 0; k < 3; k++)
-        for (int b = 0; b < nb; b++) {
-            bins[0][k][b].min = rp_v4_min(bins[0][k][b].min, bins[1][k][b].min);
-            bins[0][k][b].max = rp_v4_max(bins[0][k][b].max, bins[1][k][b].max);
-            counts[0][k][b] += counts[1][k][b];
-        }
     split best = {-1, 0, INFINITY};
     for (int k = 0; k < 3; k++) {
-        if (bn->scale_f[k] == 0.0f)
+        if (bn->scale[k] == 0.0f)
             continue;
         float left_area[RP_BVH_BINS];
         uint32_t left_count[RP_BVH_BINS];
-        rp_v4 mn = rp_v4_set1(FLT_MAX), mx = rp_v4_set1(-FLT_MAX);
+        rp_v4 mn = rp_v4_set1(FLT_MAX), nmx = rp_v4_set1(FLT_MAX);
         uint32_t n = 0;
         for (int b = 0; b < nb - 1; b++) {
-            mn = rp_v4_min(mn, bins[0][k][b].min);
-            mx = rp_v4_max(mx, bins[0][k][b].max);
-            n += counts[0][k][b];
-            left_area[b] = n ? box_area(mn, mx, unit) : 0.0f;
+            mn = rp_v4_min(mn, rp_v4_load3x(bins.bin[k][b].box));
+            nmx = rp_v4_min(nmx, rp_v4_load3x(bins.bin[k][b].box + 4));
+            n += bins.count[k][b];
+            left_area[b] = n ? bin_area(mn, nmx, unit) : 0.0f;
             left_count[b] = n;
         }
-        mn = rp_v4_set1(FLT_MAX);
-        mx = rp_v4_set1(-FLT_MAX);
+        mn = nmx = rp_v4_set1(FLT_MAX);
         n = 0;
         for (int b = nb - 1; b > 0; b--) {
-            mn = rp_v4_min(mn, bins[0][k][b].min);
-            mx = rp_v4_max(mx, bins[0][k][b].max);
-            n += counts[0][k][b];
+            mn = rp_v4_min(mn, rp_v4_load3x(bins.bin[k][b].box));
+            nmx = rp_v4_min(nmx, rp_v4_load3x(bins.bin[k][b].box + 4));
+            n += bins.count[k][b];
             int plane = b - 1;
             if (n == 0 || left_count[plane] == 0)
                 continue;
             double cost = (double)left_area[plane] * left_count[plane] +
-                          (double)box_area(mn, mx, unit) * n;
+                          (double)bin_area(mn, nmx, unit) * n;
             if (cost < best.cost) {
                 best.axis = k;
                 best.plane = plane;
                 best.cost = cost;
             }
         }
+    }
+    if (best.axis >= 0) {
+        bins_bounds(&bins, best.axis, 0, best.plane + 1, left);
+        bins_bounds(&bins, best.axis, best.plane + 1, nb, right);
     }
     return best;
 }
@@ -329,16 +314,28 @@ static uint32_t sah_split(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sha
     if (t->count <= SMALL)
         return sweep_split(p, t->count, leaf_ok, shape->node_cost, area, unit, left, right);
     rp_bvh_binning bn = make_binning(t->cmin, t->cmax, t->count);
+    if (bn.scale[0] == 0.0f && bn.scale[1] == 0.0f && bn.scale[2] == 0.0f) {
+        /* a sample's centroids may all fall on one point where the
+           node's do not: measure them all before giving up */
+        float mn[4], mx[4], cmin[4], cmax[4];
+        scan_bounds(p, t->count, mn, mx, cmin, cmax);
+        bn = make_binning(cmin, cmax, t->count);
+    }
     uint32_t stride = t->count > 2 * SAMPLE_TARGET ? t->count / SAMPLE_TARGET : 1;
-    split s = best_split(p, t->count, stride, &bn, unit);
+    split s = best_split(p, t->count, stride, &bn, unit, left, right);
     if (s.axis < 0)
         return NO_SPLIT;
+    if (stride == 1) {
+        /* the node's own box, exact from its bins (a sampled parent's
+           bins only estimated it) */
+        area = box_area(rp_v4_min(rp_v4_load3(left->bmin), rp_v4_load3(right->bmin)),
+                        rp_v4_max(rp_v4_load3(left->bmax), rp_v4_load3(right->bmax)), unit);
+    }
     /* traversal 1 + the children's objects, against testing all
        (sampled nodes are far too big to become leaves) */
     if (leaf_ok && shape->node_cost * area + s.cost >= area * t->count)
         return 0;
-    return rp_bvh_partition(p, t->count, s.axis, s.plane, &bn, shape->scattered, top_threads, left,
-                            right);
+    return rp_bvh_partition(p, t->count, s.axis, s.plane, &bn, shape->scattered, top_threads);
 }
 
 /* Builds the node of task t: bounds, and where to split its primitives
@@ -351,6 +348,13 @@ static uint32_t build_node(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sh
     bool leaf_ok = t->count <= shape->max_leaf;
     memcpy(node->min, t->bmin, sizeof node->min);
     memcpy(node->max, t->bmax, sizeof node->max);
+    /* each its own slot of one four-wide node: no split could beat that */
+    if (leaf_ok && t->count <= shape->own_slots)
+        return 0;
+    /* a node visit costs more than testing them all: no split pays
+       (every split's cost is at least the visit's) */
+    if (leaf_ok && shape->node_cost >= (double)t->count)
+        return 0;
     if (t->count > 1 && t->depth < RP_BVH_SAH_DEPTH) {
         uint32_t nl = sah_split(p, t, shape, leaf_ok, top_threads, left, right);
         if (nl != NO_SPLIT)
@@ -369,6 +373,37 @@ static uint32_t build_node(rp_bvh_prim *p, const rp_bvh_task *t, const rp_bvh_sh
 bool rp_bvh_build(const rp_bvh_box *boxes, uint32_t count, rp_bvh *out)
 {
     return rp_bvh_build_tagged(boxes, NULL, count, out);
+}
+
+/* Makes the boxes of nodes[first .. end) exact, children before parents
+   (every child comes after its parent): a leaf's from its records, an
+   inner node's from its children's (the children of sampled nodes were
+   boxed by the sample). COLLAPSED nodes are exact already. */
+static void exact_boxes(const rp_bvh_prim *p, rp_bvh2_node *nodes, uint32_t first, uint32_t end)
+{
+    for (uint32_t i = end; i-- > first;) {
+        rp_bvh2_node *n = &nodes[i];
+        if (n->count == RP_BVH2_COLLAPSED)
+            continue;
+        rp_v4 mn, mx;
+        if (n->count > 0) {
+            mn = rp_v4_load3x(p[n->first].min);
+            mx = rp_v4_load3x(p[n->first].max);
+            for (uint32_t k = n->first + 1; k < n->first + n->count; k++) {
+                mn = rp_v4_min(mn, rp_v4_load3x(p[k].min));
+                mx = rp_v4_max(mx, rp_v4_load3x(p[k].max));
+            }
+        } else {
+            const rp_bvh2_node *l = &nodes[n->first], *r = &nodes[n->first + 1];
+            mn = rp_v4_min(rp_v4_load3(l->min), rp_v4_load3(r->min));
+            mx = rp_v4_max(rp_v4_load3(l->max), rp_v4_load3(r->max));
+        }
+        float lo[4], hi[4];
+        rp_v4_store(lo, mn);
+        rp_v4_store(hi, mx);
+        memcpy(n->min, lo, sizeof n->min);
+        memcpy(n->max, hi, sizeof n->max);
+    }
 }
 
 /* Builds the subtree of task `root` depth first: its node is written at
@@ -408,6 +443,7 @@ static uint32_t build_subtree(rp_bvh_prim *p, rp_bvh2_node *nodes, const rp_bvh_
         stack[sp++] = right;
         stack[sp++] = left;
     }
+    exact_boxes(p, nodes, root->node, used);
     *next = used;
     return max_depth;
 }
@@ -503,15 +539,17 @@ static void build_one(build_job *j, subtree *s, rp_bvh2_node *scratch)
     s->worker = j->worker;
     s->first4 = j->used4;
     s->count4 = 0;
-    if (top->count == 0) {
-        /* a BVH4 node per binary inner node at most: (used - 1) / 2 */
-        if (!reserve4(j, (used - 1) / 2)) {
+    const bool own = top->count > 1 && top->count <= j->shape->own_slots;
+    if (top->count == 0 || own) {
+        /* a BVH4 node per binary node at most */
+        if (!reserve4(j, used)) {
             j->failed = true;
             return;
         }
         /* the top's BVH4 nodes are above it: its root is no deeper than
            the binary one */
-        s->count4 = rp_bvh4_collapse(scratch, 0, s->root.depth, j->out4 + j->used4);
+        s->count4 = rp_bvh4_collapse(scratch, 0, s->root.depth, j->p, j->shape->own_slots,
+                                     j->out4 + j->used4);
         j->failed |= s->count4 == 0;
         j->used4 += s->count4;
         top->count = RP_BVH2_COLLAPSED;
@@ -638,7 +676,8 @@ static uint32_t collapse_top(rp_bvh2_node *top, const subtree *sub, int n, rp_bv
     for (int i = 0; i < n; i++)
         if (top[sub[i].root.node].count == RP_BVH2_COLLAPSED)
             top[sub[i].root.node].first = sub[i].at;
-    return rp_bvh4_collapse(top, 0, 0, out);
+    /* (the records are gone: a leaf of the top stays one slot) */
+    return rp_bvh4_collapse(top, 0, 0, NULL, 0, out);
 }
 
 /* Copies subtrees [from, to)'s BVH4 nodes from their threads' lists to
@@ -768,6 +807,7 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
     }
     if (n > 0)
         run_workers(jobs, workers);
+    exact_boxes(p, top, 0, used);
     rp_free_large(p);
     bool failed = false;
     for (int w = 0; w < workers; w++)
@@ -829,7 +869,7 @@ bool rp_bvh_build_shaped(const rp_bvh_box *boxes, uint32_t count, const rp_bvh_s
 bool rp_bvh_build_tagged(const rp_bvh_box *boxes, const uint32_t *tags, uint32_t count,
                           rp_bvh *out)
 {
-    const rp_bvh_shape scene = {RP_BVH_SCENE_MAX_LEAF, 1.0, 0, true};
+    const rp_bvh_shape scene = {RP_BVH_SCENE_MAX_LEAF, 1.0, 0, true, RP_BVH_SCENE_MAX_LEAF};
     return build(boxes, NULL, tags, count, &scene, out);
 }
 

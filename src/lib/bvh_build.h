@@ -44,11 +44,18 @@ typedef struct rp_bvh_shape {
                                scene's): partition without a branch per
                                primitive (false: a mesh's triangles, whose
                                sides come in runs a branch predicts) */
+    uint32_t own_slots;     /* nodes of 2 to own_slots (<= max_leaf)
+                               primitives are not split: each primitive
+                               gets a child slot of its own in a four-wide
+                               node (bvh4.h: rp_bvh4_collapse), so each is
+                               boxed on its own (a scene's, whose objects
+                               cost more to test than a box); 0: none */
 } rp_bvh_shape;
 
 /* Builds a tree over boxes[0 .. count) (count >= 1) into *out (which must
    be empty) with a scene's shape (RP_BVH_SCENE_MAX_LEAF, node cost 1,
-   scattered); false when out of memory, with *out left empty. */
+   scattered, RP_BVH_SCENE_MAX_LEAF own slots); false when out of memory,
+   with *out left empty. */
 bool rp_bvh_build(const rp_bvh_box *boxes, uint32_t count, rp_bvh *out);
 
 /* rp_bvh_build, each primitive's tags[i] carried along with its box:

@@ -42,6 +42,10 @@ static inline float rp_float_above(double x)
 /* Blocks of many megabytes written right after allocation: huge pages
    where the system offers them (alloc_large.c). Free with rp_free_large. */
 void *rp_alloc_large(size_t bytes);
+/* realloc for such blocks (p NULL or from either function, old_bytes its
+   size): p's first old_bytes in a block of `bytes`; NULL when out of
+   memory, p then unchanged. */
+void *rp_realloc_large(void *p, size_t old_bytes, size_t bytes);
 void  rp_free_large(void *p);
 
 /* rp_intersect_ray_obb refuses hits outside the box's world bounds widened

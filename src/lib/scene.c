@@ -176,14 +176,14 @@ void rp_scene_destroy(rp_scene *s)
     for (size_t i = 0; i < s->pending[KIND_POLYLINE].count; i++)
         free(lines[i].xyz);
     free_retired(s);
-    free(s->retired);
+    rp_free_large(s->retired);
     for (int k = 0; k < KIND_COUNT; k++) {
-        free(s->pending[k].data);
+        rp_free_large(s->pending[k].data);
         rp_free_large(s->built[k].data);
     }
-    free(s->where);
-    free(s->box);
-    free(s->mask);
+    rp_free_large(s->where);
+    rp_free_large(s->box);
+    rp_free_large(s->mask);
     free_tree(s);
     free(s);
 }
@@ -421,7 +421,8 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
         n *= 2;
     if (n > SIZE_MAX / elem)
         return false;
-    void *q = realloc(*p, n * elem);
+    /* the object arrays that the refit reads at random: huge pages */
+    void *q = rp_realloc_large(*p, *cap * elem, n * elem);
     if (q == NULL)
         return false;
     *p = q;
@@ -581,7 +582,7 @@ bool rp_scene_set_mask(rp_scene *s, int index, uint32_t mask)
         return false;
     if (s->mask == NULL) {
         /* the first mask: every object so far in every layer */
-        s->mask = malloc(s->cap * sizeof *s->mask);
+        s->mask = rp_alloc_large(s->cap * sizeof *s->mask);
         if (s->mask == NULL)
             return false;
         for (size_t i = 0; i < s->count; i++)
@@ -1090,6 +1091,30 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace, bool
                 mask = rp_bvh4_enter(n, &q->box_ray, q->t_max, t_enter);
             if (general && q->filter)
                 mask &= rp_bvh4_layer_slots(&s->node_masks[cur.first], q->layers);
+            /* one or two children entered (most nodes): no sort, and no
+               prefetch of the one visited next (it is loaded right away) */
+            const int rest = mask & (mask - 1);
+            if (mask != 0 && !trace && (rest & (rest - 1)) == 0) {
+                static const int8_t low[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+                int near = low[mask];
+                if (rest != 0) {
+                    const int far0 = low[rest];
+                    const int far = t_enter[far0] < t_enter[near] ? near : far0;
+                    near = near + far0 - far;
+                    stack[sp].first = n->child[far];
+                    stack[sp].count = n->count[far];
+                    stack[sp].t_enter = t_enter[far];
+                    if (n->count[far] == 0) {
+                        RP_PREFETCH(&nodes[n->child[far]]);
+                        RP_PREFETCH((const char *)&nodes[n->child[far]] + 64);
+                    }
+                    sp++;
+                }
+                cur.first = n->child[near];
+                cur.count = n->count[near];
+                cur.t_enter = t_enter[near];
+                continue;
+            }
             if (mask != 0) {
                 rp_bvh4_ref hit[4];
                 int k = rp_bvh4_order(n, mask, t_enter, hit);

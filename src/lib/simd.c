@@ -134,3 +134,22 @@ rp_sphere_filter_fn rp_simd_sphere_filter(void)
     RP_SIMD_PICK(sphere_filters, rp_simd_isa());
     return rp_sphere_filter_scalar;
 }
+
+static const struct {
+    rp_isa isa;
+    rp_bvh_bin_fn fn;
+} bvh_bins[] = {
+#if RP_SIMD_DISPATCH
+    {RP_ISA_AVX2, rp_bvh_bin_avx2},
+#endif
+#if RP_SIMD_SSE2
+    {RP_ISA_SSE2, rp_bvh_bin_sse2},
+#endif
+    {RP_ISA_SCALAR, rp_bvh_bin_scalar},
+};
+
+rp_bvh_bin_fn rp_simd_bvh_bin(void)
+{
+    RP_SIMD_PICK(bvh_bins, rp_simd_isa());
+    return rp_bvh_bin_scalar;
+}

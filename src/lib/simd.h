@@ -106,14 +106,23 @@ static inline const char *rp_simd_isa_name(rp_isa isa)
 
 /* ---- the run-time kernels (simd.c picks them: one line each) ----------- */
 
+#include "bvh_bin.h"
 #include "sphere_filter.h"
 
 /* rp_intersect_ray_spheres' float pre-filter (sphere_filter.h). */
 rp_sphere_filter_fn rp_simd_sphere_filter(void);
 
+/* The BVH builder's binning (bvh_bin.h). */
+rp_bvh_bin_fn rp_simd_bvh_bin(void);
+
 /* Asks for the cache line at p ahead of its use (a hint: the walks start
-   loading a child's lines as soon as its box is hit, so misses overlap). */
-#if defined(__GNUC__) || defined(__clang__)
+   loading a child's lines as soon as its box is hit, so misses overlap).
+   On x86 an asm statement, not __builtin_prefetch: gcc 12's dead code
+   elimination drops that builtin in the walks' helpers (mesh.c had no
+   prefetch instruction left). */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define RP_PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define RP_PREFETCH(p) __builtin_prefetch(p)
 #elif RP_SIMD_SSE2
 #define RP_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
