@@ -290,7 +290,7 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
 static void scene_tree_boxes_each_object(void **state)
 {
     (void)state;
-    rng = 31337u;
+    rng.s = 31337u;
     const uint32_t sizes[] = {1, 2, 3, 4, 5, 9, 700, 30000};
     for (int s = 0; s < 8; s++) {
         uint32_t n = sizes[s];
