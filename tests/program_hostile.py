@@ -311,16 +311,17 @@ def stop_while_loading(tmp, sig):
                                     "--heightmap", big], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=err,
                          preexec_fn=lambda: os.nice(19))
-    # The loading step's line shows on stderr as the load begins. The
-    # program runs at the lowest priority, so this script, polling, sees
-    # it and signals while the load is under way even when every core is
-    # busy; should the load still be over, the signal finds the frames
-    # running, which must end as promptly (what is measured is the CPU after
-    # the signal, not when it came).
+    # The loading step's line shows on stderr once the load has taken half
+    # a second; a faster machine may load the map sooner and never print
+    # it. So the signal comes at that line or after a second of the
+    # program's own CPU, whichever is first. The program runs at the
+    # lowest priority, so this script, polling, keeps up with it even when
+    # every core is busy; a signal that finds the frames running instead
+    # must end them as promptly (what is measured is the CPU after it).
     deadline = time.monotonic() + HANG_WALL_S
     while time.monotonic() < deadline and p.poll() is None:
         err.seek(0)
-        if b"loading" in err.read():
+        if b"loading" in err.read() or child_cpu(p.pid) >= 1.0:
             break
         time.sleep(0.02)
     if p.poll() is not None:
