@@ -66,6 +66,7 @@ typedef struct clocks {
     double wall, cpu;
 } clocks;
 
+#ifdef RP_BENCH_HAVE_EMBREE
 /* The issue's targets against Embree on both clocks: per ray and build at
    most Embree's. */
 static void ratio_targets(clocks ray, clocks embree_ray, clocks build, clocks embree_build)
@@ -79,6 +80,7 @@ static void ratio_targets(clocks ray, clocks embree_ray, clocks build, clocks em
     bench_target("build / Embree's (CPU time of all threads)", build.cpu / embree_build.cpu, "<=", 1,
                  build.cpu <= embree_build.cpu);
 }
+#endif
 
 /* A refit (every object moved, then rp_scene_build) at most 5 % of a
    build, on both clocks. */
