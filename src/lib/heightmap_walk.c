@@ -140,6 +140,21 @@ static bool walk_cells(walk *w, int x_lo, int x_hi, int z_lo, int z_hi, double t
     }
 }
 
+/* Whether the ray at t lies on the far side (>= m) of the mid-line m of a
+   coordinate o + t d. Decided by t against the crossing time, the same
+   number the cuts use, not by o + t d: with d tiny (1e-20 beside 1) that
+   sum rounds back onto the line, and the child chosen would disagree with
+   the cell walk, which leaves the child at once and misses the hit. */
+static bool beyond_mid(double o, double d, double inv_d, double m, double t)
+{
+    if (d == 0.0)
+        return o >= m;
+    double tc = (m - o) * inv_d;
+    if (tc != tc)                   /* o on the line, inv_d infinite: 0 * inf */
+        return d > 0.0;
+    return d > 0.0 ? t > tc : t < tc;
+}
+
 /* Node (ix, iz) of pyramid level l for t in [ta, tb], children front to back. */
 static bool visit(walk *w, int l, int ix, int iz, double ta, double tb)
 {
@@ -188,8 +203,8 @@ static bool visit(walk *w, int l, int ix, int iz, double ta, double tb)
 
     for (int i = 0; i + 1 < n; i++) {
         double lo = cuts[i], hi = cuts[i + 1], tm = 0.5 * (lo + hi);
-        int cx = 2 * ix + (w->r.ou + tm * w->r.du >= xm);
-        int cz = 2 * iz + (w->r.ov + tm * w->r.dv >= zm);
+        int cx = 2 * ix + beyond_mid(w->r.ou, w->r.du, w->inv_du, xm, tm);
+        int cz = 2 * iz + beyond_mid(w->r.ov, w->r.dv, w->inv_dv, zm, tm);
         if (cx >= cl->nx)
             cx = cl->nx - 1;
         if (cz >= cl->nz)

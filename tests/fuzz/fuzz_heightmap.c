@@ -112,16 +112,8 @@ static void check_exact(const rp_heightmap *hm, const rp_ray *ray, bool moderate
     if (!moderate)
         return;
     fuzz_check_point_on_ray(ray, &hit);
-    /* OPEN (docs: closing note of stop 38): a ray whose x or z step is
-       below float resolution beside the other (1e-21 against 0.2) runs
-       along a grid line; there the hit and height_at disagreed by 9 units
-       at a vertex. Until that is understood such rays are checked as all
-       others are above, but not against height_at. */
-    float dxz = fmaxf(fabsf(ray->dir[0]), fabsf(ray->dir[2]));
-    bool along_a_line = (ray->dir[0] != 0.0f && fabsf(ray->dir[0]) < 1e-7f * dxz) ||
-                        (ray->dir[2] != 0.0f && fabsf(ray->dir[2]) < 1e-7f * dxz);
     float y;
-    if (!along_a_line && rp_heightmap_height_at(hm, hit.point[0], hit.point[2], &y)) {
+    if (rp_heightmap_height_at(hm, hit.point[0], hit.point[2], &y)) {
         float min_h, max_h;
         rp_heightmap_height_range(hm, &min_h, &max_h);
         /* x and z carry float rounding of the ray's sum; on a steep cell
