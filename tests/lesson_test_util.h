@@ -279,6 +279,68 @@ static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
     return self;
 }
 
+/* Every tour moment of lesson l can be staged as it is written: the
+   lesson has at least 4; each moment's sentence is in every language of the
+   catalogue; its keys (keys, then after) are neither O (the tour itself) nor
+   a lesson digit, and each is the app's (tour_app_key) or one the lesson
+   uses on a fresh instance; it has min_clicks to LESSON_TOUR_CLICKS clicks,
+   each landing in the view of its camera (the moment's, or the lesson's
+   start camera) on an instance made with seed 1; its `until`, when set, is
+   a sentence of the catalogue. false with the first that is not in why. */
+static inline bool tour_moments_valid(const lesson *l, int min_clicks, char *why, size_t size)
+{
+    if (l->tour_count < 4) {
+        snprintf(why, size, "lesson %d: %d tour moments, fewer than 4", l->number, l->tour_count);
+        return false;
+    }
+    void *self = create_ok(l, 1);
+    if (!self) {
+        snprintf(why, size, "lesson %d: cannot be made", l->number);
+        return false;
+    }
+    bool ok = true;
+    for (int m = 0; m < l->tour_count && ok; ++m) {
+        const lesson_tour_moment *t = &l->tour[m];
+        for (const char *const *lang = msg_languages(); *lang && ok; ++lang)
+            if (!msg_in(*lang, t->sentence)) {
+                snprintf(why, size, "moment %d: its sentence %s is not in %s", m + 1, t->sentence, *lang);
+                ok = false;
+            }
+        char keys[32];
+        snprintf(keys, sizeof keys, "%s%s", t->keys ? t->keys : "", t->after ? t->after : "");
+        for (const char *k = keys; *k && ok; ++k) {
+            if (*k == 'o' || (*k >= '0' && *k <= '9')) {
+                snprintf(why, size, "moment %d: key '%c' is not allowed in a tour", m + 1, *k);
+                ok = false;
+                break;
+            }
+            void *probe = create_ok(l, 1);
+            ok = probe && (tour_app_key(*k) || l->key(probe, *k));
+            if (probe)
+                l->destroy(probe);
+            if (!ok)
+                snprintf(why, size, "moment %d: key '%c' does nothing", m + 1, *k);
+        }
+        if (ok && (t->click_count < min_clicks || t->click_count > LESSON_TOUR_CLICKS)) {
+            snprintf(why, size, "moment %d: %d clicks, not %d to %d", m + 1, t->click_count, min_clicks,
+                     LESSON_TOUR_CLICKS);
+            ok = false;
+        }
+        for (int i = 0; i < t->click_count && ok; ++i) {
+            float px, py;
+            ok = tour_click_pixel(l, self, t->has_camera ? &t->camera : &l->camera, &t->clicks[i], &px, &py);
+            if (!ok)
+                snprintf(why, size, "moment %d: click %d does not land", m + 1, i);
+        }
+        if (ok && t->until && !msg_in("en", t->until)) {
+            snprintf(why, size, "moment %d: until %s is no sentence", m + 1, t->until);
+            ok = false;
+        }
+    }
+    l->destroy(self);
+    return ok;
+}
+
 /* ---- the code panel's steps against the listing's lines ---- */
 
 /* The statement shown at display line `line`: it and the lines continuing it. */
