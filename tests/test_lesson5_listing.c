@@ -458,12 +458,17 @@ static void tour_moments_show_what_they_say(void **state)
     assert_non_null(strstr(hud, "BEHIND the eye"));
     L->destroy(self);
 
-    /* 3: the bounding sphere's false positive */
+    /* 3: the bounding sphere's false positive, walked in step mode to
+       D3DXIntersect's answer for the same ray: no triangle (the code panel
+       shows that step) */
     self = stage_tour_moment(L, 2, &p);
     assert_non_null(self);
     assert_string_equal(p.method, "sphere");
     assert_true(p.hit);
     assert_true(field(&p, "false_positive")->value.b);
+    assert_true(L->code(self, &cv) && cv.step);
+    assert_string_equal(cv.step->msg_id, "lesson.picking-triangles.step.d3dx-miss");
+    assert_int_equal(listing_step_watch(cv.step, "bHit")->i, 0);
     L->destroy(self);
 
     /* 4: the fix, the same click: a face in front of the eye */
