@@ -26,6 +26,25 @@ static inline void start_camera(const lesson *l, mat4 view, mat4 proj, vec3 eye)
     app_camera_eye(&cam, eye);
 }
 
+/* Where world point p lands through lesson camera cam, in pixels of the
+   TEST_W x TEST_H view (y down); false when it is behind the eye or off
+   screen. */
+static inline bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
+{
+    app_camera ac;
+    mat4 view, proj, vp;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
+    glm_mat4_mul(proj, view, vp);
+    vec4 clip;
+    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+    if (clip[3] <= 0.0f)
+        return false;
+    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
+    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
+    return out[0] >= 0.0f && out[0] < TEST_W && out[1] >= 0.0f && out[1] < TEST_H;
+}
+
 /* A click at drawable pixel (px, py) with the lesson's own ray method;
    false when the library refuses to build the ray. */
 static inline bool make_click(const lesson *l, const void *self, float px, float py, lesson_click *c)
@@ -45,19 +64,8 @@ static inline bool make_click(const lesson *l, const void *self, float px, float
 /* Clicks the pixel where world point p appears; false when p is off screen. */
 static inline bool click_world_point(const lesson *l, void *self, const vec3 p, lesson_pick *out)
 {
-    mat4 view, proj;
-    vec3 eye, win;
-    start_camera(l, view, proj, eye);
-    /* to clip space, then to pixels with y down (as the viewport is) */
-    mat4 vp;
-    vec4 clip, world = {p[0], p[1], p[2], 1.0f};
-    glm_mat4_mul(proj, view, vp);
-    glm_mat4_mulv(vp, world, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    win[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    win[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    if (win[0] < 0.0f || win[0] >= TEST_W || win[1] < 0.0f || win[1] >= TEST_H)
+    vec2 win;
+    if (!project_through(&l->camera, p, win))
         return false;
     lesson_click c;
     if (!make_click(l, self, win[0], win[1], &c))
@@ -213,21 +221,14 @@ static inline bool tour_click_pixel(const lesson *l, const void *self, const les
         return t->fx >= 0.0f && t->fx <= 1.0f && t->fy >= 0.0f && t->fy <= 1.0f;
     }
     app_camera ac;
-    mat4 view, proj, vp;
     vec3 eye, p;
     app_camera_reset(&ac, cam);
-    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
     app_camera_eye(&ac, eye);
-    if (!lesson_tour_point(l, self, t, eye, p))
-        return false;
-    vec4 clip;
-    glm_mat4_mul(proj, view, vp);
-    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    *px = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    *py = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    return *px >= 0.0f && *px < TEST_W && *py >= 0.0f && *py < TEST_H;
+    vec2 at = {-1.0f, -1.0f};
+    bool ok = lesson_tour_point(l, self, t, eye, p) && project_through(cam, p, at);
+    *px = at[0];
+    *py = at[1];
+    return ok;
 }
 
 /* The keys a tour moment may press that the app, not the lesson, handles

@@ -255,23 +255,6 @@ static void every_step_names_its_line(void **state)
 
 /* ------------------------------------------------------------ framed steps */
 
-/* Where world point p lands through lesson camera cam (TEST_W x TEST_H). */
-static bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
-{
-    app_camera ac;
-    mat4 view, proj, vp;
-    app_camera_reset(&ac, cam);
-    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
-    glm_mat4_mul(proj, view, vp);
-    vec4 clip;
-    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    return out[0] >= 0.0f && out[0] < TEST_W && out[1] >= 0.0f && out[1] < TEST_H;
-}
-
 /* Step mode's camera shows each sphere's test from the side: its centre
    and the ray's two roots in view and apart on screen (not end-on: the
    root points used to coincide). The ray's steps show the eye. */

@@ -225,22 +225,6 @@ static void the_projectile_steps_see_the_ship(void **state)
     assert_true(views > 12 * 4 * 2);
 }
 
-static bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
-{
-    app_camera ac;
-    mat4 view, proj, vp;
-    app_camera_reset(&ac, cam);
-    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
-    glm_mat4_mul(proj, view, vp);
-    vec4 clip;
-    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    return out[0] >= 0.0f && out[0] < TEST_W && out[1] >= 0.0f && out[1] < TEST_H;
-}
-
 /* Every step is framed on what it tests: the pair's two centres (the
    projectile's steps: the ship's centre and the projectile), in view and
    well apart on screen, the view across the line between them. The old
