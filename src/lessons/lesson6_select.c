@@ -102,6 +102,8 @@ typedef struct lesson6 {
     listing_trace trace;
     bool has_steps;             /* the last gesture was a rectangle the listing ran on */
     float step_rect[4];         /* that rectangle: press x, y, release x, y; pixels */
+    rp_viewport step_vp;        /* the release's viewport and camera, for the inset */
+    mat4 step_view, step_proj;
     int step_unit[STEP_CAP];    /* the unit each step is about, -1: none */
     int verdict_step[UNIT_COUNT];   /* the step that decides unit i, -1: none */
     bool listing_selected[UNIT_COUNT];
@@ -373,6 +375,9 @@ static void run_listing(lesson6 *self, const lesson_click *c)
     listing_trace_reset(&self->trace, self->steps, STEP_CAP);
     SelectUnits(&sel, (Vector2){self->rect[0], self->rect[1]}, (Vector2){self->rect[2], self->rect[3]});
     memcpy(self->step_rect, self->rect, sizeof self->step_rect);
+    self->step_vp = c->viewport;
+    glm_mat4_copy((vec4 *)c->view, self->step_view);
+    glm_mat4_copy((vec4 *)c->proj, self->step_proj);
     self->has_steps = true;
     /* backwards: a plane step of Contains is about the unit whose
        verdict follows it */
@@ -623,6 +628,94 @@ static bool code(const void *self_, lesson_code_view *out)
     return true;
 }
 
+/* ------------------------------------------------------------ the inset */
+
+static const vec4 fig_bg = {0.05f, 0.06f, 0.09f, 1.0f};
+static const vec4 fig_title = {1.0f, 0.85f, 0.45f, 1.0f};
+static const vec4 fig_text = {0.85f, 0.88f, 0.92f, 1.0f};
+static const vec4 fig_dim = {0.42f, 0.45f, 0.52f, 1.0f};
+static const vec4 fig_plane = {1.0f, 0.7f, 0.2f, 1.0f};
+
+/* The window as the release saw it, scaled into the inset: the rectangle
+   (clipped to the window, as GetSelectionRectangle clips it), the plane
+   the step tests as the rectangle's side (Near and Far: all of it), and
+   each unit's sphere where the camera shows it, coloured by what the
+   listing has decided up to the step: green selected, grey left out. */
+static void figure(const void *self_, const lesson_figure_area *area, render_list *list)
+{
+    const lesson6 *self = self_;
+    float ts = area->text_scale;
+    render_list_fig_rect(list, area->x, area->y, area->w, area->h, fig_bg);
+    float y = lesson_fig_text(list, area, area->y + 4.0f * ts, fig_title, TEXT("figure.title"));
+    if (!self->has_steps || self->trace.count == 0) {
+        lesson_fig_text(list, area, y, fig_text, TEXT("figure.empty"));
+        return;
+    }
+    int shown = step_shown(self);
+    if (shown < 0)
+        shown = self->trace.count - 1;
+    const rp_viewport *vp = &self->step_vp;
+    float s = glm_min((area->w - 12.0f * ts) / vp->width, (area->y + area->h - y - 6.0f * ts) / vp->height);
+    if (!(s > 0.0f))
+        return;
+    float ox = area->x + 0.5f * (area->w - vp->width * s), oy = y + 2.0f * ts;
+#define FX(px) (ox + ((px) - vp->x) * s)
+#define FY(py) (oy + ((py) - vp->y) * s)
+    float win[4] = {vp->x, vp->y, vp->x + vp->width, vp->y + vp->height};
+    draw_rect_outline(list, (float[4]){FX(win[0]), FY(win[1]), FX(win[2]), FY(win[3])}, fig_dim);
+    float x0 = glm_clamp(glm_min(self->step_rect[0], self->step_rect[2]), win[0], win[2]);
+    float x1 = glm_clamp(glm_max(self->step_rect[0], self->step_rect[2]), win[0], win[2]);
+    float y0 = glm_clamp(glm_min(self->step_rect[1], self->step_rect[3]), win[1], win[3]);
+    float y1 = glm_clamp(glm_max(self->step_rect[1], self->step_rect[3]), win[1], win[3]);
+    float r[4] = {FX(x0), FY(y0), FX(x1), FY(y1)};
+    draw_rect_outline(list, r, step_color);
+    /* the plane of a plane step: p 0 Near 1 Far 2 Left 3 Right 4 Top 5 Bottom */
+    const listing_step *st = &self->steps[shown];
+    const listing_watch *p = strstr(st->msg_id, ".step.plane-") ? listing_step_watch(st, "p") : NULL;
+    if (p) {
+        static const char *const names[6] = {"Near", "Far", "Left", "Right", "Top", "Bottom"};
+        int k = p->i;
+        if (k < 2) {
+            render_list_fig_rect(list, r[0], r[1], r[2] - r[0], r[3] - r[1], (vec4){1.0f, 0.7f, 0.2f, 0.18f});
+        } else {
+            float ex0 = k == 3 ? r[2] : r[0], ex1 = k == 2 ? r[0] : r[2];
+            float ey0 = k == 5 ? r[3] : r[1], ey1 = k == 4 ? r[1] : r[3];
+            render_list_fig_line(list, ex0, ey0, ex1, ey1, 4.0f * ts, fig_plane);
+        }
+        if (k >= 0 && k < 6)
+            render_list_fig_text(list, 0.5f * (r[0] + r[2]), 0.5f * (r[1] + r[3]) - 6.0f * ts, ts,
+                                 RENDER_ALIGN_CENTER, 0.0f, fig_plane, names[k]);
+    }
+    /* the units: a circle of the sphere's size on screen, its number */
+    int step_unit = self->step_unit[shown];
+    mat4 view, proj;
+    glm_mat4_copy((vec4 *)self->step_view, view);
+    glm_mat4_copy((vec4 *)self->step_proj, proj);
+    for (int i = 0; i < UNIT_COUNT; ++i) {
+        const rp_sphere *u = &self->units[i];
+        vec3 at;
+        vec4 clip;
+        glm_mat4_mulv(view, (vec4){u->center[0], u->center[1], u->center[2], 1.0f}, clip);
+        if (!rp_project_point(u->center, vp, proj, view, RP_GL, at) || !(clip[2] < 0.0f))
+            continue;
+        float radius = u->radius * proj[1][1] * 0.5f * vp->height / -clip[2] * s;
+        bool decided = self->verdict_step[i] >= 0 && self->verdict_step[i] <= shown;
+        vec4 color;
+        glm_vec4_copy((float *)(decided ? (self->listing_selected[i] ? select_color : fig_dim)
+                                : unit_layer(i) == LAYER_BLUE ? blue : orange), color);
+        bool now = i == step_unit;
+        radius = glm_max(radius, 3.0f * ts);
+        render_list_fig_circle(list, FX(at[0]), FY(at[1]), radius, now ? 3.0f * ts : 1.5f * ts,
+                               now ? step_color : color);
+        char label[8];
+        snprintf(label, sizeof label, "%d", i);     /* the listing's i */
+        render_list_fig_text(list, FX(at[0]) + radius + 2.0f * ts, FY(at[1]) - 6.0f * ts, ts, RENDER_ALIGN_LEFT,
+                             0.0f, now ? step_color : color, label);
+    }
+#undef FX
+#undef FY
+}
+
 /* ------------------------------------------------------------ objects */
 
 static int objects(const void *self_, const vec3 eye, lesson_object *out, int cap)
@@ -710,6 +803,7 @@ const lesson lesson6_select = {
     .objects = objects,
     .pointer = pointer,
     .code = code,
+    .figure = figure,
     .tour = tour,
     .tour_count = (int)(sizeof tour / sizeof tour[0]),
 };
