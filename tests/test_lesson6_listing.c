@@ -421,7 +421,7 @@ static void check_step_order(const void *self, const lesson_pick *pick)
 static void every_step_names_its_line(void **state)
 {
     (void)state;
-    static const char keys[][3] = {"", "l", "ll", "lll"};   /* all, units, paths (none), blue */
+    static const char keys[][4] = {"", "l", "ll", "lll"};   /* all, units, paths (none), blue */
     static const float rects[][4] = {
         {0.03f, 0.47f, 0.52f, 0.72f},       /* the tour's: Contains, Intersects, a corner */
         {0.98f, 0.98f, 0.02f, 0.05f},       /* almost everything, corners reversed */
