@@ -35,11 +35,9 @@ int main(void)
 }
 #else
 #include "child.h"
-#include "stats.h"
+#include "panel_ab.h"
 
-#define MAX_ROUNDS 15
 #define MAX_STEPS 20
-#define LIMIT 1.2
 
 /* What a lesson's run does before it is timed: its click (window pixels
    at 1280x720, the step mode's P before it), keys after the click, the
@@ -55,9 +53,17 @@ static const lesson_script scripts[] = {
     {"3", "291,364@1", "d@1", 3},       /* the freighter: the shortcut misses */
 };
 
+/* What a run needs: the program and the lesson's script. */
+typedef struct run_ctx {
+    const char *raypick;
+    const lesson_script *ls;
+} run_ctx;
+
 /* One run; its median frame (wall, CPU) in ms, false when it failed. */
-static bool run(const char *raypick, const lesson_script *ls, bool panel, double *wall, double *cpu)
+static bool run(const void *ctx, bool panel, double *wall, double *cpu)
 {
+    const char *raypick = ((const run_ctx *)ctx)->raypick;
+    const lesson_script *ls = ((const run_ctx *)ctx)->ls;
     char *argv[20 + 2 * MAX_STEPS];
     int n = 0;
     argv[n++] = (char *)raypick;
@@ -84,13 +90,7 @@ static bool run(const char *raypick, const lesson_script *ls, bool panel, double
     argv[n++] = "--bench-frames";
     argv[n++] = "60";
     argv[n] = NULL;
-    char out[4096];
-    if (!bench_run_child(argv, out, sizeof out, NULL))
-        return false;
-    const char *line = strstr(out, "{\"bench\"");
-    *wall = line ? bench_json_number(line, "median_ms") : -1.0;
-    *cpu = line ? bench_json_number(line, "cpu_median_ms") : -1.0;
-    return *wall > 0.0 && *cpu >= 0.0;
+    return panel_ab_run_child(argv, wall, cpu);
 }
 
 int main(int argc, char **argv)
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_code_panel RAYPICK [ROUNDS [LESSON]]\n");
         return 2;
     }
-    const int rounds = bench_rounds("bench_code_panel", argc >= 3 ? argv[2] : NULL, 7, MAX_ROUNDS);
+    const int rounds = bench_rounds("bench_code_panel", argc >= 3 ? argv[2] : NULL, 7, PANEL_AB_MAX_ROUNDS);
     if (rounds < 0)
         return 2;
     const lesson_script *ls = NULL;
@@ -110,28 +110,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_code_panel: no script for lesson %s\n", argv[3]);
         return 2;
     }
-    double wall[2][MAX_ROUNDS], cpu[2][MAX_ROUNDS];
-    for (int r = 0; r < rounds; ++r)
-        for (int k = 0; k < 2; ++k) {
-            int c = (k + r) % 2;    /* 0: with, 1: without; the order alternates */
-            if (!run(argv[1], ls, c == 0, &wall[c][r], &cpu[c][r])) {
-                fprintf(stderr, "bench_code_panel: a run failed or printed no bench line\n");
-                return 1;
-            }
-        }
     double w[2], cp[2];
-    for (int c = 0; c < 2; ++c) {
-        w[c] = bench_median(wall[c], rounds);
-        cp[c] = bench_median(cpu[c], rounds);
+    const run_ctx ctx = {argv[1], ls};
+    if (!panel_ab_measure(rounds, run, &ctx, w, cp)) {
+        fprintf(stderr, "bench_code_panel: a run failed or printed no bench line\n");
+        return 1;
     }
     printf("lesson %s at 1280x720, step mode, a click and %d steps, 60 frames a run; %d rounds alternating;\n"
            "figures: the median over the rounds of each run's median frame\n", ls->lesson, ls->steps, rounds);
-    printf("%-32s %10s %10s\n", "", "wall ms", "CPU ms");
-    printf("%-32s %10.3f %10.3f\n", "with the code panel and inset", w[0], cp[0]);
-    printf("%-32s %10.3f %10.3f\n", "without (C)", w[1], cp[1]);
-    double ratio = w[0] / w[1];
-    printf("with / without: %.3f (wall), %.3f (CPU): %s the %.1fx the issue allows\n", ratio, cp[0] / cp[1],
-           ratio <= LIMIT ? "within" : "OVER", LIMIT);
+    panel_ab_print(w, cp);
     return 0;
 }
 #endif

@@ -33,28 +33,22 @@ int main(void)
 }
 #else
 #include "child.h"
-#include "stats.h"
+#include "panel_ab.h"
 
-#define MAX_ROUNDS 15
-#define LIMIT 1.2
-
-/* One run; its median frame (wall, CPU) in ms; false when it failed or the
-   program printed no figures. */
-static bool run(const char *raypick, const char *lesson, const char *moment, bool panel, double *wall, double *cpu)
+/* One run of argv = {RAYPICK, LESSON, MOMENT} (the bench's own); its median
+   frame (wall, CPU) in ms; false when it failed or the program printed no
+   figures. */
+static bool run(const void *ctx, bool panel, double *wall, double *cpu)
 {
+    char *const *args = ctx;
+    const char *raypick = args[0], *lesson = args[1], *moment = args[2];
     char *argv[16] = {(char *)raypick, "--lesson", (char *)lesson, "--size", "1280x720", "--tour", (char *)moment,
                       "--key", "h@0", "--bench-frames", "60"};
     if (!panel) {
         argv[11] = "--key";
         argv[12] = "c@1";
     }
-    char out[4096];
-    if (!bench_run_child(argv, out, sizeof out, NULL))
-        return false;
-    const char *line = strstr(out, "{\"bench\"");
-    *wall = line ? bench_json_number(line, "median_ms") : -1.0;
-    *cpu = line ? bench_json_number(line, "cpu_median_ms") : -1.0;
-    return *wall > 0.0 && *cpu >= 0.0;
+    return panel_ab_run_child(argv, wall, cpu);
 }
 
 int main(int argc, char **argv)
@@ -63,32 +57,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_code_panel_tour RAYPICK LESSON MOMENT [ROUNDS]\n");
         return 2;
     }
-    const int rounds = bench_rounds("bench_code_panel_tour", argc == 5 ? argv[4] : NULL, 7, MAX_ROUNDS);
+    const int rounds = bench_rounds("bench_code_panel_tour", argc == 5 ? argv[4] : NULL, 7, PANEL_AB_MAX_ROUNDS);
     if (rounds < 0)
         return 2;
-    double wall[2][MAX_ROUNDS], cpu[2][MAX_ROUNDS];
-    for (int r = 0; r < rounds; ++r)
-        for (int k = 0; k < 2; ++k) {
-            int c = (k + r) % 2;    /* 0: with, 1: without; the order alternates */
-            if (!run(argv[1], argv[2], argv[3], c == 0, &wall[c][r], &cpu[c][r])) {
-                fprintf(stderr, "bench_code_panel_tour: a run of lesson %s, tour %s failed or printed no bench line\n",
-                        argv[2], argv[3]);
-                return 1;
-            }
-        }
     double w[2], cp[2];
-    for (int c = 0; c < 2; ++c) {
-        w[c] = bench_median(wall[c], rounds);
-        cp[c] = bench_median(cpu[c], rounds);
+    if (!panel_ab_measure(rounds, run, argv + 1, w, cp)) {
+        fprintf(stderr, "bench_code_panel_tour: a run of lesson %s, tour %s failed or printed no bench line\n",
+                argv[2], argv[3]);
+        return 1;
     }
     printf("lesson %s at 1280x720, tour moment %s (step mode, its steps walked), 60 frames a run; %d rounds "
            "alternating;\nfigures: the median over the rounds of each run's median frame\n", argv[2], argv[3], rounds);
-    printf("%-32s %10s %10s\n", "", "wall ms", "CPU ms");
-    printf("%-32s %10.3f %10.3f\n", "with the code panel and inset", w[0], cp[0]);
-    printf("%-32s %10.3f %10.3f\n", "without (C)", w[1], cp[1]);
-    double ratio = w[0] / w[1];
-    printf("with / without: %.3f (wall), %.3f (CPU): %s the %.1fx the issue allows\n", ratio, cp[0] / cp[1],
-           ratio <= LIMIT ? "within" : "OVER", LIMIT);
+    panel_ab_print(w, cp);
     return 0;
 }
 #endif

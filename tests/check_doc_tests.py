@@ -92,6 +92,10 @@ def citations(text):
 
 
 def registered_tests(path):
+    """The test names registered in a C or Python test source; None for
+    any other file (a fuzz input, a data file: it holds no tests)."""
+    if not path.endswith(('.c', '.py')):
+        return None
     with open(path, encoding='utf-8') as f:
         src = f.read()
     if path.endswith('.py'):
@@ -119,7 +123,10 @@ def main():
             if test_file not in cache:
                 cache[test_file] = registered_tests(path) if os.path.isfile(path) else None
             tests = cache[test_file]
-            if tests is None:
+            if tests is None and os.path.isfile(path):
+                errors.append('%s:%d: %s is cited as holding the test %s but is not a test '
+                              'source (.c or .py)' % (rel, line, test_file, name))
+            elif tests is None:
                 errors.append('%s:%d: cited test file %s does not exist' % (rel, line, test_file))
             elif name not in tests:
                 errors.append('%s:%d: %s has no registered test %s' % (rel, line, test_file, name))

@@ -26,6 +26,25 @@ static inline void start_camera(const lesson *l, mat4 view, mat4 proj, vec3 eye)
     app_camera_eye(&cam, eye);
 }
 
+/* Where world point p lands through lesson camera cam, in pixels of the
+   TEST_W x TEST_H view (y down); false when it is behind the eye or off
+   screen. */
+static inline bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
+{
+    app_camera ac;
+    mat4 view, proj, vp;
+    app_camera_reset(&ac, cam);
+    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
+    glm_mat4_mul(proj, view, vp);
+    vec4 clip;
+    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
+    if (clip[3] <= 0.0f)
+        return false;
+    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
+    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
+    return out[0] >= 0.0f && out[0] < TEST_W && out[1] >= 0.0f && out[1] < TEST_H;
+}
+
 /* A click at drawable pixel (px, py) with the lesson's own ray method;
    false when the library refuses to build the ray. */
 static inline bool make_click(const lesson *l, const void *self, float px, float py, lesson_click *c)
@@ -45,19 +64,8 @@ static inline bool make_click(const lesson *l, const void *self, float px, float
 /* Clicks the pixel where world point p appears; false when p is off screen. */
 static inline bool click_world_point(const lesson *l, void *self, const vec3 p, lesson_pick *out)
 {
-    mat4 view, proj;
-    vec3 eye, win;
-    start_camera(l, view, proj, eye);
-    /* to clip space, then to pixels with y down (as the viewport is) */
-    mat4 vp;
-    vec4 clip, world = {p[0], p[1], p[2], 1.0f};
-    glm_mat4_mul(proj, view, vp);
-    glm_mat4_mulv(vp, world, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    win[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    win[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    if (win[0] < 0.0f || win[0] >= TEST_W || win[1] < 0.0f || win[1] >= TEST_H)
+    vec2 win;
+    if (!project_through(&l->camera, p, win))
         return false;
     lesson_click c;
     if (!make_click(l, self, win[0], win[1], &c))
@@ -213,21 +221,14 @@ static inline bool tour_click_pixel(const lesson *l, const void *self, const les
         return t->fx >= 0.0f && t->fx <= 1.0f && t->fy >= 0.0f && t->fy <= 1.0f;
     }
     app_camera ac;
-    mat4 view, proj, vp;
     vec3 eye, p;
     app_camera_reset(&ac, cam);
-    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
     app_camera_eye(&ac, eye);
-    if (!lesson_tour_point(l, self, t, eye, p))
-        return false;
-    vec4 clip;
-    glm_mat4_mul(proj, view, vp);
-    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    *px = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    *py = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    return *px >= 0.0f && *px < TEST_W && *py >= 0.0f && *py < TEST_H;
+    vec2 at = {-1.0f, -1.0f};
+    bool ok = lesson_tour_point(l, self, t, eye, p) && project_through(cam, p, at);
+    *px = at[0];
+    *py = at[1];
+    return ok;
 }
 
 /* The keys a tour moment may press that the app, not the lesson, handles
@@ -277,6 +278,68 @@ static inline void *stage_tour_moment(const lesson *l, int m, lesson_pick *last)
     if (last)
         *last = pick;
     return self;
+}
+
+/* Every tour moment of lesson l can be staged as it is written: the
+   lesson has at least 4; each moment's sentence is in every language of the
+   catalogue; its keys (keys, then after) are neither O (the tour itself) nor
+   a lesson digit, and each is the app's (tour_app_key) or one the lesson
+   uses on a fresh instance; it has min_clicks to LESSON_TOUR_CLICKS clicks,
+   each landing in the view of its camera (the moment's, or the lesson's
+   start camera) on an instance made with seed 1; its `until`, when set, is
+   a sentence of the catalogue. false with the first that is not in why. */
+static inline bool tour_moments_valid(const lesson *l, int min_clicks, char *why, size_t size)
+{
+    if (l->tour_count < 4) {
+        snprintf(why, size, "lesson %d: %d tour moments, fewer than 4", l->number, l->tour_count);
+        return false;
+    }
+    void *self = create_ok(l, 1);
+    if (!self) {
+        snprintf(why, size, "lesson %d: cannot be made", l->number);
+        return false;
+    }
+    bool ok = true;
+    for (int m = 0; m < l->tour_count && ok; ++m) {
+        const lesson_tour_moment *t = &l->tour[m];
+        for (const char *const *lang = msg_languages(); *lang && ok; ++lang)
+            if (!msg_in(*lang, t->sentence)) {
+                snprintf(why, size, "moment %d: its sentence %s is not in %s", m + 1, t->sentence, *lang);
+                ok = false;
+            }
+        char keys[32];
+        snprintf(keys, sizeof keys, "%s%s", t->keys ? t->keys : "", t->after ? t->after : "");
+        for (const char *k = keys; *k && ok; ++k) {
+            if (*k == 'o' || (*k >= '0' && *k <= '9')) {
+                snprintf(why, size, "moment %d: key '%c' is not allowed in a tour", m + 1, *k);
+                ok = false;
+                break;
+            }
+            void *probe = create_ok(l, 1);
+            ok = probe && (tour_app_key(*k) || l->key(probe, *k));
+            if (probe)
+                l->destroy(probe);
+            if (!ok)
+                snprintf(why, size, "moment %d: key '%c' does nothing", m + 1, *k);
+        }
+        if (ok && (t->click_count < min_clicks || t->click_count > LESSON_TOUR_CLICKS)) {
+            snprintf(why, size, "moment %d: %d clicks, not %d to %d", m + 1, t->click_count, min_clicks,
+                     LESSON_TOUR_CLICKS);
+            ok = false;
+        }
+        for (int i = 0; i < t->click_count && ok; ++i) {
+            float px, py;
+            ok = tour_click_pixel(l, self, t->has_camera ? &t->camera : &l->camera, &t->clicks[i], &px, &py);
+            if (!ok)
+                snprintf(why, size, "moment %d: click %d does not land", m + 1, i);
+        }
+        if (ok && t->until && !msg_in("en", t->until)) {
+            snprintf(why, size, "moment %d: until %s is no sentence", m + 1, t->until);
+            ok = false;
+        }
+    }
+    l->destroy(self);
+    return ok;
 }
 
 /* ---- the code panel's steps against the listing's lines ---- */

@@ -102,6 +102,7 @@ usage "unknown option last" "unknown option '--bogus'" "${short[@]}" --bogus
 usage "unknown option alone" "unknown option '--bogus'" --bogus
 usage "unknown option, value" "unknown option '--bogus'" --bogus=1 "${short[@]}"
 usage "empty argument" "unknown option ''" "${short[@]}" ''
+usage "a value with no name" "unknown option '--=5': no name before '='" "${short[@]}" --=5
 usage "stray word" "unknown option 'extra'" "${short[@]}" extra
 usage "value is an option" "--mesh needs a value" --mesh "${short[@]}"
 usage "flag with a value" "--report takes no value (given '1')" --report=1 "${short[@]}"

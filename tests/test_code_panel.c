@@ -111,7 +111,7 @@ static void too_small_or_bad_input_is_refused(void **state)
     assert_int_equal(code_panel_line_at(NULL, 10.0f), 0);
 }
 
-static void sentences_wrap_at_spaces(void **state)
+static void sentences_wrap_at_spaces_and_between_cjk_characters(void **state)
 {
     (void)state;
     char out[256];
@@ -121,6 +121,11 @@ static void sentences_wrap_at_spaces(void **state)
     /* a word wider than the line stays whole; line breaks are kept */
     assert_int_equal(code_panel_wrap("heightAtNextPoint < y\nok", 60.0f, measure, NULL, out, sizeof out), 3);
     assert_string_equal(out, "heightAtNextPoint\n< y\nok");
+    /* Chinese breaks between characters (each 3 bytes: 18 "pixels" here),
+       never before its closing punctuation, and a Latin word in it stays whole */
+    assert_int_equal(code_panel_wrap("\xe7\x90\x83\xe4\xb8\x8e\xe8\xa7\x86\xe9\x94\xa5\xef\xbc\x8c"
+                                     "\xe5\x88\x86 Contains", 60.0f, measure, NULL, out, sizeof out), 3);
+    assert_string_equal(out, "\xe7\x90\x83\xe4\xb8\x8e\xe8\xa7\x86\n\xe9\x94\xa5\xef\xbc\x8c\xe5\x88\x86\nContains");
     assert_int_equal(code_panel_wrap("fits", 60.0f, measure, NULL, out, sizeof out), 1);
     assert_string_equal(out, "fits");
     /* too small an output: nothing, never a cut line */
@@ -138,7 +143,7 @@ int main(void)
         cmocka_unit_test(lit_line_stays_in_view),
         cmocka_unit_test(short_listing_is_shown_whole),
         cmocka_unit_test(too_small_or_bad_input_is_refused),
-        cmocka_unit_test(sentences_wrap_at_spaces),
+        cmocka_unit_test(sentences_wrap_at_spaces_and_between_cjk_characters),
     };
     return cmocka_run_group_tests_name("code_panel", tests, NULL, NULL);
 }

@@ -255,23 +255,6 @@ static void every_step_names_its_line(void **state)
 
 /* ------------------------------------------------------------ framed steps */
 
-/* Where world point p lands through lesson camera cam (TEST_W x TEST_H). */
-static bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
-{
-    app_camera ac;
-    mat4 view, proj, vp;
-    app_camera_reset(&ac, cam);
-    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
-    glm_mat4_mul(proj, view, vp);
-    vec4 clip;
-    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    return out[0] >= 0.0f && out[0] < TEST_W && out[1] >= 0.0f && out[1] < TEST_H;
-}
-
 /* Step mode's camera shows each sphere's test from the side: its centre
    and the ray's two roots in view and apart on screen (not end-on: the
    root points used to coincide). The ray's steps show the eye. */
@@ -328,29 +311,9 @@ static void each_step_is_framed_from_the_side(void **state)
 static void tour_moments_are_valid(void **state)
 {
     (void)state;
-    assert_true(L->tour_count >= 4);
-    void *self = create_ok(L, 1);
-    assert_non_null(self);
-    for (int m = 0; m < L->tour_count; ++m) {
-        const lesson_tour_moment *t = &L->tour[m];
-        for (const char *const *lang = msg_languages(); *lang; ++lang)
-            assert_non_null(msg_in(*lang, t->sentence));
-        char keys[32];
-        snprintf(keys, sizeof keys, "%s%s", t->keys ? t->keys : "", t->after ? t->after : "");
-        for (const char *k = keys; *k; ++k) {
-            assert_false(*k == 'o' || (*k >= '0' && *k <= '9'));
-            void *probe = create_ok(L, 1);
-            assert_true(tour_app_key(*k) || L->key(probe, *k));
-            L->destroy(probe);
-        }
-        for (int i = 0; i < t->click_count; ++i) {
-            float px, py;
-            assert_true(tour_click_pixel(L, self, t->has_camera ? &t->camera : &L->camera, &t->clicks[i], &px, &py));
-        }
-        if (t->until)
-            assert_non_null(msg_in("en", t->until));
-    }
-    L->destroy(self);
+    char why[256];
+    if (!tour_moments_valid(L, 0, why, sizeof why))
+        fail_msg("%s", why);
 }
 
 static const lesson_field *field(const lesson_pick *p, const char *name)

@@ -225,22 +225,6 @@ static void the_projectile_steps_see_the_ship(void **state)
     assert_true(views > 12 * 4 * 2);
 }
 
-static bool project_through(const lesson_camera *cam, const vec3 p, vec2 out)
-{
-    app_camera ac;
-    mat4 view, proj, vp;
-    app_camera_reset(&ac, cam);
-    app_camera_matrices(&ac, TEST_W / TEST_H, view, proj);
-    glm_mat4_mul(proj, view, vp);
-    vec4 clip;
-    glm_mat4_mulv(vp, (vec4){p[0], p[1], p[2], 1.0f}, clip);
-    if (clip[3] <= 0.0f)
-        return false;
-    out[0] = (clip[0] / clip[3] * 0.5f + 0.5f) * TEST_W;
-    out[1] = (0.5f - clip[1] / clip[3] * 0.5f) * TEST_H;
-    return out[0] >= 0.0f && out[0] < TEST_W && out[1] >= 0.0f && out[1] < TEST_H;
-}
-
 /* Every step is framed on what it tests: the pair's two centres (the
    projectile's steps: the ship's centre and the projectile), in view and
    well apart on screen, the view across the line between them. The old
@@ -323,29 +307,9 @@ static void a_hit_glows_the_legends_cyan(void **state)
 static void tour_moments_are_valid(void **state)
 {
     (void)state;
-    assert_true(L->tour_count >= 4);
-    void *self = create_ok(L, 1);
-    assert_non_null(self);
-    for (int m = 0; m < L->tour_count; ++m) {
-        const lesson_tour_moment *t = &L->tour[m];
-        for (const char *const *lang = msg_languages(); *lang; ++lang)
-            assert_non_null(msg_in(*lang, t->sentence));
-        char keys[32];
-        snprintf(keys, sizeof keys, "%s%s", t->keys ? t->keys : "", t->after ? t->after : "");
-        for (const char *k = keys; *k; ++k) {
-            assert_false(*k == 'o' || (*k >= '0' && *k <= '9'));
-            void *probe = create_ok(L, 1);
-            assert_true(tour_app_key(*k) || L->key(probe, *k));
-            L->destroy(probe);
-        }
-        for (int i = 0; i < t->click_count; ++i) {
-            float px, py;
-            assert_true(tour_click_pixel(L, self, t->has_camera ? &t->camera : &L->camera, &t->clicks[i], &px, &py));
-        }
-        if (t->until)
-            assert_non_null(msg_in("en", t->until));
-    }
-    L->destroy(self);
+    char why[256];
+    if (!tour_moments_valid(L, 0, why, sizeof why))
+        fail_msg("%s", why);
 }
 
 static float watch(const listing_step *s, const char *name)
@@ -421,6 +385,146 @@ static void tour_moments_show_what_they_say(void **state)
     L->destroy(self);
 }
 
+/* ------------------------------------------------------------ the inset */
+
+/* lesson_fig_phrases breaks a line only in a gap of two or more spaces,
+   where the next phrase would not fit; never at a single space; keeps the
+   text's own line breaks; cuts short on whole characters. */
+static void inset_phrases_break_between_phrases(void **state)
+{
+    (void)state;
+    char out[64];
+    const char *three = "a = 1   b = 2   c = 3";     /* 21 characters: 126 pixels at scale 1 */
+    lesson_fig_phrases(three, 200.0f, 1.0f, out, sizeof out);
+    assert_string_equal(out, three);
+    lesson_fig_phrases(three, 100.0f, 1.0f, out, sizeof out);    /* "a = 1   b = 2": 78 pixels */
+    assert_string_equal(out, "a = 1   b = 2\nc = 3");
+    lesson_fig_phrases(three, 100.0f, 2.0f, out, sizeof out);
+    assert_string_equal(out, "a = 1\nb = 2\nc = 3");
+    lesson_fig_phrases(three, 10.0f, 1.0f, out, sizeof out);     /* a phrase alone wider: still whole */
+    assert_string_equal(out, "a = 1\nb = 2\nc = 3");
+    lesson_fig_phrases("one long phrase of words", 30.0f, 1.0f, out, sizeof out);
+    assert_string_equal(out, "one long phrase of words");
+    lesson_fig_phrases("a = 1\nb = 2   c = 3", 200.0f, 1.0f, out, sizeof out);
+    assert_string_equal(out, "a = 1\nb = 2   c = 3");
+    /* CJK counts double: two phrases of 3 (36 pixels each) and the gap (18)
+       do not share 80 */
+    lesson_fig_phrases("\xe5\x8c\x85\xe5\x9b\xb4\xe7\x90\x83   \xe5\x8c\x85\xe5\x9b\xb4\xe7\x90\x83", 80.0f, 1.0f,
+                       out, sizeof out);
+    assert_string_equal(out, "\xe5\x8c\x85\xe5\x9b\xb4\xe7\x90\x83\n\xe5\x8c\x85\xe5\x9b\xb4\xe7\x90\x83");
+    char small[5];
+    lesson_fig_phrases("\xe5\x8c\x85\xe5\x9b\xb4", 100.0f, 1.0f, small, sizeof small);
+    assert_string_equal(small, "\xe5\x8c\x85");
+    lesson_fig_phrases(three, 200.0f, 1.0f, small, sizeof small);
+    assert_string_equal(small, "a = ");
+}
+
+/* The figure's text commands and lines of lesson 3 drawn into area. */
+static void draw_figure(const void *self, const lesson_figure_area *area, render_list *list)
+{
+    render_view v;
+    memset(&v, 0, sizeof v);
+    v.width = 1920;
+    v.height = 1200;
+    render_list_reset(list, &v);
+    L->figure(self, area, list);
+}
+
+static bool same_color(const vec4 a, float r, float g, float b)
+{
+    return fabsf(a[0] - r) < 1e-4f && fabsf(a[1] - g) < 1e-4f && fabsf(a[2] - b) < 1e-4f;
+}
+
+/* Tour moment 2 (the pair in the German shortcut's blind band), its inset
+   at the sizes the app gives it (1280x720, 800x600, 1920x1200) and a
+   narrower one: the numbers
+   line breaks between its phrases only, each line fits the inset by
+   lesson_fig_lines' estimate; the right triangle's legs carry "ra" (under
+   the across leg, within its span) and "rb" (right of the upright leg, at
+   its height), apart from the circles' own labels. */
+static void inset_numbers_break_between_phrases_and_legs_are_labelled(void **state)
+{
+    (void)state;
+    assert_true(msg_set_language("en"));
+    static const lesson_figure_area areas[] = {
+        {742.4f, 464.4f, 526.8f, 244.8f, 1.3238f},
+        {464.0f, 387.0f, 327.0f, 204.0f, 1.0f},
+        {1113.6f, 774.0f, 788.4f, 408.0f, 1.9716f},
+        {0.0f, 0.0f, 240.0f, 200.0f, 1.0f},     /* narrower than any the app gives */
+    };
+    static const char *const phrases[] = {"d = ", "ra + rb = ", "sqrt(ra^2 + rb^2) = ", "radii * sqrt(2): "};
+    void *self = stage_tour_moment(L, 1, NULL);
+    assert_non_null(self);
+    render_list list = {0};
+    int most_lines = 0;
+    for (size_t k = 0; k < sizeof areas / sizeof areas[0]; ++k) {
+        const lesson_figure_area *a = &areas[k];
+        float ts = a->text_scale, max_w = a->w - 12.0f * ts;
+        draw_figure(self, a, &list);
+        const char *numbers = NULL;
+        const render_cmd *across = NULL, *upright = NULL;
+        for (int i = 0; i < list.count; ++i) {
+            const render_cmd *c = &list.cmds[i];
+            if (c->kind != RENDER_CMD_FIGURE)
+                continue;
+            if (c->u.figure.shape == RENDER_FIG_TEXT && strncmp(render_list_fig_string(&list, c), "d = ", 4) == 0)
+                numbers = render_list_fig_string(&list, c);
+            /* the triangle's legs: the first across line in ra's blue
+               right of the circles, the upright one in rb's orange */
+            if (c->u.figure.shape == RENDER_FIG_LINE && same_color(c->u.figure.color, 0.45f, 0.8f, 1.0f) &&
+                c->u.figure.y0 == c->u.figure.y1 && !across)
+                across = c;
+            if (c->u.figure.shape == RENDER_FIG_LINE && same_color(c->u.figure.color, 1.0f, 0.6f, 0.25f) &&
+                c->u.figure.x0 == c->u.figure.x1 && !upright)
+                upright = c;
+        }
+        /* the numbers: every line one or more whole phrases, in order */
+        assert_non_null(numbers);
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", numbers);
+        int lines = 0;
+        size_t next = 0;
+        for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"), ++lines) {
+            if (lesson_fig_lines(line, max_w, ts) != 1)
+                fail_msg("area %zu: \"%s\" does not fit %.1f pixels", k, line, (double)max_w);
+            if (next >= 4 || strncmp(line, phrases[next], strlen(phrases[next])) != 0)
+                fail_msg("area %zu: line \"%s\" does not start a phrase", k, line);
+            for (const char *g = strstr(line, "   "); g; g = strstr(g + 3, "   "))
+                ++next;         /* the phrases after it on the line */
+            ++next;
+            size_t len = strlen(line);
+            assert_true(len > 0 && line[len - 1] != ' ' && line[0] != ' ');
+        }
+        assert_int_equal(next, 4);
+        most_lines = lines > most_lines ? lines : most_lines;
+        /* the legs and their labels */
+        assert_non_null(across);
+        assert_non_null(upright);
+        assert_float_equal(upright->u.figure.x0, across->u.figure.x1, 1e-3f);
+        bool ra_seen = false, rb_seen = false;
+        for (int i = 0; i < list.count; ++i) {
+            const render_cmd *c = &list.cmds[i];
+            if (c->kind != RENDER_CMD_FIGURE || c->u.figure.shape != RENDER_FIG_TEXT)
+                continue;
+            const char *t = render_list_fig_string(&list, c);
+            float x = c->u.figure.x0, y = c->u.figure.y0;
+            if (strcmp(t, "ra") == 0 && x > across->u.figure.x0 && x < across->u.figure.x1 &&
+                y > across->u.figure.y0 && y < across->u.figure.y0 + 8.0f * ts)
+                ra_seen = true;
+            float top = fminf(upright->u.figure.y0, upright->u.figure.y1);
+            float bottom = fmaxf(upright->u.figure.y0, upright->u.figure.y1);
+            if (strcmp(t, "rb") == 0 && x > upright->u.figure.x0 && x < upright->u.figure.x0 + 8.0f * ts &&
+                y + 5.0f * ts > top && y + 5.0f * ts < bottom && x + 12.0f * ts <= a->x + a->w)
+                rb_seen = true;
+        }
+        if (!ra_seen || !rb_seen)
+            fail_msg("area %zu: the legs' labels: ra %d, rb %d", k, ra_seen, rb_seen);
+    }
+    assert_true(most_lines >= 3);    /* the narrowest breaks the line twice */
+    render_list_free(&list);
+    L->destroy(self);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +536,8 @@ int main(void)
         cmocka_unit_test(a_hit_glows_the_legends_cyan),
         cmocka_unit_test(tour_moments_are_valid),
         cmocka_unit_test(tour_moments_show_what_they_say),
+        cmocka_unit_test(inset_phrases_break_between_phrases),
+        cmocka_unit_test(inset_numbers_break_between_phrases_and_legs_are_labelled),
     };
     return cmocka_run_group_tests_name("lesson3_listing", tests, NULL, NULL);
 }

@@ -235,30 +235,9 @@ static void a_step_on_the_wrong_line_is_caught(void **state)
 static void tour_moments_are_valid(void **state)
 {
     (void)state;
-    assert_true(L->tour_count >= 4);
-    void *self = create_ok(L, 1);
-    assert_non_null(self);
-    for (int m = 0; m < L->tour_count; ++m) {
-        const lesson_tour_moment *t = &L->tour[m];
-        for (const char *const *lang = msg_languages(); *lang; ++lang)
-            assert_non_null(msg_in(*lang, t->sentence));
-        char keys[32];
-        snprintf(keys, sizeof keys, "%s%s", t->keys ? t->keys : "", t->after ? t->after : "");
-        for (const char *k = keys; *k; ++k) {
-            assert_false(*k == 'o' || (*k >= '0' && *k <= '9'));
-            void *probe = create_ok(L, 1);
-            assert_true(tour_app_key(*k) || L->key(probe, *k));
-            L->destroy(probe);
-        }
-        assert_true(t->click_count >= 0 && t->click_count <= LESSON_TOUR_CLICKS);
-        for (int i = 0; i < t->click_count; ++i) {
-            float px, py;
-            assert_true(tour_click_pixel(L, self, t->has_camera ? &t->camera : &L->camera, &t->clicks[i], &px, &py));
-        }
-        if (t->until)
-            assert_non_null(msg_in("en", t->until));
-    }
-    L->destroy(self);
+    char why[256];
+    if (!tour_moments_valid(L, 0, why, sizeof why))
+        fail_msg("%s", why);
 }
 
 static float off_axis(const vec3 p, const lesson_object *spire)

@@ -357,7 +357,10 @@ static void tour_moments_are_valid(void **state)
 {
     (void)state;
     const lesson *l = L6();
-    assert_int_equal(l->tour_count, 4);
+    assert_int_equal(l->tour_count, 6);     /* 5 and 6: step mode (test_lesson6_listing.c) */
+    char why[256];
+    if (!tour_moments_valid(l, 1, why, sizeof why))
+        fail_msg("%s", why);
     void *probe = create_default();
     for (int m = 0; m < l->tour_count; ++m) {
         const lesson_tour_moment *t = &l->tour[m];

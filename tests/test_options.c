@@ -75,6 +75,11 @@ static void unknown_option_wherever_it_stands(void **state)
     expect_error(PARSE("---lesson", "5"), "unknown option '---lesson'");
     expect_error(PARSE("--Lesson", "5"), "unknown option '--Lesson'");
     expect_error(PARSE("--"), "unknown option '--'");
+    /* a value with no name: the whole argument, not a bare "--" */
+    expect_error(PARSE("--=5"), "unknown option '--=5': no name before '='");
+    expect_error(PARSE("--frames", "3", "--="), "unknown option '--=': no name before '='");
+    expect_error(PARSE("--==lesson"), "unknown option '--==lesson': no name before '='");
+    expect_error(PARSE("--=5", "--bogus"), "unknown option '--=5': no name before '='");
 }
 
 /* Each valued option with a good value, and how to see it was set. */

@@ -104,6 +104,53 @@ static bool append(char *out, size_t size, size_t *len, const char *s, size_t n)
     return true;
 }
 
+/* Bytes of the UTF-8 character at p (1 for a stray byte). */
+static size_t char_len(const char *p)
+{
+    unsigned char c = (unsigned char)*p;
+    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    for (size_t i = 1; i < n; ++i)
+        if (((unsigned char)p[i] & 0xC0) != 0x80)
+            return i;
+    return n;
+}
+
+/* A character of three or four bytes: CJK (and other scripts without
+   spaces), where a line may break before and after each character. */
+static bool breaks_around(const char *p)
+{
+    return (unsigned char)*p >= 0xE0;
+}
+
+/* CJK punctuation that must not start a line: 、。，：；！？）」 */
+static bool closing_punctuation(const char *p)
+{
+    static const char *const marks[] = {"\xe3\x80\x81", "\xe3\x80\x82", "\xef\xbc\x8c", "\xef\xbc\x9a",
+                                        "\xef\xbc\x9b", "\xef\xbc\x81", "\xef\xbc\x9f", "\xef\xbc\x89",
+                                        "\xe3\x80\x8d"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; ++i)
+        if (strncmp(p, marks[i], 3) == 0)
+            return true;
+    return false;
+}
+
+/* The next unit the wrap keeps whole: a run of characters up to a space,
+   a line break or a CJK character, or one CJK character with the closing
+   punctuation after it. */
+static size_t word_len(const char *word)
+{
+    size_t n = 0;
+    if (*word && breaks_around(word)) {
+        n = char_len(word);
+        while (word[n] && closing_punctuation(word + n))
+            n += char_len(word + n);
+        return n;
+    }
+    while (word[n] && word[n] != ' ' && word[n] != '\n' && !breaks_around(word + n))
+        n += char_len(word + n);
+    return n;
+}
+
 int code_panel_wrap(const char *text, float max_w, code_panel_measure_fn measure, void *user, char *out,
                     size_t out_size)
 {
@@ -126,7 +173,7 @@ int code_panel_wrap(const char *text, float max_w, code_panel_measure_fn measure
         }
         size_t spaces = strspn(p, " ");
         const char *word = p + spaces;
-        size_t n = strcspn(word, " \n");
+        size_t n = word_len(word);
         size_t before = len;
         bool first = len == line_start;
         if (!append(out, out_size, &len, p, first ? 0 : spaces) || !append(out, out_size, &len, word, n))

@@ -73,9 +73,11 @@ int code_panel_line_at(const code_panel_layout *l, float y);
 typedef float (*code_panel_measure_fn)(const char *line, void *user);
 
 /*!
- * @brief word-wraps text to max_w (as measure counts), breaking at spaces;
- *        a word wider than max_w stays whole on its own line. Existing
- *        line breaks are kept. Returns the number of lines, 0 (out "")
+ * @brief word-wraps text to max_w (as measure counts), breaking at spaces
+ *        and between CJK characters (Chinese has no spaces; its closing
+ *        punctuation stays with the character before it); a word wider
+ *        than max_w stays whole on its own line. Existing line breaks are
+ *        kept. Returns the number of lines, 0 (out "")
  *        when out does not hold the result or an argument is NULL.
  */
 int code_panel_wrap(const char *text, float max_w, code_panel_measure_fn measure, void *user, char *out,

@@ -517,6 +517,12 @@ app_parse_result app_parse_options(int argc, char **argv, app_options *o, char *
             snprintf(err, n, "--help takes no value (given '%s')", a + 7);
             return APP_PARSE_ERROR;
         }
+        if (k < 0 && !strncmp(a, "--=", 3)) {
+            /* "--=5": a value with no name; the whole argument, said so
+               (cut at the '=', it would read as a bare "--") */
+            snprintf(err, n, "unknown option '%s': no name before '='", a);
+            return APP_PARSE_ERROR;
+        }
         if (k < 0) {
             /* "--bogus=1" names "--bogus", as "--bogus 1" does */
             int len = !strncmp(a, "--", 2) ? (int)strcspn(a, "=") : (int)strlen(a);

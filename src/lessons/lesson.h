@@ -356,5 +356,16 @@ int lesson_fig_lines(const char *text, float max_w, float ts);
 /* text at y in the area, wrapped to its width (a 6-pixel margin each
    side, at its text scale); returns the y under it by lesson_fig_lines. */
 float lesson_fig_text(render_list *list, const lesson_figure_area *area, float y, const vec4 color, const char *text);
+/* text whose phrases are set apart by runs of two or more spaces ("d = 1.9
+   ra + rb = 2.2"), into out with a line break in place of each run where
+   the next phrase would not fit max_w at text scale ts (lesson_fig_lines'
+   measure, which the font never exceeds): the lines break between phrases,
+   never inside one (a phrase wider than max_w alone is still wrapped when
+   drawn). Cut short, whole characters, when out is too small. */
+void lesson_fig_phrases(const char *text, float max_w, float ts, char *out, size_t size);
+/* lesson_fig_text with the lines broken between phrases
+   (lesson_fig_phrases). */
+float lesson_fig_phrase_text(render_list *list, const lesson_figure_area *area, float y, const vec4 color,
+                             const char *text);
 
 #endif /* RAYPICK_LESSON_H */

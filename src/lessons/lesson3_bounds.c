@@ -1017,16 +1017,25 @@ static void figure_pair(const lesson3 *self, int cur, const fig_text *f, float t
     render_list_fig_text(list, 0.5f * (cxa + cxb), cy - 16.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f, FIG_WHITE, "d");
     render_list_fig_text(list, cxa, cy + ra * s + 2.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f, RA_COLOR, "ra");
     render_list_fig_text(list, cxb, cy + rb * s + 2.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f, RB_COLOR, "rb");
-    /* the right triangle: legs ra (across) and rb (up), the hypotenuse */
-    float ts2 = glm_min((x1 - x0 - circles_w - 12.0f * ts) / sum, (row_h - 14.0f * ts) / glm_max(rb, 1e-6f));
+    /* the right triangle: legs ra (across) and rb (up), each labelled (the
+       radii the tests square: SphereSquareRadius1 = ra^2,
+       SphereSquareRadius2 = rb^2), the hypotenuse; room for "ra" under the
+       across leg and for "rb" right of the upright one */
+    float tri_w = x1 - x0 - circles_w - 12.0f * ts;
+    float ts2 = glm_min(glm_min(tri_w / sum, (tri_w - 18.0f * ts) / ra), (row_h - 26.0f * ts) / glm_max(rb, 1e-6f));
     if (ts2 > 0.0f) {
-        float tx = x0 + circles_w + 12.0f * ts, ty = top + row_h - 12.0f * ts;
+        float tx = x0 + circles_w + 12.0f * ts, ty = top + row_h - 24.0f * ts;
         render_list_fig_line(list, tx, ty, tx + ra * ts2, ty, 2.0f, RA_COLOR);
         render_list_fig_line(list, tx + ra * ts2, ty, tx + ra * ts2, ty - rb * ts2, 2.0f, RB_COLOR);
         render_list_fig_line(list, tx, ty, tx + ra * ts2, ty - rb * ts2, 2.0f, MAGENTA);
+        render_list_fig_text(list, tx + 0.5f * ra * ts2, ty + 3.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f, RA_COLOR,
+                             "ra");
+        render_list_fig_text(list, tx + ra * ts2 + 4.0f * ts, ty - 0.5f * rb * ts2 - 5.0f * ts, ts, RENDER_ALIGN_LEFT,
+                             0.0f, RB_COLOR, "rb");
         /* ra + rb laid end to end under it: longer */
-        render_list_fig_line(list, tx, ty + 8.0f * ts, tx + ra * ts2, ty + 8.0f * ts, 2.0f, RA_COLOR);
-        render_list_fig_line(list, tx + ra * ts2, ty + 8.0f * ts, tx + sum * ts2, ty + 8.0f * ts, 2.0f, RB_COLOR);
+        float by = ty + 17.0f * ts;
+        render_list_fig_line(list, tx, by, tx + ra * ts2, by, 2.0f, RA_COLOR);
+        render_list_fig_line(list, tx + ra * ts2, by, tx + sum * ts2, by, 2.0f, RB_COLOR);
     }
     /* the distance axis */
     float ay = top + row_h + 18.0f * ts, far = 1.12f * glm_max(d, scaled);
@@ -1046,7 +1055,7 @@ static void figure_pair(const lesson3 *self, int cur, const fig_text *f, float t
     char text[256];
     float ty = bottom + 2.0f * ts;
     snprintf(text, sizeof text, TEXT("figure.numbers"), (double)d, (double)sum, (double)hyp, (double)scaled);
-    ty = fig_line(f, ty, FIG_TEXT, text);
+    ty = lesson_fig_phrase_text(list, a, ty, FIG_TEXT, text);     /* broken between its phrases */
     const listing_step *st = &self->steps[cur];
     bool exact = d * d <= sum * sum;
     if (step_is(st, STEP_ID("overlap-yes")) || step_is(st, STEP_ID("overlap-no"))) {

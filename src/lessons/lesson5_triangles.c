@@ -911,11 +911,16 @@ static int gpu_object(const void *self_, uint32_t id)
 
 /* ------------------------------------------------------------ the tour */
 
-/* The sample's case, its mistakes made visible, the fix. Keys: U the
-   sample's IntersectTriangle loop, P step mode, B bounding sphere only.
+/* The sample's case, its mistakes made visible, the fix, each in step
+   mode with the code panel lit at the step the sentence is about. Keys: U
+   the sample's IntersectTriangle loop, P step mode, B bounding sphere only.
    INSIDE_CAMERA: the eye at the middle of the knot's hole (the model's
    origin, at 0 1.7 0), turned 34 degrees right and 10 up. */
 #define INSIDE_CAMERA {{0.5565f, 1.8692f, -0.8134f}, -0.6f, -0.17f, 1.0f, 0.7853982f}
+/* PANEL_CAMERA: the start camera's eye (0 2.2507 4.5669), turned 0.3 to
+   the right: the model in the middle of the room the code panel leaves at
+   16:9, and the same ray to the middle of the hole */
+#define PANEL_CAMERA {{1.3496f, 1.7f, 0.204f}, -0.3f, 0.12f, 4.6f, 0.7853982f}
 static const lesson_tour_moment tour[] = {
     /* IntersectTriangle on every face, a click on a face: its steps to the
        texture coordinates */
@@ -927,9 +932,14 @@ static const lesson_tour_moment tour[] = {
     {.sentence = "lesson.picking-triangles.tour.behind", .keys = "up", .click_count = 1,
      .clicks = {{.aim = LESSON_AIM_WINDOW, .fx = 0.5f, .fy = 0.41f}}, .steps = STEP_CAP,
      .has_camera = true, .camera = INSIDE_CAMERA},
-    /* the bounding sphere alone: a click in the hole */
-    {.sentence = "lesson.picking-triangles.tour.sphere", .keys = "b", .click_count = 1,
-     .clicks = {{.aim = LESSON_AIM_OBJECT, .object = -2}}, .steps = 0},
+    /* the bounding sphere alone: a click in the hole, walked in step mode
+       to D3DXIntersect's answer (the code panel lit there): no triangle.
+       Z keeps the click's own view (the dot in the hole, the sphere round
+       it) rather than the ray from the side; PANEL_CAMERA: the start
+       camera's eye turned right, the knot left of the panel */
+    {.sentence = "lesson.picking-triangles.tour.sphere", .keys = "bp", .click_count = 1,
+     .clicks = {{.aim = LESSON_AIM_OBJECT, .object = -2}}, .after = "z", .steps = STEP_CAP,
+     .until = STEP_ID("d3dx-miss"), .has_camera = true, .camera = PANEL_CAMERA},
     /* the fix: D3DXIntersect, the library (t >= 0, watertight, no
        threshold), the same click */
     {.sentence = "lesson.picking-triangles.tour.fix", .keys = "p", .click_count = 1,

@@ -17,6 +17,13 @@
  *   layers  L cycles which layers the pointer picks and the rectangle
  *           selects (Unity's LayerMask, three.js's layers).
  *
+ * Step mode (P, then '.' and ','): each rectangle is also selected by the
+ * listing listings/lesson6_xna_marquee.c, marquee selection as an XNA 4
+ * game writes it (the corners through Viewport.Unproject, six planes, a
+ * BoundingFrustum, each unit's BoundingSphere against it), recorded step
+ * by step for the code panel (C); the release reports whether its
+ * selection is the library's (listing_agrees).
+ *
  * No GL, no SDL: the app hands every move, drag and release to pointer().
  */
 #include "lesson.h"
@@ -26,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lesson6_xna_marquee.h"
 #include "msg.h"
 #include "terrain_mesh.h"
 
@@ -40,6 +48,7 @@
 #define HOVER_PX 6.0f           /* a path is picked within this many pixels of the cursor */
 #define BEHIND_SLACK 0.05f      /* world units: an object this far behind the terrain's hit still counts */
 #define TEXT(id) msg("lesson.hover-drag-select." id)
+#define STEP_CAP MARQUEE_STEPS(UNIT_COUNT)     /* the longest SelectUnits run */
 
 /* The layers: one bit each (rp_scene_set_mask). */
 enum {
@@ -87,6 +96,18 @@ typedef struct lesson6 {
     bool moved;                 /* GRAB_UNIT: the last drag found the terrain */
     float rect[4];              /* GRAB_RECT: x0, y0 (the press), x1, y1 (the cursor); pixels */
     int picked;                 /* the last press's pick, -1: none */
+    /* step mode: the listing's run on the last rectangle */
+    lesson_stepper stepper;
+    listing_step steps[STEP_CAP];
+    listing_trace trace;
+    bool has_steps;             /* the last gesture was a rectangle the listing ran on */
+    float step_rect[4];         /* that rectangle: press x, y, release x, y; pixels */
+    rp_viewport step_vp;        /* the release's viewport and camera, for the inset */
+    mat4 step_view, step_proj;
+    int step_unit[STEP_CAP];    /* the unit each step is about, -1: none */
+    int verdict_step[UNIT_COUNT];   /* the step that decides unit i, -1: none */
+    bool listing_selected[UNIT_COUNT];
+    bool listing_agrees;        /* the listing selected what the library's query selected */
 } lesson6;
 
 /* ------------------------------------------------------------ the world */
@@ -182,6 +203,7 @@ static void *create(const lesson_env *env)
     }
     self->hover = -1;
     self->picked = -1;
+    listing_trace_reset(&self->trace, self->steps, STEP_CAP);
     return self;
 }
 
@@ -194,6 +216,8 @@ static void update(void *self, float dt)
 static bool key(void *self_, char k)
 {
     lesson6 *self = self_;
+    if (lesson_stepper_key(&self->stepper, k))
+        return true;
     if (k != 'l')
         return false;
     self->layer_choice = (self->layer_choice + 1) % LAYER_CHOICES;
@@ -270,6 +294,10 @@ static void click(void *self_, const lesson_click *c, lesson_pick *out)
     bool ground;
     int index = pick_scene(self, c, &hit, &ground, &ground_hit);
     fill_hit(index, &hit, c, "scene", out);
+    /* the last rectangle's steps end with a new gesture */
+    self->has_steps = false;
+    listing_trace_reset(&self->trace, self->steps, STEP_CAP);
+    lesson_stepper_restart(&self->stepper, 0);
     self->picked = index;
     self->hover = index;
     if (index >= 0 && index < UNIT_COUNT) {
@@ -330,12 +358,55 @@ static bool drag_unit(lesson6 *self, const rp_ray *ray)
     return true;
 }
 
+/* The listing's marquee selection of the same rectangle, recorded step by
+   step (step mode shows it); then which unit each step is about. */
+static void run_listing(lesson6 *self, const lesson_click *c)
+{
+    Unit units[UNIT_COUNT];
+    for (int i = 0; i < UNIT_COUNT; ++i) {
+        const rp_sphere *u = &self->units[i];
+        units[i] = (Unit){{{u->center[0], u->center[1], u->center[2]}, u->radius}, unit_layer(i)};
+    }
+    Selection sel = {.viewport = c->viewport, .units = units, .unitCount = UNIT_COUNT,
+                     .selectableLayers = layers_now(self) & LAYER_UNITS, .selected = self->listing_selected,
+                     .trace = &self->trace};
+    glm_mat4_copy((vec4 *)c->proj, sel.projection);
+    glm_mat4_copy((vec4 *)c->view, sel.view);
+    listing_trace_reset(&self->trace, self->steps, STEP_CAP);
+    SelectUnits(&sel, (Vector2){self->rect[0], self->rect[1]}, (Vector2){self->rect[2], self->rect[3]});
+    memcpy(self->step_rect, self->rect, sizeof self->step_rect);
+    self->step_vp = c->viewport;
+    glm_mat4_copy((vec4 *)c->view, self->step_view);
+    glm_mat4_copy((vec4 *)c->proj, self->step_proj);
+    self->has_steps = true;
+    /* backwards: a plane step of Contains is about the unit whose
+       verdict follows it */
+    int unit = -1;
+    for (int k = 0; k < UNIT_COUNT; ++k)
+        self->verdict_step[k] = -1;
+    for (int k = self->trace.count - 1; k >= 0; --k) {
+        const listing_step *s = &self->steps[k];
+        const listing_watch *w = listing_step_watch(s, "i");
+        if (w && w->i >= 0 && w->i < UNIT_COUNT) {
+            unit = w->i;
+            if (!listing_step_watch(s, "meets"))
+                self->verdict_step[unit] = k;
+        } else if (!strstr(s->msg_id, ".step.plane-")) {
+            unit = -1;
+        }
+        self->step_unit[k] = unit;
+    }
+    lesson_stepper_restart(&self->stepper, self->trace.count);
+}
+
 /* The rectangle's units: the frustum under it, the unit layers the
    pointer may pick (none when L shows only the paths: a query's zero
-   layers would mean all). */
+   layers would mean all). The listing selects them too. */
 static void select_rect(lesson6 *self, const lesson_click *c)
 {
     clear_selection(self);
+    run_listing(self, c);
+    self->listing_agrees = memcmp(self->listing_selected, self->selected, sizeof self->selected) == 0;
     rp_frustum f;
     uint32_t layers = layers_now(self) & LAYER_UNITS;
     if (!layers || !rp_frustum_from_rect(self->rect[0], self->rect[1], self->rect[2], self->rect[3], &c->viewport,
@@ -351,6 +422,7 @@ static void select_rect(lesson6 *self, const lesson_click *c)
             ++self->selected_count;
         }
     }
+    self->listing_agrees = memcmp(self->listing_selected, self->selected, sizeof self->selected) == 0;
 }
 
 static bool pointer(void *self_, lesson_pointer_phase phase, const lesson_click *c, lesson_pick *out)
@@ -395,6 +467,15 @@ static bool pointer(void *self_, lesson_pointer_phase phase, const lesson_click 
         lesson_pick_vec3(out, "rect_from", (vec3){r[0], r[1], 0.0f}, 9);
         lesson_pick_vec3(out, "rect_to", (vec3){r[2], r[3], 0.0f}, 9);
         selected_field(self, out);
+        if (phase == LESSON_POINTER_RELEASE) {
+            int ids[UNIT_COUNT], n = 0;
+            for (int i = 0; i < UNIT_COUNT; ++i)
+                if (self->listing_selected[i])
+                    ids[n++] = i;
+            lesson_pick_ints(out, "listing_selected", ids, n);
+            lesson_pick_bool(out, "listing_agrees", self->listing_agrees);
+            lesson_pick_int(out, "steps", self->trace.count);
+        }
         return true;
     }
     return false;   /* a release after a click on a path, or a drag of nothing */
@@ -409,7 +490,7 @@ static const vec4 hover_color = {1.0f, 1.0f, 0.35f, 1.0f};
 static const vec4 select_color = {0.35f, 1.0f, 0.45f, 1.0f};
 
 /* a ring on the ground around a selected unit */
-static void draw_ring(const lesson6 *self, render_list *list, const rp_sphere *u)
+static void draw_ring(const lesson6 *self, render_list *list, const rp_sphere *u, const vec4 color)
 {
     enum { N = 32 };
     vec3 prev = {0};
@@ -420,7 +501,7 @@ static void draw_ring(const lesson6 *self, render_list *list, const rp_sphere *u
             p[1] = u->center[1] - u->radius;
         p[1] += PATH_LIFT;
         if (k > 0)
-            render_list_line(list, prev, p, select_color);
+            render_list_line(list, prev, p, color);
         glm_vec3_copy(p, prev);
     }
 }
@@ -431,10 +512,38 @@ static bool pickable(const lesson6 *self, int index)
     return (layers_now(self) & layer) != 0;
 }
 
+/* Step mode showing a step of the listing's run: the step's index, else -1. */
+static int step_shown(const lesson6 *self)
+{
+    if (!self->has_steps || !lesson_stepper_active(&self->stepper) || self->stepper.current >= self->trace.count)
+        return -1;
+    return self->stepper.current;
+}
+
+static const vec4 step_color = {0.35f, 0.9f, 1.0f, 1.0f};
+
+static void draw_rect_outline(render_list *list, const float *rect, const vec4 color)
+{
+    float x0 = glm_min(rect[0], rect[2]), x1 = glm_max(rect[0], rect[2]);
+    float y0 = glm_min(rect[1], rect[3]), y1 = glm_max(rect[1], rect[3]);
+    if (!(x1 > x0 && y1 > y0))
+        return;
+    render_list_fig_line(list, x0, y0, x1, y0, 2.0f, color);
+    render_list_fig_line(list, x1, y0, x1, y1, 2.0f, color);
+    render_list_fig_line(list, x1, y1, x0, y1, 2.0f, color);
+    render_list_fig_line(list, x0, y1, x0, y0, 2.0f, color);
+}
+
 static void draw(const void *self_, render_list *list)
 {
     const lesson6 *self = self_;
     render_list_terrain(list, &self->mesh.data);
+    /* step mode: the released rectangle stays, the step's unit is lit and
+       the rings come as the listing decides */
+    int shown = step_shown(self);
+    int step_unit = shown >= 0 ? self->step_unit[shown] : -1;
+    if (shown >= 0 && self->grab != GRAB_RECT)
+        draw_rect_outline(list, self->step_rect, step_color);
     for (int i = 0; i < UNIT_COUNT; ++i) {
         const rp_sphere *u = &self->units[i];
         mat4 model;
@@ -444,10 +553,14 @@ static void draw(const void *self_, render_list *list)
         if (!pickable(self, i))
             glm_vec4_scale(color, 0.45f, color);     /* dimmed: L leaves its layer out */
         color[3] = 1.0f;
-        bool lit = self->hover == i || (self->grab == GRAB_UNIT && self->grabbed == i);
-        render_list_shape(list, RENDER_SPHERE, model, color, lit ? (vec3){0.45f, 0.45f, 0.2f} : NULL);
-        if (self->selected[i])
-            draw_ring(self, list, u);
+        bool lit = self->hover == i || (self->grab == GRAB_UNIT && self->grabbed == i) || step_unit == i;
+        render_list_shape(list, RENDER_SPHERE, model, color,
+                          step_unit == i ? (vec3){0.1f, 0.45f, 0.55f} : lit ? (vec3){0.45f, 0.45f, 0.2f} : NULL);
+        bool decided = shown < 0 || (self->verdict_step[i] >= 0 && self->verdict_step[i] <= shown);
+        if (self->selected[i] && decided)
+            draw_ring(self, list, u, select_color);
+        else if (step_unit == i)
+            draw_ring(self, list, u, step_color);
     }
     for (int p = 0; p < PATH_COUNT; ++p) {
         bool lit = self->hover == UNIT_COUNT + p;
@@ -492,7 +605,115 @@ static void status(const void *self_, char *buf, size_t size)
     const char *doing = self->grab == GRAB_UNIT ? (self->moved ? TEXT("dragging") : TEXT("grabbed"))
                         : self->grab == GRAB_RECT ? TEXT("selecting")
                                                   : TEXT("idle");
-    snprintf(buf + n, size - (size_t)n, "%s", doing);
+    const char *steps = !self->stepper.on ? TEXT("steps.hint")
+                        : step_shown(self) >= 0 ? TEXT("steps.keys") : TEXT("steps.wait");
+    snprintf(buf + n, size - (size_t)n, "%s\n%s", doing, steps);
+}
+
+/* The code panel: the listing, the last rectangle's steps, the one shown. */
+static bool code(const void *self_, lesson_code_view *out)
+{
+    const lesson6 *self = self_;
+    memset(out, 0, sizeof *out);
+    out->code = &listing_lesson6_xna_marquee;
+    if (self->has_steps) {
+        out->steps = self->steps;
+        out->count = self->trace.count;
+    }
+    int shown = step_shown(self);
+    if (shown >= 0) {
+        out->step = &self->steps[shown];
+        out->index = shown;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ the inset */
+
+static const vec4 fig_bg = {0.05f, 0.06f, 0.09f, 1.0f};
+static const vec4 fig_title = {1.0f, 0.85f, 0.45f, 1.0f};
+static const vec4 fig_text = {0.85f, 0.88f, 0.92f, 1.0f};
+static const vec4 fig_dim = {0.42f, 0.45f, 0.52f, 1.0f};
+static const vec4 fig_plane = {1.0f, 0.7f, 0.2f, 1.0f};
+
+/* The window as the release saw it, scaled into the inset: the rectangle
+   (clipped to the window, as GetSelectionRectangle clips it), the plane
+   the step tests as the rectangle's side (Near and Far: all of it), and
+   each unit's sphere where the camera shows it, coloured by what the
+   listing has decided up to the step: green selected, grey left out. */
+static void figure(const void *self_, const lesson_figure_area *area, render_list *list)
+{
+    const lesson6 *self = self_;
+    float ts = area->text_scale;
+    render_list_fig_rect(list, area->x, area->y, area->w, area->h, fig_bg);
+    float y = lesson_fig_text(list, area, area->y + 4.0f * ts, fig_title, TEXT("figure.title"));
+    if (!self->has_steps || self->trace.count == 0) {
+        lesson_fig_text(list, area, y, fig_text, TEXT("figure.empty"));
+        return;
+    }
+    int shown = step_shown(self);
+    if (shown < 0)
+        shown = self->trace.count - 1;
+    const rp_viewport *vp = &self->step_vp;
+    float s = glm_min((area->w - 12.0f * ts) / vp->width, (area->y + area->h - y - 6.0f * ts) / vp->height);
+    if (!(s > 0.0f))
+        return;
+    float ox = area->x + 0.5f * (area->w - vp->width * s), oy = y + 2.0f * ts;
+#define FX(px) (ox + ((px) - vp->x) * s)
+#define FY(py) (oy + ((py) - vp->y) * s)
+    float win[4] = {vp->x, vp->y, vp->x + vp->width, vp->y + vp->height};
+    draw_rect_outline(list, (float[4]){FX(win[0]), FY(win[1]), FX(win[2]), FY(win[3])}, fig_dim);
+    float x0 = glm_clamp(glm_min(self->step_rect[0], self->step_rect[2]), win[0], win[2]);
+    float x1 = glm_clamp(glm_max(self->step_rect[0], self->step_rect[2]), win[0], win[2]);
+    float y0 = glm_clamp(glm_min(self->step_rect[1], self->step_rect[3]), win[1], win[3]);
+    float y1 = glm_clamp(glm_max(self->step_rect[1], self->step_rect[3]), win[1], win[3]);
+    float r[4] = {FX(x0), FY(y0), FX(x1), FY(y1)};
+    draw_rect_outline(list, r, step_color);
+    /* the plane of a plane step: p 0 Near 1 Far 2 Left 3 Right 4 Top 5 Bottom */
+    const listing_step *st = &self->steps[shown];
+    const listing_watch *p = strstr(st->msg_id, ".step.plane-") ? listing_step_watch(st, "p") : NULL;
+    if (p) {
+        static const char *const names[6] = {"Near", "Far", "Left", "Right", "Top", "Bottom"};
+        int k = p->i;
+        if (k < 2) {
+            render_list_fig_rect(list, r[0], r[1], r[2] - r[0], r[3] - r[1], (vec4){1.0f, 0.7f, 0.2f, 0.18f});
+        } else {
+            float ex0 = k == 3 ? r[2] : r[0], ex1 = k == 2 ? r[0] : r[2];
+            float ey0 = k == 5 ? r[3] : r[1], ey1 = k == 4 ? r[1] : r[3];
+            render_list_fig_line(list, ex0, ey0, ex1, ey1, 4.0f * ts, fig_plane);
+        }
+        if (k >= 0 && k < 6)
+            render_list_fig_text(list, 0.5f * (r[0] + r[2]), 0.5f * (r[1] + r[3]) - 6.0f * ts, ts,
+                                 RENDER_ALIGN_CENTER, 0.0f, fig_plane, names[k]);
+    }
+    /* the units: a circle of the sphere's size on screen, its number */
+    int step_unit = self->step_unit[shown];
+    mat4 view, proj;
+    glm_mat4_copy((vec4 *)self->step_view, view);
+    glm_mat4_copy((vec4 *)self->step_proj, proj);
+    for (int i = 0; i < UNIT_COUNT; ++i) {
+        const rp_sphere *u = &self->units[i];
+        vec3 at;
+        vec4 clip;
+        glm_mat4_mulv(view, (vec4){u->center[0], u->center[1], u->center[2], 1.0f}, clip);
+        if (!rp_project_point(u->center, vp, proj, view, RP_GL, at) || !(clip[2] < 0.0f))
+            continue;
+        float radius = u->radius * proj[1][1] * 0.5f * vp->height / -clip[2] * s;
+        bool decided = self->verdict_step[i] >= 0 && self->verdict_step[i] <= shown;
+        vec4 color;
+        glm_vec4_copy((float *)(decided ? (self->listing_selected[i] ? select_color : fig_dim)
+                                : unit_layer(i) == LAYER_BLUE ? blue : orange), color);
+        bool now = i == step_unit;
+        radius = glm_max(radius, 3.0f * ts);
+        render_list_fig_circle(list, FX(at[0]), FY(at[1]), radius, now ? 3.0f * ts : 1.5f * ts,
+                               now ? step_color : color);
+        char label[8];
+        snprintf(label, sizeof label, "%d", i);     /* the listing's i */
+        render_list_fig_text(list, FX(at[0]) + radius + 2.0f * ts, FY(at[1]) - 6.0f * ts, ts, RENDER_ALIGN_LEFT,
+                             0.0f, now ? step_color : color, label);
+    }
+#undef FX
+#undef FY
 }
 
 /* ------------------------------------------------------------ objects */
@@ -525,6 +746,7 @@ static int objects(const void *self_, const vec3 eye, lesson_object *out, int ca
 /* ------------------------------------------------------------ tour */
 
 #define TOUR_ID(name) "lesson.hover-drag-select.tour." name
+#define STEP_ID(name) "lesson.hover-drag-select.step." name
 
 static const lesson_tour_moment tour[] = {
     /* hover: the cursor on path 1's middle; the path glows */
@@ -546,6 +768,25 @@ static const lesson_tour_moment tour[] = {
      .keys = "ll",
      .click_count = 1,
      .clicks = {{.aim = LESSON_AIM_OBJECT, .object = 1, .gesture = LESSON_GESTURE_MOVE}}},
+    /* step mode: a rectangle left of the code panel, from the ground at the
+       left edge down to the middle, stepped to the listing's first
+       Contains verdict (unit 2, wholly inside) */
+    {.sentence = TOUR_ID("steps"),
+     .keys = "p",
+     .click_count = 1,
+     .clicks = {{.aim = LESSON_AIM_WINDOW, .fx = 0.03f, .fy = 0.47f, .gesture = LESSON_GESTURE_DRAG,
+                 .to_fx = 0.52f, .to_fy = 0.72f}},
+     .steps = STEP_CAP,
+     .until = STEP_ID("unit-contains")},
+    /* the same rectangle: its top right corner passes just below and left
+       of unit 4, which Contains calls Intersects and the exact test leaves out */
+    {.sentence = TOUR_ID("corner"),
+     .keys = "p",
+     .click_count = 1,
+     .clicks = {{.aim = LESSON_AIM_WINDOW, .fx = 0.03f, .fy = 0.47f, .gesture = LESSON_GESTURE_DRAG,
+                 .to_fx = 0.52f, .to_fy = 0.72f}},
+     .steps = STEP_CAP,
+     .until = STEP_ID("exact-misses")},
 };
 
 const lesson lesson6_select = {
@@ -561,6 +802,8 @@ const lesson lesson6_select = {
     .status = status,
     .objects = objects,
     .pointer = pointer,
+    .code = code,
+    .figure = figure,
     .tour = tour,
     .tour_count = (int)(sizeof tour / sizeof tour[0]),
 };

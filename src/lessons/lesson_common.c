@@ -307,6 +307,79 @@ bool lesson_tour_point(const lesson *l, const void *self, const lesson_tour_clic
     return false;
 }
 
+/* lesson_fig_lines' width of a character starting with byte c at scale ts
+   (0 for a UTF-8 continuation byte) */
+static float fig_char_w(unsigned char c, float ts)
+{
+    if ((c & 0xC0) == 0x80)
+        return 0.0f;
+    return (c >= 0xE0 ? 12.0f : 6.0f) * ts;
+}
+
+static float fig_width(const char *s, size_t n, float ts)
+{
+    float w = 0.0f;
+    for (size_t i = 0; i < n; ++i)
+        w += fig_char_w((unsigned char)s[i], ts);
+    return w;
+}
+
+void lesson_fig_phrases(const char *text, float max_w, float ts, char *out, size_t size)
+{
+    if (!out || size == 0)
+        return;
+    out[0] = '\0';
+    if (!text)
+        return;
+    size_t len = 0;
+    float line_w = 0.0f;    /* the width of out's last line */
+    for (const char *p = text; *p;) {
+        /* the gap before the next phrase: spaces, and a newline among them
+           (the text's own line break); then the phrase, up to the next run
+           of two spaces or newline */
+        size_t gap = strspn(p, " ");
+        bool newline = p[gap] == '\n';
+        if (newline)
+            ++gap;
+        const char *phrase = p + gap;
+        size_t n = 0;
+        while (phrase[n] && phrase[n] != '\n' && !(phrase[n] == ' ' && phrase[n + 1] == ' '))
+            ++n;
+        bool breaks = newline || (gap >= 2 && len > 0 &&
+                                  line_w + fig_width(p, gap, ts) + fig_width(phrase, n, ts) > max_w);
+        const char *from = breaks ? phrase : p;
+        size_t take = breaks ? n : gap + n;
+        if (breaks) {
+            if (len + 1 >= size)
+                return;
+            out[len++] = '\n';
+            out[len] = '\0';
+            line_w = 0.0f;
+        }
+        for (size_t k = 0; k < take; ++k) {
+            /* whole characters only: a lead byte goes in with room for its sequence */
+            unsigned char c = (unsigned char)from[k];
+            size_t seq = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+            if ((c & 0xC0) != 0x80 && len + seq >= size) {
+                out[len] = '\0';
+                return;     /* full: cut short here */
+            }
+            out[len++] = from[k];
+            line_w += fig_char_w(c, ts);
+        }
+        out[len] = '\0';
+        p = phrase + n;
+    }
+}
+
+float lesson_fig_phrase_text(render_list *list, const lesson_figure_area *area, float y, const vec4 color,
+                             const char *text)
+{
+    char phrased[1024];
+    lesson_fig_phrases(text, area->w - 12.0f * area->text_scale, area->text_scale, phrased, sizeof phrased);
+    return lesson_fig_text(list, area, y, color, phrased);
+}
+
 int lesson_fig_lines(const char *text, float max_w, float ts)
 {
     if (!text)

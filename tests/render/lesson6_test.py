@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render tests of lesson 6 (hover, drag, select) through script mode.
 
-    lesson6_test.py RAYPICK [Lesson6Test.test_TEST ...]    TEST: drag hover select
+    lesson6_test.py RAYPICK [Lesson6Test.test_TEST ...]    TEST: drag hover select steps
 
 The program runs under an X server (xvfb-run when there is no DISPLAY);
 every expectation comes from the test's side, through the camera
@@ -16,10 +16,18 @@ every expectation comes from the test's side, through the camera
 - select: a rectangle dragged on the ground (any corner order) selects
   exactly the units a brute-force projection finds (each unit's centre
   inside the rectangle: selected; its projected disc clear of it: not;
-  rectangles that leave a unit in between are not used).
+  rectangles that leave a unit in between are not used);
+- steps: step mode (P) and a rectangle: the release reports the listing's
+  selection equal to the library's and its step count; the code panel
+  shows listings/lesson6_xna_marquee.c with the step's line lit (the
+  --report step line's code is that line of listing2c.py --print), the
+  inset shows the step's unit in cyan, the units selected so far in
+  green and the tested plane's side in amber; the rectangle stays drawn
+  in the scene; C hides the panel.
 """
 import math
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,6 +35,41 @@ from rp_render import Camera, RenderCase, add, check, ctx, layout, main, read_pn
 
 LESSON = 6
 W, H = 1280, 720
+
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+PANEL_BG = (5, 8, 15)           # (0.02, 0.03, 0.06): code_panel_draw.c
+INSET_BG = (13, 15, 23)         # (0.05, 0.06, 0.09): lesson6_select.c, fig_bg
+LIT_BAND = (89, 82, 26)         # (0.35, 0.32, 0.1)
+STEP_CYAN = (89, 230, 255)      # (0.35, 0.9, 1): the step's unit, the rectangle in step mode
+SELECT_GREEN = (89, 255, 115)   # (0.35, 1, 0.45): selected
+PLANE_AMBER = (255, 179, 51)    # (1, 0.7, 0.2): the tested plane's side
+# the tour's step-mode rectangle (moments 5 and 6: 0.03, 0.47 to 0.52, 0.72 of the window)
+STEP_RECT = (38, 338, 666, 518)
+
+
+def listing_lines():
+    """the lines the code panel shows, as listing2c.py prints them"""
+    script = os.path.join(ROOT, "src", "lessons", "listings", "listing2c.py")
+    path = os.path.join(ROOT, "src", "lessons", "listings", "lesson6_xna_marquee.c")
+    out = subprocess.run([sys.executable, script, "--print", path], stdout=subprocess.PIPE,
+                         universal_newlines=True, check=True)
+    return [line.split("  ", 1)[1] if "  " in line else "" for line in out.stdout.split("\n")[:-1]]
+
+
+def count(img, rect, test):
+    x, y, w, h = [int(v) for v in rect]
+    return sum(1 for yy in range(y, y + h) for xx in range(x, x + w) if test(img.pixel(xx, yy)))
+
+
+def near(p, rgb, tol=14):
+    return all(abs(a - b) <= tol for a, b in zip(p, rgb))
+
+
+def last(lines, key):
+    found = [line[key] for line in lines if key in line]
+    check(bool(found), "a %r line" % key)
+    return found[-1] if found else {}
 
 
 def reports(out, event=None):
@@ -179,6 +222,63 @@ class Lesson6Test(RenderCase):
         check(used >= 4, "at least four rectangles compared: %d" % used)
         check(any(len(rel["selected"]) >= 2 for rel in releases), "some rectangle selects several units")
         check(any(len(rel["selected"]) == 0 for rel in releases), "some rectangle selects none")
+
+    def shot(self, name, args):
+        path = os.path.join(ctx.tmp, "l6-%s.png" % name)
+        out, _ = run(["--lesson", LESSON, "--size", "%dx%d" % (W, H), "--report", "--screenshot", path] + args)
+        return out, read_png(path)
+
+    def test_steps(self):
+        listing = listing_lines()
+        # P, then the rectangle: the release's report, the first step shown
+        r = STEP_RECT
+        out, img = self.shot("steps", ["--key", "h@0", "--key", "p@0",
+                                       "--drag", "%d,%d:%d,%d@1-5" % r, "--frames", 8])
+        rel = reports(out, "release")
+        check(len(rel) == 1, "one release: %d" % len(rel))
+        if rel:
+            rel = rel[0]
+            check(rel.get("listing_agrees") is True, "the listing selects what the library selects: %s" % rel)
+            check(rel.get("listing_selected") == rel.get("selected"), "the same units: %s" % rel)
+            check(len(rel.get("selected", [])) >= 2, "the rectangle selects units: %s" % rel)
+        step = last(out, "step")
+        check(step.get("index") == 0 and step.get("tag", "").endswith(".step.rectangle"),
+              "the first step shown after the release: %s" % step)
+        check(step.get("count", 0) == (rel.get("steps") if rel else -1), "the steps the release counted: %s" % step)
+        panel = last(out, "panel")
+        check(panel.get("shown") is True, "step mode shows the code panel")
+        if panel.get("shown"):
+            code, fig, lit = panel["code"], panel["figure"], panel["lit"]
+            area = code[2] * code[3]
+            check(code[0] > W * 0.5 and code[1] + code[3] < fig[1], "code above the inset, on the right: %s" % panel)
+            check(count(img, code, lambda p: near(p, PANEL_BG, 1)) > 0.5 * area, "the panel's background")
+            check(count(img, code, lambda p: sum(p) > 480) > 0.01 * area, "the panel's text")
+            check(count(img, fig, lambda p: near(p, INSET_BG, 1)) > 0.2 * fig[2] * fig[3], "the inset's background")
+            check(count(img, lit, lambda p: near(p, LIT_BAND, 10)) > 0.3 * lit[2] * lit[3], "the lit band")
+            check(step.get("code") == listing[step["line"] - 1], "the step's line is the listing's: %s" % step)
+            row = (lit[1] + 1 - panel["code_y"]) / panel["line_h"]
+            check(abs(row + panel["first_line"] - step["line"]) < 0.1, "the band is on the step's line")
+            # the rectangle stays drawn in the scene, in cyan: its left side
+            side = (r[0] - 2, r[1] + 10, 5, r[3] - r[1] - 20)
+            check(count(img, side, lambda p: near(p, STEP_CYAN, 30)) > 0.5 * side[3], "the rectangle's left side")
+        # tour 6: the corner's unit in cyan in the inset, the two selected before it in green
+        out, img = self.shot("corner", ["--tour", 6, "--key", "h@0", "--frames", 4])
+        step = last(out, "step")
+        check(step.get("tag", "").endswith(".step.exact-misses"), "tour 6 stops at the exact test: %s" % step)
+        check(step.get("code") == listing[step.get("line", 1) - 1], "its line is the listing's")
+        fig = last(out, "panel").get("figure", [0, 0, 1, 1])
+        check(count(img, fig, lambda p: near(p, STEP_CYAN, 30)) > 60, "the step's unit and the rectangle, cyan")
+        check(count(img, fig, lambda p: near(p, SELECT_GREEN, 30)) > 30, "the units selected so far, green")
+        # tour 5 walked back to unit 0's Top plane: its side of the rectangle in amber
+        out, img = self.shot("plane", ["--tour", 5, "--key", "h@0"] + ["--key", ",@2"] * 8 + ["--frames", 6])
+        step = last(out, "step")
+        check(step.get("tag", "").endswith(".step.plane-outside") and step.get("watches", {}).get("p") == "4",
+              "unit 0's Top plane: %s" % step)
+        fig = last(out, "panel").get("figure", [0, 0, 1, 1])
+        check(count(img, fig, lambda p: near(p, PLANE_AMBER, 30)) > 60, "the Top side, amber")
+        # C hides the panel: the scene is drawn there
+        out, img = self.shot("hidden", ["--tour", 5, "--key", "h@0", "--key", "c@2", "--frames", 4])
+        check(last(out, "panel").get("shown") is False, "C hides the panel")
 
 
 if __name__ == "__main__":

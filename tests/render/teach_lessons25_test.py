@@ -227,9 +227,13 @@ class Tour(RenderCase):
             elif n == 2:    # a face behind the eye kept
                 self.assertTrue(pick["hit"] and pick["t"] < 0 and pick["fDist"] < 0)
                 behind = pick["id"]
-            elif n == 3:    # the bounding sphere's false positive
+            elif n == 3:    # the bounding sphere's false positive; the panel at D3DXIntersect's no
                 self.assertEqual(pick["method"], "sphere")
                 self.assertTrue(pick["hit"] and pick["false_positive"])
+                step = only(lines, "step")[-1]
+                self.assertEqual(step["tag"].split(".")[-1], "d3dx-miss")
+                self.assertEqual(step["watches"]["bHit"], "false")
+                self.assertTrue(only(lines, "panel")[-1]["shown"])
             else:           # the fix: in front, another face
                 self.assertEqual(pick["method"], "mesh")
                 self.assertTrue(pick["hit"] and pick["t"] > 0 and pick["id"] != behind)
