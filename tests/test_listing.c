@@ -15,6 +15,11 @@
 #include "lesson4_xna_recipe.h"
 #include "msg.h"
 
+/* the other listings (their headers each define the tutorial's types: one
+   a file) */
+extern const listing listing_lesson1_cgame_pick, listing_lesson2_phaser_tutorial, listing_lesson3_sphere_tests,
+    listing_lesson5_pick_sample;
+
 /* ------------------------------------------------------------ recorder */
 
 static void steps_are_kept_up_to_the_capacity_then_counted(void **state)
@@ -152,6 +157,153 @@ static void recipe_listing_shows_the_recipes_names(void **state)
     }
 }
 
+/* ------------------------------------------------------------ translated comments */
+
+static const listing *const all_listings[] = {&listing_lesson1_cgame_pick, &listing_lesson2_phaser_tutorial,
+                                              &listing_lesson3_sphere_tests, &listing_lesson4_xna_recipe,
+                                              &listing_lesson5_pick_sample};
+#define LISTINGS (sizeof all_listings / sizeof all_listings[0])
+
+/* A comment is shown in the language, the code beside it as written: a
+   comment on its own lines (lesson 3's first) and one after code (lesson
+   5's line 44); English shows the listing's own line. */
+static void comments_are_shown_in_the_language(void **state)
+{
+    (void)state;
+    const listing *l3 = &listing_lesson3_sphere_tests, *l5 = &listing_lesson5_pick_sample;
+    char buf[LISTING_LINE_SHOWN_MAX];
+    assert_string_equal(listing_line_text(l3, 1), "// The German tutorial. A projectile is a point: a hit is");
+    assert_string_equal(listing_line_text(l5, 44), "    v.z = -1.0f;    // GL's camera looks down -z (the sample's: +1)");
+    assert_true(msg_set_language("en"));
+    for (size_t k = 0; k < LISTINGS; ++k)
+        for (int n = 1; n <= all_listings[k]->line_count; ++n)
+            assert_string_equal(listing_line_shown(all_listings[k], n, buf, sizeof buf),
+                                listing_line_text(all_listings[k], n));
+    assert_true(msg_set_language("de"));
+    assert_string_equal(listing_line_shown(l3, 1, buf, sizeof buf),
+                        "// Das deutsche Tutorial. Ein Geschoss ist ein Punkt: ein Treffer");
+    assert_string_equal(listing_line_shown(l3, 3, buf, sizeof buf),
+                        "// quadrierte Radius ist (Quadrate: keine Wurzel zu ziehen).");
+    assert_string_equal(listing_line_shown(l5, 44, buf, sizeof buf),
+                        "    v.z = -1.0f;    // Die GL-Kamera blickt nach -z (im Beispiel: +1)");
+    /* a line without a comment: as written */
+    assert_string_equal(listing_line_shown(l5, 43, buf, sizeof buf), listing_line_text(l5, 43));
+    assert_true(msg_set_language("zh"));
+    assert_string_equal(listing_line_shown(l3, 1, buf, sizeof buf),
+                        "// \u5fb7\u8bed\u6559\u7a0b\u3002\u70ae\u5f39\u88ab\u89c6\u4e3a\u4e00\u4e2a\u70b9"
+                        "\uff1a\u53ea\u8981\u8ddd\u79bb\u7684\u5e73\u65b9");       /* 德语教程。炮弹被视为一个点：只要距离的平方 */
+    assert_string_equal(listing_line_shown(l5, 44, buf, sizeof buf),
+                        "    v.z = -1.0f;    // GL \u7684\u76f8\u673a\u671d -z \u770b"
+                        "\uff08\u793a\u4f8b\u4e2d\u4e3a +1\uff09");        /* GL 的相机朝 -z 看（示例中为 +1） */
+    assert_string_equal(listing_line_shown(l5, 43, buf, sizeof buf), listing_line_text(l5, 43));
+    assert_true(msg_set_language("en"));
+}
+
+/* Every comment of every listing, in every language: its id is in the
+   catalogue with the listing's comment as its English text (the catalogue
+   and the compiled listing agree), translated into the same number of
+   lines; the code in front of it is shown as written. */
+static void every_comment_is_translated_beside_its_code(void **state)
+{
+    (void)state;
+    char buf[LISTING_LINE_SHOWN_MAX];
+    int comments = 0;
+    for (const char *const *code = msg_languages(); *code; ++code) {
+        assert_true(msg_set_language(*code));
+        for (size_t k = 0; k < LISTINGS; ++k) {
+            const listing *l = all_listings[k];
+            assert_non_null(l->comments);
+            for (int n = 1; n <= l->line_count; ++n) {
+                const listing_comment *c = &l->comments[n - 1];
+                const char *line = listing_line_text(l, n), *shown = listing_line_shown(l, n, buf, sizeof buf);
+                if (!c->id) {
+                    assert_null(strstr(line, "//"));
+                    assert_string_equal(shown, line);
+                    continue;
+                }
+                ++comments;
+                assert_true(c->column >= 2 && c->column <= strlen(line) && c->part < c->parts);
+                assert_memory_equal(line + c->column - 2 - (line[c->column - 1] == ' '), "//", 2);
+                assert_memory_equal(shown, line, c->column);
+                const char *english = msg_in("en", c->id), *own = msg_in(*code, c->id);
+                if (!english || !own)
+                    fail_msg("%s line %d: %s has no text in %s (po/)", l->name, n, c->id, english ? *code : "en");
+                /* the catalogue's line `part` is the comment's text (English) or the shown one */
+                const char *want = english, *got = line + c->column;
+                for (int pass = 0; pass < 2; ++pass) {
+                    const char *p = pass ? own : english;
+                    int lines = 1;
+                    for (const char *q = p; *q; ++q)
+                        lines += *q == '\n';
+                    if (lines != c->parts)
+                        fail_msg("%s: %s's %s text has %d lines, the comment %d", l->name, c->id,
+                                 pass ? *code : "en", lines, c->parts);
+                    for (int part = 0; part < c->part; ++part)
+                        p = strchr(p, '\n') + 1;
+                    size_t len = strchr(p, '\n') ? (size_t)(strchr(p, '\n') - p) : strlen(p);
+                    want = p;
+                    got = pass ? shown + c->column : line + c->column;
+                    if (strlen(got) != len || memcmp(got, want, len) != 0)
+                        fail_msg("%s line %d (%s): \"%s\" is not the catalogue's %s \"%.*s\"", l->name, n, c->id,
+                                 got, pass ? *code : "en", (int)len, want);
+                }
+                if (strcmp(*code, "en") != 0)
+                    assert_string_not_equal(shown, line);       /* translated, not English again */
+            }
+        }
+    }
+    assert_true(comments > 20 * 3);
+    assert_true(msg_set_language("en"));
+}
+
+/* What is not shown translated: a comment the catalogue's English does not
+   match (changed since the translation), a translation with another
+   number of lines; a short buffer cuts at a character's boundary. */
+static void a_stale_or_misshapen_translation_shows_the_line_as_written(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {"x = 1;  // a comment that was changed", "y = 2;  // hitShield -1: no shield is hit, the beam flies on."};
+    static const unsigned short display[] = {0, 1, 2};
+    static const listing_comment stale[] = {{"listing.lesson2_phaser_tutorial.comment.4", 11, 0, 1},
+                                            {"listing.lesson2_phaser_tutorial.comment.4", 11, 0, 2}};
+    static const listing_comment right[] = {{NULL, 0, 0, 0}, {"listing.lesson2_phaser_tutorial.comment.4", 11, 0, 1}};
+    listing l = {"fixture", "fixture.c", 2, lines, 2, display, stale};
+    char buf[LISTING_LINE_SHOWN_MAX];
+    assert_true(msg_set_language("de"));
+    assert_string_equal(listing_line_shown(&l, 1, buf, sizeof buf), lines[0]);
+    assert_string_equal(listing_line_shown(&l, 2, buf, sizeof buf), lines[1]);
+    l.comments = right;
+    assert_string_equal(listing_line_shown(&l, 2, buf, sizeof buf),
+                        "y = 2;  // hitShield -1: kein Schild getroffen, der Strahl fliegt weiter.");
+    l.comments = NULL;
+    assert_string_equal(listing_line_shown(&l, 2, buf, sizeof buf), lines[1]);
+    /* cut to the buffer, never inside a character */
+    assert_true(msg_set_language("zh"));
+    l.comments = right;
+    char small[16];
+    assert_string_equal(listing_line_shown(&l, 2, small, sizeof small), "y = 2;  // hitS");
+    assert_string_equal(listing_line_shown(&l, 2, small, 10), "y = 2;  /");
+    const listing *l5 = &listing_lesson5_pick_sample;
+    listing_line_shown(l5, 44, small, sizeof small);
+    assert_string_equal(small, "    v.z = -1.0f");
+    char shown[LISTING_LINE_SHOWN_MAX];
+    listing_line_shown(l5, 44, shown, sizeof shown);
+    for (size_t size = 1; size <= strlen(shown) + 1; ++size) {
+        char cut[LISTING_LINE_SHOWN_MAX];
+        listing_line_shown(l5, 44, cut, size);
+        size_t len = strlen(cut);
+        assert_true(len < size && strncmp(cut, shown, len) == 0);
+        assert_true(shown[len] == '\0' || ((unsigned char)shown[len] & 0xc0) != 0x80);    /* a character's start */
+        assert_true(len + 4 >= size || len == strlen(shown));
+    }
+    assert_null(listing_line_shown(l5, 0, buf, sizeof buf));
+    assert_null(listing_line_shown(l5, l5->line_count + 1, buf, sizeof buf));
+    assert_null(listing_line_shown(NULL, 1, buf, sizeof buf));
+    assert_null(listing_line_shown(l5, 1, NULL, 4));
+    assert_null(listing_line_shown(l5, 1, buf, 0));
+    assert_true(msg_set_language("en"));
+}
+
 /* ------------------------------------------------------------ labels */
 
 static void labels_do_not_pile_up(void **state)
@@ -229,6 +381,9 @@ int main(void)
         cmocka_unit_test(watches_are_formatted_when_shown),
         cmocka_unit_test(embedded_listing_maps_every_line),
         cmocka_unit_test(recipe_listing_shows_the_recipes_names),
+        cmocka_unit_test(comments_are_shown_in_the_language),
+        cmocka_unit_test(every_comment_is_translated_beside_its_code),
+        cmocka_unit_test(a_stale_or_misshapen_translation_shows_the_line_as_written),
         cmocka_unit_test(labels_do_not_pile_up),
         cmocka_unit_test(figure_commands_are_copied_and_wrapped),
     };

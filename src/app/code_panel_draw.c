@@ -1,8 +1,8 @@
 /* code_panel_draw.c: the code panel (code_panel.h) as 2D figure commands
    (render_list_fig_*: the renderer keeps them in a layer while they stay
    the same), measured with the renderer's HUD text: the listing with its
-   line numbers, the current step's line lit, then the step's header, its
-   sentence (the catalogue's, in the current language) and its watched
+   line numbers (its comments in the current language: listing_line_shown),
+   the current step's line lit, then the step's header, its sentence (the catalogue's, in the current language) and its watched
    variables. */
 #include "code_panel_draw.h"
 
@@ -19,8 +19,9 @@ static float measure(const char *line, void *user)
 static float widest_line(renderer *r, const listing *l)
 {
     float w = 0.0f;
+    char shown[LISTING_LINE_SHOWN_MAX];
     for (int n = 1; n <= l->line_count; ++n) {
-        float lw = render_text_width(r, listing_line_text(l, n), 1.0f);
+        float lw = render_text_width(r, listing_line_shown(l, n, shown, sizeof shown), 1.0f);
         w = lw > w ? lw : w;
     }
     return w;
@@ -89,11 +90,11 @@ void code_panel_draw(render_list *list, const code_panel_frame *p, const lesson_
     for (int i = 0; i < l->visible_lines; ++i) {
         int n = l->first_line + i;
         float y = l->code_y + (float)i * l->line_h;
-        char num[16];
+        char num[16], shown[LISTING_LINE_SHOWN_MAX];
         snprintf(num, sizeof num, "%*d", nd, n);
         render_list_fig_text(list, l->number_x, y, l->scale, RENDER_ALIGN_LEFT, 0.0f, number, num);
         render_list_fig_text_clipped(list, l->code_x, y, l->scale, l->clip_right, n == lit ? lit_text : text,
-                                     listing_line_text(v->code, n));
+                                     listing_line_shown(v->code, n, shown, sizeof shown));
     }
     render_list_fig_text_clipped(list, l->number_x, l->text_y, l->scale, l->clip_right, below, p->text);
 }

@@ -346,8 +346,9 @@ void report_step(FILE *out, int lesson, int frame, const lesson_code_view *v)
     report_string(out, v->step->msg_id);
     fprintf(out, ",\"sentence\":");
     report_string(out, msg(v->step->msg_id));
+    char shown[LISTING_LINE_SHOWN_MAX];
     fprintf(out, ",\"code\":");
-    report_string(out, listing_line_text(v->code, line));
+    report_string(out, listing_line_shown(v->code, line, shown, sizeof shown));
     fprintf(out, ",\"watches\":{");
     for (int i = 0; i < v->step->watch_count; ++i) {
         char value[96];

@@ -64,8 +64,8 @@ typedef struct report_hud {
    moment): {"step":{"lesson", "frame", "index" (0-based), "count",
    "line" (the listing's display line it lights), "source_line",
    "listing" (its path), "tag" (the step's id in the catalogue),
-   "sentence" (its text now), "code" (the lit line's text), "watches":
-   {"name":"value", ...}}}. */
+   "sentence" (its text now), "code" (the lit line as the panel shows it:
+   a comment in the language), "watches": {"name":"value", ...}}}. */
 void report_step(FILE *out, int lesson, int frame, const lesson_code_view *v);
 /* After --screenshot, with --report: {"panel":{"lesson", "frame",
    "shown", and when shown "code", "figure", "lit" ([x,y,w,h], drawable

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "msg.h"
+
 int listing_display_line(const listing *l, int source_line)
 {
     if (!l || source_line < 1 || source_line > l->source_line_count)
@@ -17,6 +19,80 @@ const char *listing_line_text(const listing *l, int n)
     if (!l || n < 1 || n > l->line_count)
         return NULL;
     return l->lines[n - 1];
+}
+
+/* Appends text[0..len) to buf (used bytes so far *at), cut before a
+   character that does not fit; "%%" is one '%' when percent is set. */
+static void append(char *buf, size_t size, size_t *at, const char *text, size_t len, bool percent)
+{
+    for (size_t i = 0; i < len && *at + 1 < size; ++i) {
+        if (percent && text[i] == '%' && i + 1 < len && text[i + 1] == '%')
+            ++i;
+        size_t bytes = 1;
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0xc0)
+            bytes = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+        if (*at + bytes >= size || i + bytes > len)
+            break;
+        memcpy(buf + *at, text + i, bytes);
+        *at += bytes;
+        i += bytes - 1;
+    }
+    buf[*at] = '\0';
+}
+
+/* Line `part` of a catalogue text (lines end in '\n'): its start and
+   length; false when the text has another number of lines than parts. */
+static bool text_line(const char *text, int part, int parts, const char **start, size_t *len)
+{
+    int lines = 1;
+    for (const char *p = text; *p; ++p)
+        lines += *p == '\n';
+    if (lines != parts)
+        return false;
+    const char *p = text;
+    for (int k = 0; k < part; ++k)
+        p = strchr(p, '\n') + 1;
+    const char *end = strchr(p, '\n');
+    *start = p;
+    *len = end ? (size_t)(end - p) : strlen(p);
+    return true;
+}
+
+/* true when a catalogue line (a printf format: "%%" for '%') reads as the
+   comment's text */
+static bool same_text(const char *format, size_t len, const char *text)
+{
+    size_t i = 0;
+    for (; i < len; ++i, ++text) {
+        if (format[i] == '%' && i + 1 < len && format[i + 1] == '%')
+            ++i;
+        if (*text != format[i])
+            return false;
+    }
+    return *text == '\0';
+}
+
+const char *listing_line_shown(const listing *l, int n, char *buf, size_t size)
+{
+    const char *line = listing_line_text(l, n);
+    if (!line || !buf || size == 0)
+        return NULL;
+    size_t at = 0;
+    const listing_comment *c = l->comments ? &l->comments[n - 1] : NULL;
+    const char *english = c && c->id ? msg_in("en", c->id) : NULL;
+    const char *own = english ? msg(c->id) : NULL;
+    const char *e_start, *t_start;
+    size_t e_len, t_len;
+    if (!own || own == english || strcmp(msg_language(), "en") == 0 || c->column > strlen(line) ||
+        !text_line(english, c->part, c->parts, &e_start, &e_len) || !same_text(e_start, e_len, line + c->column) ||
+        !text_line(own, c->part, c->parts, &t_start, &t_len)) {
+        append(buf, size, &at, line, strlen(line), false);
+        return buf;
+    }
+    append(buf, size, &at, line, c->column, false);
+    append(buf, size, &at, t_start, t_len, true);
+    return buf;
 }
 
 /* "%.5g", with the non-finite values spelled as C prints them everywhere

@@ -33,6 +33,16 @@
 
 /* ---- the embedded listing (made by listing2c.py) -------------------- */
 
+/* A display line's comment. Its text is translated (po/README.md, "The
+   listings' comments"): the comment is the catalogue's entry `id`, whose
+   English text is the comment's lines after "// ", one a line. */
+typedef struct listing_comment {
+    const char *id;                 /* "listing.NAME.comment.K"; NULL: the line has no comment */
+    unsigned short column;          /* the comment's text starts at this byte of the line */
+    unsigned char part;             /* this line is the comment's line `part` (0-based) */
+    unsigned char parts;            /* of `parts` */
+} listing_comment;
+
 typedef struct listing {
     const char *name;               /* "lesson4_xna_recipe" */
     const char *path;               /* from the source root, for docs and errors */
@@ -40,14 +50,29 @@ typedef struct listing {
     const char *const *lines;       /* lines[n - 1] is display line n, no '\n' */
     int source_line_count;
     const unsigned short *display_of_source;    /* [source line] = display line, 0 = not shown ([0] unused) */
+    const listing_comment *comments;            /* [n - 1]: display line n's; NULL: no comments */
 } listing;
 
 /* The display line that source line `source_line` (1-based, __LINE__)
    stands for; 0 when it is outside the shown part or out of range, or l
    is NULL. */
 int listing_display_line(const listing *l, int source_line);
-/* Display line n's text (1-based), NULL outside 1..line_count. */
+/* Display line n's text (1-based), as written (English comments); NULL
+   outside 1..line_count. */
 const char *listing_line_text(const listing *l, int n);
+/* Display line n as the code panel shows it in msg's current language
+   (msg.h): the code as written, the comment's text (after "// ") the
+   translation's line of the comment. The line as written in English, and
+   where the language has no translation of the comment, its translation
+   has another number of lines, or the catalogue's English is not the
+   comment's (the comment changed since: the test `listings` fails then).
+   Writes at most size bytes into buf (cut at a character's boundary,
+   always NUL-terminated) and returns buf; NULL outside 1..line_count or
+   for a NULL buf or size 0. */
+const char *listing_line_shown(const listing *l, int n, char *buf, size_t size);
+/* A buffer this large holds any line listing_line_shown writes (a longer
+   one is cut). */
+#define LISTING_LINE_SHOWN_MAX 512
 
 /* ---- watched variables ---------------------------------------------- */
 

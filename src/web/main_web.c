@@ -90,9 +90,11 @@ static void web_frame(void *user)
 
 /* ------------------------------------------------------------ the page's code panel */
 
-/* A JSON array of the listing's display lines. */
+/* A JSON array of the listing's display lines, as the code panel shows
+   them (their comments in the program's language). */
 static void write_listing(FILE *out, const listing *code)
 {
+    char shown[LISTING_LINE_SHOWN_MAX];
     fputs("{\"name\":", out);
     report_string(out, code->name);
     fputs(",\"path\":", out);
@@ -101,7 +103,7 @@ static void write_listing(FILE *out, const listing *code)
     for (int n = 1; n <= code->line_count; ++n) {
         if (n > 1)
             fputc(',', out);
-        report_string(out, listing_line_text(code, n));
+        report_string(out, listing_line_shown(code, n, shown, sizeof shown));
     }
     fputs("]}", out);
 }

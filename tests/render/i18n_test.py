@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Render tests of the program's languages (--lang, the locale, fonts):
 
-    i18n_test.py RAYPICK [I18nTest.test_TEST ...]    TEST: options glyphs panel_glyphs fallback
+    i18n_test.py RAYPICK [I18nTest.test_TEST ...]    TEST: options glyphs panel_glyphs panel_comments
+                                                            fallback
 
 options   --lang xx is refused with a message; --lang and the locale
           (LC_ALL over LC_MESSAGES over LANG) choose the language of
@@ -17,6 +18,13 @@ panel-glyphs  lesson 4's code panel in Chinese (step mode, a click, five
           steps): each ideograph of the step's sentence (--report) is found
           in the text under the listing (--report's panel: text_y, scale)
           as FreeType draws it with the CJK face.
+panel-comments  lesson 2's code panel at its tour's first moment, which
+          lights a comment line: --report's code is the listing's line in
+          English, and in German and Chinese the code as written with the
+          comment's translation from po/LANG.po; the panel's scale is the
+          same in every language (no translated line is wider than the
+          listing's widest); in Chinese each ideograph of the comment is
+          found in the lit line as FreeType draws it with the CJK face.
 fallback  with no font for Chinese (RAYPICK_FONT at a Latin font only, or
           at nothing) --lang zh says what to install and shows English; a
           file that is no font is named, and the HUD uses its built-in
@@ -275,6 +283,73 @@ class I18nTest(RenderCase):
                 # the panel's em (about 20 pixels here) is smaller than the title's, and
                 # the blur makes ideographs alike: a clear margin, not the title's ratio
                 check(alt > m + 8.0, "panel: at %r's place %r matches nearly as well (%.1f vs %.1f)"
+                      % (ch, other, alt, m))
+
+    def test_panel_comments(self):
+        """Lesson 2's panel lights line 88, a comment (the tour's first
+        moment: the beam's end); its code in --report and its ideographs on
+        screen are the language's."""
+        import json
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        sys.path.insert(0, os.path.join(root, "src", "lessons", "listings"))
+        sys.path.insert(0, os.path.join(root, "po"))
+        import listing2c
+        import po2c
+        path = os.path.join(root, "src", "lessons", "listings", "lesson2_phaser_tutorial.c")
+        shown, _ = listing2c.parse(path)
+        by_line = {n: c for c in listing2c.comments(path, shown, "lesson2_phaser_tutorial")
+                   for n, _, _ in c["lines"]}
+        seen = {}
+        for lang in ("en", "de", "zh"):
+            png = os.path.join(ctx.tmp, "comments-%s.png" % lang)
+            out, _ = run(["--lesson", 2, "--tour", 1, "--size", "%dx%d" % SIZE, "--lang", lang, "--report",
+                          "--frames", 6, "--screenshot", png])
+            lines = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+            panel = [l["panel"] for l in lines if "panel" in l][-1]
+            step = [l["step"] for l in lines if "step" in l][-1]
+            check(panel["shown"], "lesson 2 in %s drew no code panel" % lang)
+            n = step["line"]
+            check(n in by_line and len(by_line[n]["lines"]) == 1,
+                  "the tour's first moment lights line %d, no one-line comment: %r" % (n, step["code"]))
+            english = shown[n - 1][1]
+            (_, column, text), = by_line[n]["lines"]
+            if lang == "en":
+                want = english
+            else:
+                po = {e["ctxt"]: e["str"] for e in po2c.parse_po(os.path.join(root, "po", lang + ".po"))}
+                want = english[:column] + po[by_line[n]["id"]].replace("%%", "%")
+                check(want != english, "po/%s.po does not translate %s" % (lang, by_line[n]["id"]))
+            check(step["code"] == want, "%s: line %d shows %r, not %r" % (lang, n, step["code"], want))
+            seen[lang] = (panel, png, step["code"][column:])
+        scales = {lang: seen[lang][0]["scale"] for lang in seen}
+        check(len(set(scales.values())) == 1, "the panel's scale differs by language: %s" % scales)
+        # the comment's ideographs in the lit line (its ink (1, 0.95, 0.55) on the lit band)
+        panel, png, comment = seen["zh"]
+        wanted = [ch for ch in dict.fromkeys(comment) if 0x4E00 <= ord(ch) <= 0x9FFF]
+        check(len(wanted) >= 5, "the Chinese comment has no ideographs: %r" % comment)
+        h, _ = hud("zh", lesson=2)
+        fonts = [ImageFont.truetype(local_path(f["path"]), int(round(10 * panel["scale"])), index=f["index"])
+                 for f in h["fonts"]]
+        check(len(fonts) == 2, "Chinese: the faces %s" % h["fonts"])
+        x, y, w, hh = panel["lit"]
+        with Image.open(png) as im:
+            band = im.convert("RGB").crop((int(x), max(int(y) - 3, 0), int(x + w), int(y + hh) + 3)).getchannel("G")
+        level = sorted(band.getdata())[band.width * band.height // 2]
+        # full coverage lifts green from the band's 0.32 to the ink's 0.95: scaled to 0..255
+        band = ImageChops.subtract(band, Image.new("L", band.size, level))
+        band = soft(band.point(lambda v: min(255, int(round(v / 0.63)))))
+        glyphs = {ch: soft(glyph_image(fonts[1], ch)) for ch in wanted}
+        for ch in wanted:
+            m, gx, gy = best_place(band, glyphs[ch])
+            check(m < 22.0, "lit line: %r (U+%04X) is not drawn as its font draws it: best mismatch %.1f of 255"
+                  % (ch, ord(ch), m))
+            for other in wanted:
+                if other == ch:
+                    continue
+                g = glyphs[other]
+                alt = min(mismatch(band, g, xx, yy) for xx in range(max(gx - 3, 0), gx + 4)
+                          for yy in range(max(gy - 3, 0), min(gy + 4, band.height - g.height + 1)))
+                check(alt > m + 8.0, "lit line: at %r's place %r matches nearly as well (%.1f vs %.1f)"
                       % (ch, other, alt, m))
 
     def test_fallback(self):

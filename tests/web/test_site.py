@@ -17,7 +17,8 @@ with the site served from its folder by a local HTTP server. Checks:
     German and Chinese: the step-mode button, a real click in the canvas, the
     next-step button; each step's lit line, sentence and watches are what
     the native program's --report step lines say for the same clicks and
-    keys; the page's checkbox then puts the program's own panel into the
+    keys; the listing's comments are in the page's language (po/LANG.po's
+    translation after the code as written); the page's checkbox then puts the program's own panel into the
     canvas (its picture saved as panel-LANG.png); a tour button stages its
     moment as --tour does natively;
   * every internal link, picture, script and style of every file of the
@@ -354,7 +355,35 @@ class SiteTest(unittest.TestCase):
                 break
             buttons["."].click()
         self.assertEqual(console_errors(d), [], page)
+        # the listing as the page shows it, for check_listing_comments
+        self.page_listing = d.execute_script(
+            "return [...document.querySelectorAll('#listing li')].map((li) => li.textContent)")
         return state["args"], (x, y), shown, wait_for(d, "return raypickPage.messages", what="the messages")
+
+    def check_listing_comments(self, lang, messages):
+        """The page's listing is the program's, its comments in the page's
+        language: the code as written, after "// " the line of po/LANG.po's
+        translation (English: the listing as listing2c.py prints it)."""
+        sys.path.insert(0, os.path.join(ROOT, "src", "lessons", "listings"))
+        sys.path.insert(0, os.path.join(ROOT, "po"))
+        import listing2c
+        import po2c
+        listing = messages[-1]["listing"]
+        path = os.path.join(ROOT, listing["path"])
+        shown, _ = listing2c.parse(path)
+        english = [text.replace("\t", "    ") for _, text in shown]
+        self.assertEqual([t.strip() for t in self.page_listing], [t.strip() for t in listing["lines"]],
+                         "%s: the page shows the program's listing" % lang)
+        po = {} if lang == "en" else {e["ctxt"]: e["str"] for e in po2c.parse_po(os.path.join(ROOT, "po", lang + ".po"))}
+        comments = listing2c.comments(path, shown, listing["name"])
+        self.assertTrue(comments, "%s has comments" % listing["path"])
+        for c in comments:
+            for part, (n, column, _) in enumerate(c["lines"]):
+                want = english[n - 1] if lang == "en" else \
+                    english[n - 1][:column] + po[c["id"]].replace("%%", "%").split("\n")[part]
+                self.assertEqual(listing["lines"][n - 1], want, "%s: line %d's comment" % (lang, n))
+        translated = sum(a != b for a, b in zip(listing["lines"], english))
+        self.assertEqual(translated, 0 if lang == "en" else sum(len(c["lines"]) for c in comments), lang)
 
     def check_steps_against_native(self, lang):
         args, (x, y), shown, messages = self.walk_steps(lang, 6)
@@ -373,6 +402,7 @@ class SiteTest(unittest.TestCase):
             self.assertIn(want["sentence"], page["sentence"], "%s: the sentence under the listing" % where)
             self.assertEqual(page["step"]["tag"], want["tag"], where)
             same_watches(self, page["watches"], want["watches"], where)
+        self.check_listing_comments(lang, messages)
         lines = [p["line"] for p in shown]
         self.assertGreater(len(set(lines)), 1, "the lit line moves")
         self.assertGreater(len({json.dumps(p["watches"]) for p in shown}), 1, "the watches change")

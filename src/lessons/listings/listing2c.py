@@ -4,6 +4,10 @@ text the code panel shows, embedded into the program at build time.
 
     python3 listing2c.py OUT.c LISTING.c [ROOT]   the C table (src/lessons/listing.h)
     python3 listing2c.py --print LISTING.c        the shown text, numbered as on screen
+    python3 listing2c.py --pot LISTING.c...       the comments' catalogue entries (below)
+    python3 listing2c.py --sync-po PO_DIR LISTING.c...
+                                                  writes them into PO_DIR's raypick.pot and
+                                                  each LANG.po (po/README.md)
 
 What is shown: the lines strictly between the line holding "LISTING BEGIN"
 and the line holding "LISTING END", without the lesson's instrumentation:
@@ -21,11 +25,23 @@ it. An instrumentation statement in the body of a plain `else` stands for
 the `if` (or `else if`) head whose condition sent the program there: its
 braced body's opening line, found by counting braces upwards.
 
-Errors (no markers, an instrumentation statement that never ends, a
+The comments of the shown part are translated (po/README.md, "The
+listings' comments"): each comment is a catalogue entry, its id
+listing.NAME.comment.K (K counts the shown part's comments from 1), its
+English text the comment's lines after "// ", one a line. A comment is
+one "//" comment after code, or a run of lines holding only a "//"
+comment, indented alike. The C table gives each display line its
+comment's id and which of its lines it is; the code panel replaces the
+text after "// " by that line of the translation and leaves the code as
+it is. "/* */" comments are refused in the shown part (their text could
+not be translated line by line).
+
+Errors (no markers, a "/*" comment in the shown part, an instrumentation statement that never ends, a
 listing of more than 65535 lines) stop the build with FILE:LINE.
 """
 import os
 import sys
+import unicodedata
 
 
 class ListingError(Exception):
@@ -121,6 +137,97 @@ def parse(path):
     return shown, display
 
 
+def comment_start(text, where):
+    """The index of the "//" starting text's comment, None when it has none
+    (a "//" inside a string or character literal is no comment). A "/*"
+    comment is refused."""
+    quote, i = None, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif text.startswith("//", i):
+            return i
+        elif text.startswith("/*", i):
+            raise ListingError("%s: a /* */ comment in the shown part: write it as // lines, so that "
+                               "it can be translated (po/README.md)" % where)
+        i += 1
+    return None
+
+
+def display_width(text):
+    """Columns text takes on screen: an ideograph (East Asian wide or
+    full-width) two, anything else one."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def comments(path, shown, name):
+    """The shown part's comments: a list of dicts with id, lines (a list of
+    (display line, column, text): the line's comment text starts at column
+    (characters, tabs as 4 spaces), after "//" and one space), bytes (each
+    line's column in UTF-8 bytes, as the C table counts), room (the
+    columns its lines may take: the listing's widest line less the
+    column)."""
+    shown = [(source, text.replace("\t", "    ")) for source, text in shown]     # as c_string writes it
+    out, widest = [], max(display_width(text) for _, text in shown)
+    for n, (source, text) in enumerate(shown, 1):
+        at = comment_start(text, "%s:%d" % (path, source))
+        if at is None:
+            continue
+        column = at + 2 + (1 if text[at + 2:at + 3] == " " else 0)
+        only = not text[:at].strip()
+        last = out[-1] if out else None
+        if (only and last and last["only"] and last["lines"][-1][0] == n - 1 and
+                last["indent"] == text[:at]):
+            last["lines"].append((n, column, text[column:]))
+        else:
+            out.append({"id": "listing.%s.comment.%d" % (name, len(out) + 1), "only": only,
+                        "indent": text[:at], "lines": [(n, column, text[column:])]})
+    for c in out:
+        c["room"] = widest - max(display_width(shown[n - 1][1][:column]) for n, column, _ in c["lines"])
+        c["bytes"] = [len(shown[n - 1][1][:column].encode("utf-8")) for n, column, _ in c["lines"]]
+        if len(c["lines"]) > 255:
+            raise ListingError("%s: a comment of more than 255 lines" % path)
+    return out
+
+
+def po_string(text):
+    """text as a .po string: one "..." per line, "\\n" ending all but the last"""
+    def quote(t):
+        return '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return quote(text)
+    return '""\n' + "\n".join(quote(t)[:-1] + ('\\n"' if k + 1 < len(lines) else '"') for k, t in enumerate(lines))
+
+
+def comment_english(c):
+    """the comment's English text as the catalogue holds it (a printf
+    format: '%' doubled)"""
+    return "\n".join(text for _, _, text in c["lines"]).replace("%", "%%")
+
+
+def pot_entries(path):
+    """The catalogue entries (raypick.pot's layout) of the listing's comments."""
+    shown, _ = parse(path)
+    name = os.path.splitext(os.path.basename(path))[0]
+    out = []
+    for c in comments(path, shown, name):
+        first, last = c["lines"][0][0], c["lines"][-1][0]
+        where = "line %d" % first if first == last else "lines %d-%d" % (first, last)
+        count = len(c["lines"])
+        out.append({"ctxt": c["id"], "id": comment_english(c),
+                    "note": "#. the code panel: %s.c, %s: %s at most %d columns "
+                            "(an ideograph takes 2)" % (name, where, "%d lines, each" % count if count > 1 else
+                                                        "one line,", c["room"])})
+    return out
+
+
 def c_string(text):
     out = []
     for ch in text:
@@ -147,18 +254,78 @@ def write_c(out_path, path, root):
     body += ["};", "", "static const unsigned short display_of_source[] = {"]
     for k in range(0, len(display), 16):
         body.append("    " + ", ".join(str(v) for v in display[k:k + 16]) + ",")
+    of_line = ["{NULL, 0, 0, 0}"] * len(shown)
+    for c in comments(path, shown, name):
+        for part, (n, _, _) in enumerate(c["lines"]):
+            of_line[n - 1] = '{"%s", %d, %d, %d}' % (c["id"], c["bytes"][part], part, len(c["lines"]))
+    body += ["};", "", "/* each display line's comment: its id, where its text starts, which of its lines */",
+             "static const listing_comment comments[] = {"]
+    body += ["    %s," % e for e in of_line]
     body += ["};", "",
              "const listing listing_%s = {" % name,
-             '    "%s", "%s", %d, lines, %d, display_of_source,' % (name, rel, len(shown), len(display) - 1),
+             '    "%s", "%s", %d, lines, %d, display_of_source, comments,' % (name, rel, len(shown),
+                                                                           len(display) - 1),
              "};", ""]
     with open(out_path, "w", encoding="utf-8") as f:
         f.write("\n".join(body))
 
 
+SECTION = ("# The listings' comments, as the code panel shows them: written by\n"
+           "# src/lessons/listings/listing2c.py --sync-po (po/README.md); translate the msgstr only.")
+
+
+def po_entry(e, translation):
+    return "%s\nmsgctxt \"%s\"\nmsgid %s\nmsgstr %s" % (e["note"], e["ctxt"], po_string(e["id"]),
+                                                     po_string(translation))
+
+
+def sync_po(po_dir, paths):
+    """Rewrites the listing entries of po_dir's raypick.pot and LINGUAS'
+    LANG.po: the old ones out, the listings' comments in at the end. A
+    translation is kept for the same id and English text, or moves with its
+    English text to the comment's new id; else it is empty (po2c.py warns,
+    the test msg fails)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "po"))
+    import po2c     # po/po2c.py: the catalogue's reader
+    entries = [e for path in paths for e in pot_entries(path)]
+    with open(os.path.join(po_dir, "LINGUAS"), encoding="utf-8") as f:
+        codes = [w.strip() for w in f.read().split("\n") if w.strip() and not w.strip().startswith("#")]
+    for file in ["raypick.pot"] + [c + ".po" for c in codes]:
+        target = os.path.join(po_dir, file)
+        old = [e for e in po2c.parse_po(target) if (e["ctxt"] or "").startswith("listing.") and not e["fuzzy"]]
+        same = {(e["ctxt"], e["id"]): e["str"] for e in old if e["str"]}
+        moved = {e["id"]: e["str"] for e in old if e["str"]}
+        with open(target, encoding="utf-8") as f:
+            blocks = f.read().rstrip("\n").split("\n\n")
+        keep = [b for b in blocks if not b.startswith(SECTION.split("\n")[0]) and
+                not any(line.startswith('msgctxt "listing.') for line in b.split("\n"))]
+        new = [SECTION]
+        for e in entries:
+            text = "" if file.endswith(".pot") else same.get((e["ctxt"], e["id"]), moved.get(e["id"], ""))
+            new.append(po_entry(e, text))
+        with open(target, "w", encoding="utf-8") as f:
+            f.write("\n\n".join(keep + new) + "\n")
+
+
 def main(argv):
     try:
+        if len(argv) >= 3 and argv[1] == "--pot":
+            for path in argv[2:]:
+                for e in pot_entries(path):
+                    print(po_entry(e, "") + "\n")
+            return 0
+        if len(argv) >= 4 and argv[1] == "--sync-po":
+            try:
+                sync_po(argv[2], argv[3:])
+            except Exception as e:      # po2c.PoError: a .po file it cannot read
+                if type(e).__name__ != "PoError":
+                    raise
+                print("listing2c.py: %s" % e, file=sys.stderr)
+                return 1
+            return 0
         if len(argv) == 3 and argv[1] == "--print":
             shown, _ = parse(argv[2])
+            comments(argv[2], shown, "")        # its errors
             width = len(str(len(shown)))
             for n, (_, text) in enumerate(shown, 1):
                 print(("%*d  %s" % (width, n, text)).rstrip())
