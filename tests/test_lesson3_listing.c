@@ -486,9 +486,9 @@ static void inset_numbers_break_between_phrases_and_legs_are_labelled(void **sta
         size_t next = 0;
         for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"), ++lines) {
             if (lesson_fig_lines(line, max_w, ts) != 1)
-                fail_msg("area %zu: \"%s\" does not fit %.1f pixels", k, line, (double)max_w);
+                fail_msg("area %lu: \"%s\" does not fit %.1f pixels", (unsigned long)k, line, (double)max_w);
             if (next >= 4 || strncmp(line, phrases[next], strlen(phrases[next])) != 0)
-                fail_msg("area %zu: line \"%s\" does not start a phrase", k, line);
+                fail_msg("area %lu: line \"%s\" does not start a phrase", (unsigned long)k, line);
             for (const char *g = strstr(line, "   "); g; g = strstr(g + 3, "   "))
                 ++next;         /* the phrases after it on the line */
             ++next;
@@ -518,7 +518,7 @@ static void inset_numbers_break_between_phrases_and_legs_are_labelled(void **sta
                 rb_seen = true;
         }
         if (!ra_seen || !rb_seen)
-            fail_msg("area %zu: the legs' labels: ra %d, rb %d", k, ra_seen, rb_seen);
+            fail_msg("area %lu: the legs' labels: ra %d, rb %d", (unsigned long)k, ra_seen, rb_seen);
     }
     assert_true(most_lines >= 3);    /* the narrowest breaks the line twice */
     render_list_free(&list);
