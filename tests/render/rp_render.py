@@ -52,6 +52,20 @@ def _limit_cpu():
     resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
 
 
+def _wine_diagnosis(cmd, proc):
+    """A silent exit under a launcher (Wine) may be the launcher's: the
+    failure stands, and the same command runs once more with Wine's error
+    channels on so the log says what Wine saw (the silent exit 1 of the
+    mingw build, stop 37 and stop 39's closing notes)."""
+    if not WRAPPER or proc.returncode == 0 or proc.stderr.strip():
+        return ""
+    env = dict(os.environ, WINEDEBUG="err+all,warn+server,warn+process")
+    again = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                           universal_newlines=True, timeout=HANG_WALL_S, preexec_fn=_limit_cpu)
+    return "\n(diagnosis: the same command with WINEDEBUG=err+all exited %d; its stderr:)\n%s" % (
+        again.returncode, again.stderr[-3000:])
+
+
 def run(args, expect=0):
     """Run raypick with args; returns (stdout lines parsed as JSON, stderr)."""
     cmd = WRAPPER + [ctx.raypick] + [str(a) for a in args]
@@ -59,8 +73,9 @@ def run(args, expect=0):
                           universal_newlines=True, timeout=HANG_WALL_S,
                           preexec_fn=_limit_cpu)
     if proc.returncode != expect:
-        raise AssertionError("%s exited %d, expected %d\nstderr: %s" %
-                             (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:]))
+        raise AssertionError("%s exited %d, expected %d\nstderr: %s%s" %
+                             (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:],
+                              _wine_diagnosis(cmd, proc)))
     lines = []
     for line in proc.stdout.splitlines():
         line = line.strip()
