@@ -981,9 +981,10 @@ static void print_bench(app *a)
        finished before it is timed, so llvmpipe's work is in it) */
     printf("{\"bench\":{\"lesson\":%d,\"width\":%d,\"height\":%d,\"frames\":%d,"
            "\"median_ms\":%.3f,\"max_ms\":%.3f,\"cpu_ms_per_frame\":%.3f,\"cpu_median_ms\":%.3f,"
-           "\"language\":\"%s\",\"fonts\":%s}}\n",
+           "\"language\":\"%s\",\"fonts\":%s,\"gl_renderer\":\"%s\"}}\n",
            a->lessons[a->current]->number, w, h, frames, a->times[frames / 2], a->times[frames - 1], cpu_ms,
-           a->cpu_times[frames / 2], msg_language(), render_fonts(a->r) ? "true" : "false");
+           a->cpu_times[frames / 2], msg_language(), render_fonts(a->r) ? "true" : "false",
+           render_driver_name());
 }
 
 /* ------------------------------------------------------------ layout */

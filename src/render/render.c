@@ -90,6 +90,18 @@ bool render_driver_is_software(render_loader load)
     return gl_platform_load(load, NULL, 0) && is_software();
 }
 
+const char *render_driver_name(void)
+{
+    static char name[128];
+    const char *gl = (const char *)glGetString(GL_RENDERER);
+    size_t n = 0;
+    for (; gl && *gl && n + 1 < sizeof name; ++gl)
+        if ((unsigned char)*gl >= 0x20 && *gl != '"' && *gl != '\\')
+            name[n++] = *gl;
+    name[n] = '\0';
+    return n ? name : "unknown";
+}
+
 void render_begin(renderer *r, const render_view *v)
 {
     r->view = *v;

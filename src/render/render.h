@@ -50,6 +50,11 @@ void render_destroy(renderer *r);
 /* true for a CPU rasteriser (llvmpipe): the app then skips multisampling.
    Needs a current context. */
 bool render_driver_is_software(render_loader load);
+/* The GL driver's renderer string (GL_RENDERER: "llvmpipe ...", "NVIDIA H100 ...")
+   for benchmark lines, with '"', '\\' and control characters left out so it
+   can go into JSON as it is; "unknown" if the driver gives none. Needs a
+   current context. */
+const char *render_driver_name(void);
 
 void render_begin(renderer *r, const render_view *v);
 void render_end(renderer *r);

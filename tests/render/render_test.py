@@ -705,6 +705,21 @@ class RenderTest(RenderCase):
                   "layout %dx%d: only %d of %d printed positions pick their own object" % (w, h, itself, len(wanted)))
         check(offscreen_seen >= 1, "layout: the narrow window should leave an object off screen")
 
+    def test_bench_line(self):
+        """--bench-frames N: one JSON line with N frames, the window's size,
+        ordered times and the GL driver's name (scripts/gpu-frames relies on
+        it to tell a GPU's figures from llvmpipe's)."""
+        lines, _ = run(["--lesson", "3", "--size", "320x240", "--bench-frames", "4"])
+        benches = [line["bench"] for line in lines if "bench" in line]
+        if not check(len(benches) == 1, "--bench-frames: %d bench lines" % len(benches)):
+            return
+        b = benches[0]
+        check(b["lesson"] == 3 and b["frames"] == 4 and (b["width"], b["height"]) == (320, 240),
+              "--bench-frames: lesson, frames, size %s" % b)
+        check(0 < b["median_ms"] <= b["max_ms"] and b["cpu_median_ms"] >= 0, "--bench-frames: times %s" % b)
+        name = b.get("gl_renderer", "")
+        check(name not in ("", "unknown") and '"' not in name, "--bench-frames: gl_renderer %r" % name)
+
     def test_hud(self):
         """The HUD's panels (--print-layout "hud") at a small, a medium and a
         large size in every lesson of the registry: inside the window, apart, at
