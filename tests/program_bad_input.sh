@@ -56,10 +56,11 @@ run() {   # run EXPECT NAME ARGS...: EXPECT is refuse, carry-on or either
 }
 
 # A silent non-zero exit under a launcher (Wine) may be the launcher's, not
-# the program's: CI saw it once in thousands of runs (stop 37, exit 1) and it
-# did not come back in 500 runs here. The failure stands; this only runs the
-# same command once more with Wine's error channels on and prints what they
-# say, so the next one is diagnosed rather than guessed at.
+# the program's: Wine without its preloader ended about one start in a few
+# hundred with exit 1 and no word (F15 in docs/reliability.md; scripts/windows
+# now requires the preloader). The failure stands; this only runs the same
+# command once more with Wine's error channels on and prints what they say,
+# so a next one is diagnosed rather than guessed at.
 wine_diagnosis() {
     local rc=$1
     shift

@@ -53,10 +53,10 @@ def _limit_cpu():
 
 
 def _wine_diagnosis(cmd, proc):
-    """A silent exit under a launcher (Wine) may be the launcher's: the
-    failure stands, and the same command runs once more with Wine's error
-    channels on so the log says what Wine saw (the silent exit 1 of the
-    mingw build, stop 37 and stop 39's closing notes)."""
+    """A silent exit under a launcher (Wine) may be the launcher's (Wine
+    without its preloader: F15 in docs/reliability.md): the failure stands,
+    and the same command runs once more with Wine's error channels on so
+    the log says what Wine saw."""
     if not WRAPPER or proc.returncode == 0 or proc.stderr.strip():
         return ""
     env = dict(os.environ, WINEDEBUG="err+all,warn+server,warn+process")
