@@ -2,7 +2,8 @@
 
    RAYPICK_TEST_SCALE, a number in (0, 1] (default 1), scales their counts
    of rays and objects; meson's valgrind setup sets it (tests/meson.build),
-   since memcheck runs them some fifty times slower. Every count keeps a
+   since memcheck runs them some fifty times slower, and its sanitize setup
+   (ASan and UBSan, some five times slower). Every count keeps a
    floor that still takes the same code paths (the threaded builders'
    thresholds, several BVH subtrees), so a smaller run checks the same
    things on fewer inputs. Header-only, for the tests. */
