@@ -2,7 +2,7 @@
 # Sourced by scripts/test and scripts/run; .ci/run installs the same list.
 
 RP_DEBIAN_PACKAGES="meson ninja-build pkg-config gcc libcglm-dev libcmocka-dev \
-libsdl2-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri python3 python3-pil \
+libsdl2-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri python3 python3-pil python3-numpy \
 libassimp-dev cmake make g++ fonts-dejavu-core fonts-noto-cjk yamllint"
 
 rp_ensure_packages() {

@@ -278,6 +278,45 @@ class Image:
         """every pixel, row by row"""
         return list(self.im.getdata())
 
+    def region(self, rect):
+        """the pixels of rect (x, y, w, h), each place clamped onto the image
+        as pixel() clamps it: a numpy array [row][column][r, g, b]"""
+        import numpy as np      # here, as Pillow: the tests that read no picture need neither
+        if getattr(self, "_array", None) is None:
+            self._array = np.asarray(self.im, dtype=np.int16)
+        x, y, w, h = [int(v) for v in rect]
+        xs = np.clip(np.arange(x, x + max(w, 0)), 0, self.w - 1)
+        ys = np.clip(np.arange(y, y + max(h, 0)), 0, self.h - 1)
+        return self._array[np.ix_(ys, xs)]
+
+    def count(self, rect, test):
+        """how many pixels of rect pass test: a function of an array of
+        pixels (region()'s) to an array of booleans, as near() is"""
+        import numpy as np
+        return int(np.count_nonzero(test(self.region(rect))))
+
+    def where(self, rect, test):
+        """[(x, y)] of rect's pixels that pass test (count()'s), row by row"""
+        import numpy as np
+        x0, y0 = int(rect[0]), int(rect[1])
+        ys, xs = np.nonzero(test(self.region(rect)))
+        return [(x0 + int(x), y0 + int(y)) for y, x in zip(ys, xs)]
+
+
+def near(p, rgb, tol=14):
+    """each channel of p within tol of rgb's: p one (r, g, b), or an array of
+    them (Image.region()), answered for each"""
+    import numpy as np
+    return np.all(np.abs(np.asarray(p, dtype=np.int16) - np.asarray(rgb, dtype=np.int16)) <= tol, axis=-1)
+
+
+def only(lines, key):
+    """the values of key in the --report lines that have it (at least one)"""
+    found = [line[key] for line in lines if key in line]
+    if not found:
+        raise AssertionError("no %r line in %s" % (key, lines))
+    return found
+
     def around(self, cx, cy, r_min, r_max):
         """pixels whose distance from (cx, cy) lies in [r_min, r_max]"""
         out = []

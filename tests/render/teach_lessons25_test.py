@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from rp_render import RenderCase, ctx, main, read_png, run
+from rp_render import RenderCase, ctx, main, near, only, read_png, run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 LISTINGS = {2: "lesson2_phaser_tutorial.c", 5: "lesson5_pick_sample.c"}
@@ -47,24 +47,8 @@ def tour(n, back=0, extra=(), frames=None):
     return args + list(extra) + ["--frames", frames or back + 4]
 
 
-def only(lines, key):
-    found = [line[key] for line in lines if key in line]
-    if not found:
-        raise AssertionError("no %r line in %s" % (key, lines))
-    return found
-
-
 def picks(lines):
     return [line for line in lines if "hit" in line and "lesson" in line and "frame" in line]
-
-
-def count(img, rect, test):
-    x, y, w, h = [int(v) for v in rect]
-    return sum(1 for yy in range(y, y + h) for xx in range(x, x + w) if test(img.pixel(xx, yy)))
-
-
-def near(p, rgb, tol=14):
-    return all(abs(a - b) <= tol for a, b in zip(p, rgb))
 
 
 PANEL_BG = (5, 8, 15)        # (0.02, 0.03, 0.06): code_panel_draw.c
@@ -88,14 +72,14 @@ class Panel(RenderCase):
         self.assertGreater(code[0], W * 0.5)
         self.assertLess(code[1] + code[3], fig[1])
         area = code[2] * code[3]
-        self.assertGreater(count(img, code, lambda p: near(p, PANEL_BG, 1)), 0.5 * area, "the panel's background")
-        self.assertGreater(count(img, code, lambda p: sum(p) > 480), 0.01 * area, "the panel's text")
-        self.assertGreater(count(img, fig, lambda p: near(p, INSET_BG, 1)), 0.2 * fig[2] * fig[3],
+        self.assertGreater(img.count(code, lambda p: near(p, PANEL_BG, 1)), 0.5 * area, "the panel's background")
+        self.assertGreater(img.count(code, lambda p: p.sum(axis=-1) > 480), 0.01 * area, "the panel's text")
+        self.assertGreater(img.count(fig, lambda p: near(p, INSET_BG, 1)), 0.2 * fig[2] * fig[3],
                            "the inset's background")
         for name, rgb, least in inset_colours:
-            self.assertGreater(count(img, fig, lambda p: near(p, rgb, 30)), least, "the inset's %s" % name)
+            self.assertGreater(img.count(fig, lambda p: near(p, rgb, 30)), least, "the inset's %s" % name)
         lit = panel["lit"]
-        self.assertGreater(count(img, lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3], "the lit band")
+        self.assertGreater(img.count(lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3], "the lit band")
         # the step's line is the listing's, and the band is where that line is shown
         step = only(lines, "step")[-1]
         self.assertEqual(step["code"], listing_lines(lesson)[step["line"] - 1])
@@ -105,7 +89,7 @@ class Panel(RenderCase):
         lines, hidden = shot(lesson, "panel-hidden", args[:-2] + ["--key", "c@%d" % (args[-1] - 1), "--frames",
                                                                   args[-1]])
         self.assertFalse(only(lines, "panel")[-1]["shown"])
-        self.assertLess(count(hidden, code, lambda p: near(p, PANEL_BG, 1)), 0.1 * area)
+        self.assertLess(hidden.count(code, lambda p: near(p, PANEL_BG, 1)), 0.1 * area)
         return step, panel
 
     def test_lesson2_panel_and_inset(self):
@@ -125,7 +109,7 @@ class Panel(RenderCase):
         step = only(lines, "step")[-1]
         self.assertEqual(step["tag"], "lesson.picking-triangles.step.v-out")
         fig = only(lines, "panel")[-1]["figure"]
-        self.assertGreater(count(img, fig, lambda p: near(p, OUTSIDE, 30)), 20, "P outside, red")
+        self.assertGreater(img.count(fig, lambda p: near(p, OUTSIDE, 30)), 20, "P outside, red")
 
     def test_report_walks_the_listings(self):
         for lesson, n, first in ((2, 1, "shield"), (5, 1, "screen-ray")):
@@ -152,7 +136,7 @@ class Framed(RenderCase):
         top = only(lines, "screenshot")[-1]["hud"]["top"]
         below = (0, top[1] + top[3], room, H - top[1] - top[3])
         green = lambda p: near(p, RIGHT, 40)
-        self.assertGreater(count(img, below, green), 50, "the entry point, below the HUD")
+        self.assertGreater(img.count(below, green), 50, "the entry point, below the HUD")
         _, free = shot(2, "free", tour(1, extra=["--key", "z@2"]))
 
         def centre(image):
@@ -172,18 +156,18 @@ class Framed(RenderCase):
         top = only(lines, "screenshot")[-1]["hud"]["top"]
         below = (0, top[1] + top[3], room, H - top[1] - top[3])
         violet = lambda p: near(p, RAY_HELP, 30)
-        self.assertGreater(count(img, below, violet), 100, "RayHelp, violet")
+        self.assertGreater(img.count(below, violet), 100, "RayHelp, violet")
         lines, roots = shot(2, "roots", tour(1, back=16))
         self.assertEqual(only(lines, "step")[-1]["tag"], "lesson.phaser-shields.step.roots")
-        self.assertLess(count(roots, below, violet), 10, "no RayHelp once the roots are found")
+        self.assertLess(roots.count(below, violet), 10, "no RayHelp once the roots are found")
 
     def test_lesson5_step_camera_frames_the_triangle(self):
         lines, img = shot(5, "framed", tour(1))
         room = only(lines, "panel")[-1]["room_w"]
         _, free = shot(5, "free", tour(1, extra=["--key", "z@2"]))
         rect = (0, 300, room, H - 300)         # under the HUD
-        yellow = lambda p: near(p, EDGE, 40) or near(p, (255, 217, 51), 40)   # the edges, the highlight
-        framed_px, free_px = count(img, rect, yellow), count(free, rect, yellow)
+        yellow = lambda p: near(p, EDGE, 40) | near(p, (255, 217, 51), 40)   # the edges, the highlight
+        framed_px, free_px = img.count(rect, yellow), free.count(rect, yellow)
         self.assertGreater(framed_px, 2000, "the triangle under test, close")
         self.assertGreater(framed_px, 20 * max(free_px, 1))
 

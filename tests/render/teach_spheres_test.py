@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from rp_render import Camera, RenderCase, ctx, layout, main, read_png, run
+from rp_render import Camera, RenderCase, ctx, layout, main, near, only, read_png, run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 LISTINGS = os.path.join(ROOT, "src", "lessons", "listings")
@@ -46,24 +46,8 @@ def shot(lesson, name, args):
     return lines, read_png(path)
 
 
-def only(lines, key):
-    found = [line[key] for line in lines if key in line]
-    if not found:
-        raise AssertionError("no %r line in %s" % (key, lines))
-    return found
-
-
 def picks(lines):
     return [line for line in lines if "hit" in line and "lesson" in line]
-
-
-def count(img, rect, test):
-    x, y, w, h = [int(v) for v in rect]
-    return sum(1 for yy in range(y, y + h) for xx in range(x, x + w) if test(img.pixel(xx, yy)))
-
-
-def near(p, rgb, tol=14):
-    return all(abs(a - b) <= tol for a, b in zip(p, rgb))
 
 
 def click_of(lesson, object_id):
@@ -108,15 +92,15 @@ class Lesson1(RenderCase):
             code, fig, lit = panel["code"], panel["figure"], panel["lit"]
             self.assertEqual(step["index"], dots)
             self.assertEqual(step["code"], listing[step["line"] - 1], "the step's line is the listing's")
-            self.assertGreater(count(img, code, lambda p: near(p, PANEL_BG, 1)), 0.5 * code[2] * code[3])
-            self.assertGreater(count(img, lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3])
-            self.assertGreater(count(img, fig, lambda p: near(p, INSET_BG, 1)), 0.2 * fig[2] * fig[3])
+            self.assertGreater(img.count(code, lambda p: near(p, PANEL_BG, 1)), 0.5 * code[2] * code[3])
+            self.assertGreater(img.count(lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3])
+            self.assertGreater(img.count(fig, lambda p: near(p, INSET_BG, 1)), 0.2 * fig[2] * fig[3])
             seen[step["line"]] = lit[1]
             if dots == 0:   # CalculateRay: the viewport, NDC and z = 1 boxes
                 self.assertEqual(step["tag"].split(".")[-1], "px")
                 self.assertIn("px", step["watches"])
                 self.assertIn("proj._11", step["watches"])
-                self.assertGreater(count(img, fig, lambda p: near(p, BOX, 30)), 300, "the CalculateRay boxes")
+                self.assertGreater(img.count(fig, lambda p: near(p, BOX, 30)), 300, "the CalculateRay boxes")
         self.assertEqual(len(seen), 3, "three steps, three lit lines: %s" % seen)
 
     def test_report_walks_the_tutorials_code(self):
@@ -140,13 +124,12 @@ class Lesson1(RenderCase):
         lines, img = shot(1, "roots", stepped(self.cone, roots))
         panel = only(lines, "panel")[-1]
         room = (0, 0, panel["room_w"], H)
-        green = [(x, y) for y in range(H) for x in range(int(panel["room_w"]))
-                 if near(img.pixel(x, y), ROOT_GREEN, 40)]
+        green = img.where((0, 0, int(panel["room_w"]), H), lambda p: near(p, ROOT_GREEN, 40))
         self.assertGreater(len(green), 60, "the root points in the scene")
         xs = [x for x, _ in green]
         # two points apart: the ray seen from the side (end-on they were one dot)
         self.assertGreater(max(xs) - min(xs), 40, "the roots %s..%s" % (min(xs), max(xs)))
-        self.assertLess(count(img, room, lambda p: near(p, PANEL_BG, 1)), 0.05 * panel["room_w"] * H)
+        self.assertLess(img.count(room, lambda p: near(p, PANEL_BG, 1)), 0.05 * panel["room_w"] * H)
 
     def test_the_report_names_calculate_rays_px(self):
         lines, _ = run(["--lesson", 1, "--size", "%dx%d" % (W, H), "--report", "--click", "%d,%d@1" % self.cone,
@@ -209,10 +192,10 @@ class Lesson3(RenderCase):
         self.assertEqual(step["code"], listing[step["line"] - 1])
         self.assertIn("if (D3DXVec3LengthSq(&DistanceVector) < SphereSquareRadius1 +", step["code"])
         fig, lit = panel["figure"], panel["lit"]
-        self.assertGreater(count(img, lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3])
-        self.assertGreater(count(img, fig, lambda p: near(p, INSET_BG, 1)), 0.2 * fig[2] * fig[3])
-        self.assertGreater(count(img, fig, lambda p: near(p, RA_BLUE, 40)), 100, "circle a")
-        self.assertGreater(count(img, fig, lambda p: p[0] > 150 and p[2] > 130 and p[1] < 110), 150,
+        self.assertGreater(img.count(lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3])
+        self.assertGreater(img.count(fig, lambda p: near(p, INSET_BG, 1)), 0.2 * fig[2] * fig[3])
+        self.assertGreater(img.count(fig, lambda p: near(p, RA_BLUE, 40)), 100, "circle a")
+        self.assertGreater(img.count(fig, lambda p: (p[..., 0] > 150) & (p[..., 2] > 130) & (p[..., 1] < 110)), 150,
                            "the blind band (magenta)")
 
     def test_report_walks_the_articles_code(self):
@@ -244,11 +227,11 @@ class Lesson3(RenderCase):
         lines, exact = shot(3, "ground-exact", stepped(self.freighter, 1, ["--key", "d@2"]))
         _, shortcut = shot(3, "ground-shortcut", stepped(self.freighter, 3, ["--key", "d@2"]))
         room = (0, 0, int(only(lines, "panel")[-1]["room_w"]), H)
-        orange = lambda p: p[0] > 200 and 110 < p[1] < 190 and p[2] < 110
-        magenta = lambda p: p[0] > 180 and p[1] < 110 and p[2] > 160
-        self.assertGreater(count(exact, room, orange), 40, "rb on the ground")
-        self.assertLess(count(shortcut, room, orange), 10)
-        self.assertGreater(count(shortcut, room, magenta), count(exact, room, magenta) + 40,
+        orange = lambda p: (p[..., 0] > 200) & (p[..., 1] > 110) & (p[..., 1] < 190) & (p[..., 2] < 110)
+        magenta = lambda p: (p[..., 0] > 180) & (p[..., 1] < 110) & (p[..., 2] > 160)
+        self.assertGreater(exact.count(room, orange), 40, "rb on the ground")
+        self.assertLess(shortcut.count(room, orange), 10)
+        self.assertGreater(shortcut.count(room, magenta), exact.count(room, magenta) + 40,
                            "sqrt(ra^2 + rb^2) on the ground")
 
     def test_each_tour_moment(self):

@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from rp_render import RenderCase, ctx, layout, read_png, main, run
+from rp_render import RenderCase, ctx, layout, main, near, only, read_png, run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 LISTING = os.path.join(ROOT, "src", "lessons", "listings", "lesson4_xna_recipe.c")
@@ -45,22 +45,6 @@ def steps(dots, extra=(), frames=5):
     return args + ["--frames", frames]
 
 
-def only(lines, key):
-    found = [line[key] for line in lines if key in line]
-    if not found:
-        raise AssertionError("no %r line in %s" % (key, lines))
-    return found
-
-
-def count(img, rect, test):
-    x, y, w, h = [int(v) for v in rect]
-    return sum(1 for yy in range(y, y + h) for xx in range(x, x + w) if test(img.pixel(xx, yy)))
-
-
-def near(p, rgb, tol=14):
-    return all(abs(a - b) <= tol for a, b in zip(p, rgb))
-
-
 PANEL_BG = (5, 8, 15)        # (0.02, 0.03, 0.06): code_panel_draw.c
 INSET_BG = (8, 10, 20)       # (0.03, 0.04, 0.08): lesson 4's figure
 LIT_BAND = (89, 82, 26)      # (0.35, 0.32, 0.1)
@@ -77,23 +61,23 @@ class CodePanel(RenderCase):
         self.assertLessEqual(code[0] + code[2], W)
         self.assertLess(code[1] + code[3], fig[1])                  # the inset under the panel
         area = code[2] * code[3]
-        bg = count(img, code, lambda p: near(p, PANEL_BG, 1))
-        text = count(img, code, lambda p: sum(p) > 480)
+        bg = img.count(code, lambda p: near(p, PANEL_BG, 1))
+        text = img.count(code, lambda p: p.sum(axis=-1) > 480)
         self.assertGreater(bg, 0.5 * area, "the panel's background")
         self.assertGreater(text, 0.01 * area, "the panel's text")
-        inset_bg = count(img, fig, lambda p: near(p, INSET_BG, 1))
-        profile = count(img, fig, lambda p: near(p, PROFILE, 30))
+        inset_bg = img.count(fig, lambda p: near(p, INSET_BG, 1))
+        profile = img.count(fig, lambda p: near(p, PROFILE, 30))
         self.assertGreater(inset_bg, 0.2 * fig[2] * fig[3], "the inset's background")
         self.assertGreater(profile, 100, "the inset's ground profile")
         lit = panel["lit"]
         self.assertGreater(lit[3], 0)
-        self.assertGreater(count(img, lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3], "the lit band")
+        self.assertGreater(img.count(lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3], "the lit band")
         # C hides both: the scene is drawn there instead (the panels' exact
         # colours gone), and the step's sentence goes to the HUD
         lines, hidden = lesson4("panel-hidden", steps(20, ["--key", "c@3"]))
         self.assertFalse(only(lines, "panel")[-1]["shown"])
-        self.assertLess(count(hidden, code, lambda p: near(p, PANEL_BG, 1)), 0.1 * area)
-        self.assertLess(count(hidden, fig, lambda p: near(p, INSET_BG, 1)), 0.05 * fig[2] * fig[3])
+        self.assertLess(hidden.count(code, lambda p: near(p, PANEL_BG, 1)), 0.1 * area)
+        self.assertLess(hidden.count(fig, lambda p: near(p, INSET_BG, 1)), 0.05 * fig[2] * fig[3])
 
     def test_the_lit_line_moves_with_the_step(self):
         listing = listing_lines()
@@ -108,7 +92,7 @@ class CodePanel(RenderCase):
             # the band lies where the lit line is shown
             row = (lit[1] + 1 - panel["code_y"]) / panel["line_h"]
             self.assertAlmostEqual(row + panel["first_line"], step["line"], delta=0.1)
-            self.assertGreater(count(img, lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3])
+            self.assertGreater(img.count(lit, lambda p: near(p, LIT_BAND, 10)), 0.3 * lit[2] * lit[3])
             seen[step["line"]] = lit[1]
         self.assertGreaterEqual(len(seen), 3, "the steps lit %s" % seen)
 
