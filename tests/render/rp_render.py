@@ -302,6 +302,16 @@ class Image:
         ys, xs = np.nonzero(test(self.region(rect)))
         return [(x0 + int(x), y0 + int(y)) for y, x in zip(ys, xs)]
 
+    def around(self, cx, cy, r_min, r_max):
+        """pixels whose distance from (cx, cy) lies in [r_min, r_max]"""
+        out = []
+        for y in range(int(cy - r_max), int(cy + r_max) + 1):
+            for x in range(int(cx - r_max), int(cx + r_max) + 1):
+                d = math.hypot(x + 0.5 - cx, y + 0.5 - cy)
+                if r_min <= d <= r_max and 0 <= x < self.w and 0 <= y < self.h:
+                    out.append(self.pixel(x, y))
+        return out
+
 
 def near(p, rgb, tol=14):
     """each channel of p within tol of rgb's: p one (r, g, b), or an array of
@@ -316,16 +326,6 @@ def only(lines, key):
     if not found:
         raise AssertionError("no %r line in %s" % (key, lines))
     return found
-
-    def around(self, cx, cy, r_min, r_max):
-        """pixels whose distance from (cx, cy) lies in [r_min, r_max]"""
-        out = []
-        for y in range(int(cy - r_max), int(cy + r_max) + 1):
-            for x in range(int(cx - r_max), int(cx + r_max) + 1):
-                d = math.hypot(x + 0.5 - cx, y + 0.5 - cy)
-                if r_min <= d <= r_max and 0 <= x < self.w and 0 <= y < self.h:
-                    out.append(self.pixel(x, y))
-        return out
 
 
 def brightness(p):
