@@ -62,6 +62,7 @@ SIMILAR = 3.0        # mean abs block difference, 0..255 (seen: 0.1-0.4; another
 NOT_BLANK = 12.0     # grey-level standard deviation
 SCRIPT_FRAMES = 12
 REAL_CLICK_FRAMES = 100000   # script mode (fixed dt) that outlasts the clicks
+ASYNC_FRAMES = 30    # frames after a GPU pick's last click, for its pixel-buffer read
 
 
 # ------------------------------------------------------------ native program
@@ -248,14 +249,16 @@ def scripted(suite, browser, server, native, lesson, tmp, many=False):
 def gpu_picks(suite, browser, server, native, lesson, tmp, many=False):
     """G, then clicks: the web ID buffer picks what the native one picks (same
     id, same depth), in lesson 5 the ray's own triangle at the ray's point,
-    and a frame later the asynchronous read (a pixel buffer copied with
+    and frames later the asynchronous read (a pixel buffer copied with
     getBufferSubData) says the same. many: lesson 1's many-objects mode (A),
     its instanced copies ray-cast in the ID pass, clicked across the belt
     and on the sky."""
     tag = "lesson %d%s GPU" % (lesson, " many objects" if many else "")
     points = belt_points() if many else click_points(native, lesson, tmp)
     clicks = ["%d,%d@%d" % (x, y, 2 + 3 * i) for i, (x, y) in enumerate(points)]
-    frames = 4 + 3 * len(points)
+    # frames after the last click for its asynchronous read to come back:
+    # WebGL signals a fence only between frames, when SwiftShader is done
+    frames = 2 + 3 * len(points) + ASYNC_FRAMES
     keys = ["g@0"] + (["a@0"] if many else [])
     query = "lesson=%d&size=%dx%d&%s&%s&frames=%d&report" % (
         lesson, WIDTH, HEIGHT, "&".join("key=" + k for k in keys), "&".join("click=" + c for c in clicks), frames)
@@ -291,9 +294,17 @@ def gpu_picks(suite, browser, server, native, lesson, tmp, many=False):
     if many:
         suite.check("%s: the sky: nothing, through the ray and the ID buffer" % tag,
                     not web[-1]["hit"] and not web[-1]["gpu"]["hit"], "ray %s, gpu %s" % (web[-1]["what"], web[-1]["gpu"]))
-    same = len(later) == len(web) and all(a["gpu_async"]["same_as_sync"] for a in later)
-    suite.check("%s: the asynchronous reads (a frame later) say the same as the synchronous ones" % tag,
-                same, "%d async reads for %d clicks: %s" % (len(later), len(web), later))
+    # One read in flight at a time (render_pick_read_async): a read still
+    # pending when the next click comes is dropped, the newest pick wins. So
+    # each read that comes back is a click's and says what its synchronous
+    # read said, and the last click's always comes back; how many of the
+    # others do depends on how busy the GPU (SwiftShader) was.
+    click_frames = [2 + 3 * i for i in range(len(points))]
+    same = (all(a["gpu_async"]["click_frame"] in click_frames and a["gpu_async"]["same_as_sync"] for a in later)
+            and len(set(a["gpu_async"]["click_frame"] for a in later)) == len(later)
+            and any(a["gpu_async"]["click_frame"] == click_frames[-1] for a in later))
+    suite.check("%s: the asynchronous reads (frames later) say the same as the synchronous ones, the last "
+                "click's among them" % tag, same, "%d async reads for %d clicks: %s" % (len(later), len(web), later))
 
 
 # ------------------------------------------------------------ files beside the page
