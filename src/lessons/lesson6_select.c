@@ -707,7 +707,7 @@ static void figure(const void *self_, const lesson_figure_area *area, render_lis
         radius = glm_max(radius, 3.0f * ts);
         render_list_fig_circle(list, FX(at[0]), FY(at[1]), radius, now ? 3.0f * ts : 1.5f * ts,
                                now ? step_color : color);
-        char label[8];
+        char label[12];                             /* room for any int */
         snprintf(label, sizeof label, "%d", i);     /* the listing's i */
         render_list_fig_text(list, FX(at[0]) + radius + 2.0f * ts, FY(at[1]) - 6.0f * ts, ts, RENDER_ALIGN_LEFT,
                              0.0f, now ? step_color : color, label);
