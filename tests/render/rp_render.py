@@ -296,11 +296,13 @@ class Image:
         return int(np.count_nonzero(test(self.region(rect))))
 
     def where(self, rect, test):
-        """[(x, y)] of rect's pixels that pass test (count()'s), row by row"""
+        """[(x, y)] of rect's pixels that pass test (count()'s), row by row,
+        each place clamped onto the image as region() clamps it"""
         import numpy as np
         x0, y0 = int(rect[0]), int(rect[1])
         ys, xs = np.nonzero(test(self.region(rect)))
-        return [(x0 + int(x), y0 + int(y)) for y, x in zip(ys, xs)]
+        return [(min(max(x0 + int(x), 0), self.w - 1), min(max(y0 + int(y), 0), self.h - 1))
+                for y, x in zip(ys, xs)]
 
     def around(self, cx, cy, r_min, r_max):
         """pixels whose distance from (cx, cy) lies in [r_min, r_max]"""
