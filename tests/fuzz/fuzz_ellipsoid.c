@@ -7,6 +7,8 @@
    orientation's floats. */
 #include "fuzz_common.h"
 
+#include <float.h>
+
 /* Where on the ellipsoid's implicit surface a point lies: 1 on the surface. */
 static float implicit_value(const rp_ellipsoid *e, bool rotated, const vec3 p)
 {
@@ -71,13 +73,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check(e.radii[i] > 0.0f && isfinite(e.radii[i]), "hit on an invalid ellipsoid");
 
     /* Correctness on inputs where single precision can deliver it: the point
-       is on the ray and on the surface. */
+       is on the ray and on the surface. A radius of at least FLT_MIN keeps
+       the point's coordinates normal floats, 24 bits against the radius:
+       below it they are subnormal, spaced 2^-149 apart, and a radius of 63
+       such steps cannot hold the surface to 1%. */
     float min_r = fminf(e.radii[0], fminf(e.radii[1], e.radii[2]));
     float reach = fmaxf(glm_vec3_max(ray.origin), -glm_vec3_min(ray.origin));
     reach = fmaxf(reach, fmaxf(glm_vec3_max(e.center), -glm_vec3_min(e.center)));
     reach = fmaxf(reach, hit.t * glm_vec3_norm(ray.dir));
     reach = fmaxf(reach, glm_vec3_max(e.radii));
-    if (orient != 2 && reach <= 1e4f && reach / min_r <= 64.0f) {
+    if (orient != 2 && reach <= 1e4f && reach / min_r <= 64.0f && min_r >= FLT_MIN) {
         fuzz_check_point_on_ray(&ray, &hit);
         float f = implicit_value(&e, rotated, hit.point);
         if (fabsf(f - 1.0f) > 1e-2f)

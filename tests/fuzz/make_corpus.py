@@ -193,6 +193,11 @@ def geometry():
                                                         1, 2, 3, 0, 0, 0, 2))
     write("ellipsoid", "zero_radius", bytes([1, 0]) + tames(0, 0, 10, 0, 0, -1, 0, 0, 0,
                                                             4, 0, 2))
+    # everything subnormal (multiples of 2^-149): a hit, not checked against
+    # the surface (CI's fuzz check of 27 Nov found it)
+    sub = 2.0 ** -149
+    write("ellipsoid", "subnormal", bytes([0, 0]) + raws(0, 65 * sub, 128 * sub, 4259840 * sub, 0, 4 * sub,
+                                                         0, -0.0, 191 * sub, 63 * sub, 256 * sub, 199 * sub))
     # fuzz_pick: mode, convention, x, y, viewport(4), then either two raw
     # matrices or a camera: the click as fractions of the viewport (2 bytes),
     # ortho, near, far, fov, half height (bytes), eye (3 tame), target
