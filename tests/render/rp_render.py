@@ -284,10 +284,15 @@ class Image:
         import numpy as np      # here, as Pillow: the tests that read no picture need neither
         if getattr(self, "_array", None) is None:
             self._array = np.asarray(self.im, dtype=np.int16)
-        x, y, w, h = [int(v) for v in rect]
-        xs = np.clip(np.arange(x, x + max(w, 0)), 0, self.w - 1)
-        ys = np.clip(np.arange(y, y + max(h, 0)), 0, self.h - 1)
+        xs, ys = self._places(rect)
         return self._array[np.ix_(ys, xs)]
+
+    def _places(self, rect):
+        """rect's columns and rows, clamped onto the image: numpy arrays"""
+        import numpy as np
+        x, y, w, h = [int(v) for v in rect]
+        return (np.clip(np.arange(x, x + max(w, 0)), 0, self.w - 1),
+                np.clip(np.arange(y, y + max(h, 0)), 0, self.h - 1))
 
     def count(self, rect, test):
         """how many pixels of rect pass test: a function of an array of
@@ -299,10 +304,9 @@ class Image:
         """[(x, y)] of rect's pixels that pass test (count()'s), row by row,
         each place clamped onto the image as region() clamps it"""
         import numpy as np
-        x0, y0 = int(rect[0]), int(rect[1])
-        ys, xs = np.nonzero(test(self.region(rect)))
-        return [(min(max(x0 + int(x), 0), self.w - 1), min(max(y0 + int(y), 0), self.h - 1))
-                for y, x in zip(ys, xs)]
+        xs, ys = self._places(rect)
+        rows, cols = np.nonzero(test(self.region(rect)))
+        return [(int(xs[c]), int(ys[r])) for r, c in zip(rows, cols)]
 
     def around(self, cx, cy, r_min, r_max):
         """pixels whose distance from (cx, cy) lies in [r_min, r_max]"""
