@@ -32,6 +32,7 @@
 #include "ld_math.h"
 #include "ref_camera.h"
 #include "sentinel.h"
+#include "test_scale.h"
 
 static double dot3(const double a[3], const double b[3])
 {
@@ -717,7 +718,8 @@ static void selection_equals_brute_force(void **state)
     (void)state;
     test_rng g = {0x5eed5eedull};
     tally aabb_t = {0}, obb_t = {0}, sph_t = {0}, ell_t = {0}, tri_t = {0}, seg_t = {0};
-    for (int n = 0; n < 700; n++) {
+    /* fewer selections at a smaller RAYPICK_TEST_SCALE (memcheck, ASan) */
+    for (int n = 0; n < (int)test_scaled(700, 140); n++) {
         selection s;
         random_selection(&g, n % REF_CAMERA_KINDS, &s);
         rp_frustum f;
@@ -757,7 +759,7 @@ static void mesh_instance_is_tested_by_its_bounds(void **state)
     test_rng g = {4242};
     tally t = {0};
     int bounds_only = 0;
-    for (int n = 0; n < 350; n++) {
+    for (int n = 0; n < (int)test_scaled(350, 70); n++) {
         selection s;
         random_selection(&g, n % REF_CAMERA_KINDS, &s);
         rp_frustum f;

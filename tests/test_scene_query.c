@@ -8,7 +8,8 @@
    (ref_camera.h), before and after moves, mask changes, refits and
    rebuilds. Also: the exact mesh-instance frustum tests against the loop
    over the mesh's triangles, rp_intersect_ray_scene as the zero query,
-   and every kind of bad input. */
+   and every kind of bad input. The counts of rays and cameras shrink with
+   RAYPICK_TEST_SCALE (test_scale.h: memcheck, ASan); the scenes do not. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@
 #include <raypick/raypick.h>
 #include "query_objects.h"
 #include "ref_camera.h"
+#include "test_scale.h"
 #include "sentinel.h"
 
 /* ---- meshes ------------------------------------------------------------ */
@@ -471,7 +473,7 @@ static void zero_query_is_intersect_ray_scene(void **state)
         world w;
         world_make(&g, &w, 600, 12.0f, 1.5f, round == 1);
         const rp_scene_query zero = {0};
-        for (int r = 0; r < 400; r++) {
+        for (int r = 0; r < (int)test_scaled(400, 60); r++) {
             rp_ray ray;
             random_ray(&g, 12.0f, &ray);
             rp_hit a, b, c;
@@ -525,7 +527,7 @@ static void ray_query_equals_filtered_loop(void **state)
             }
         }
         /* before the build, queries see the last one */
-        for (int r = 0; r < 60; r++) {
+        for (int r = 0; r < (int)test_scaled(60, 10); r++) {
             rp_ray ray;
             rp_scene_query q;
             random_ray(&g, 10.0f, &ray);
@@ -534,7 +536,7 @@ static void ray_query_equals_filtered_loop(void **state)
         }
         assert_true(rp_scene_build(w.scene));
         memcpy(w.objs, pending, (size_t)w.n * sizeof *pending);
-        for (int r = 0; r < 250; r++) {
+        for (int r = 0; r < (int)test_scaled(250, 40); r++) {
             rp_ray ray;
             rp_scene_query q;
             random_ray(&g, 10.0f, &ray);
@@ -556,7 +558,7 @@ static void ray_query_equals_filtered_loop(void **state)
     }
     w.n += 50;
     assert_true(rp_scene_build(w.scene));
-    for (int r = 0; r < 250; r++) {
+    for (int r = 0; r < (int)test_scaled(250, 40); r++) {
         rp_ray ray;
         rp_scene_query q;
         random_ray(&g, 10.0f, &ray);
@@ -721,7 +723,7 @@ static void frustum_query_equals_brute_force(void **state)
                 }
                 assert_true(rp_scene_build(w.scene));
             }
-            for (int c = 0; c < 14; c++) {
+            for (int c = 0; c < (int)test_scaled(14, 5); c++) {
                 ref_camera cam;
                 ref_camera_random(&g, c % REF_CAMERA_KINDS, &cam);
                 rp_frustum f;
@@ -854,7 +856,8 @@ static void thin_objects_with_pixel_tolerance(void **state)
     world w;
     world_make(&g, &w, 800, 10.0f, 1.0f, true);
     int thin_hits = 0;
-    for (int c = 0; c < 40; c++) {
+    const int cameras = (int)test_scaled(40, 10);
+    for (int c = 0; c < cameras; c++) {
         ref_camera cam;
         ref_camera_random(&g, c % REF_CAMERA_KINDS, &cam);
         for (int r = 0; r < 30; r++) {
@@ -873,7 +876,8 @@ static void thin_objects_with_pixel_tolerance(void **state)
             thin_hits += i >= 0 && w.objs[i].kind >= QO_POINT;
         }
     }
-    assert_true(thin_hits > 20);
+    print_message("thin objects picked: %d, by %d cameras' rays\n", thin_hits, cameras);
+    assert_true(thin_hits > cameras / 2);     /* 40 cameras: more than 20 */
     world_free(&w);
 }
 
