@@ -82,7 +82,10 @@ typedef struct rp_frustum {
  * normalised device coordinates, in double), the corners from unprojecting
  * the rectangle at depth 0 and 1; so any invertible projection works:
  * perspective or orthographic, off-centre, left- or right-handed, with the
- * depth range conv names (as rp_pick_ray_unproject).
+ * depth range conv names (as rp_pick_ray_unproject). A rectangle narrower
+ * than single precision resolves where its frustum lies (a thousandth of a
+ * pixel, a hundred units from the origin) may get two side planes that
+ * rounding crosses inside it: it then selects nothing there.
  *
  * @param[in]  x0, y0 one corner (pixels, y down, as the pick functions)
  * @param[in]  x1, y1 the opposite corner
