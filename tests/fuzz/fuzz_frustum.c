@@ -202,11 +202,10 @@ static bool wide_for_float(const rp_frustum *f)
 /* A real frustum: shapes through its own corners meet it. */
 static void fuzz_corners(const rp_frustum *f)
 {
-    float scale = 0.0f;
+    const float scale = corner_scale(f);
     rp_aabb around = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     for (int i = 0; i < 8; i++)
         for (int k = 0; k < 3; k++) {
-            scale = fmaxf(scale, fabsf(f->corners[i][k]));
             around.min[k] = fminf(around.min[k], f->corners[i][k]);
             around.max[k] = fmaxf(around.max[k], f->corners[i][k]);
         }
