@@ -64,7 +64,11 @@ enum {
    near ones where the bit is clear: corners[0] = left bottom near,
    corners[7] = right top far. The planes decide inside and outside; the
    corners serve the exact tests. Made by rp_frustum_from_*; a frustum
-   made by hand must be a hexahedron whose planes and corners agree. */
+   made by hand must be a hexahedron whose planes and corners agree.
+   Both are rounded to float, so they agree to about 1e-7 of the corners'
+   largest coordinate: a shape that close to a face may meet the frustum
+   by the planes (spheres, segments) and miss it by the corners (boxes,
+   triangles), however near the origin the shape itself is. */
 typedef struct rp_frustum {
     rp_plane planes[6];
     vec3     corners[8];

@@ -91,6 +91,40 @@ static void read_quat(fuzz_input *in, int mode, bool zero, versor q)
     }
 }
 
+/* The shortest of the frustum's twelve edges (corners differing in one
+   index bit). */
+static float thinnest_edge(const rp_frustum *f)
+{
+    float shortest = INFINITY;
+    for (int i = 0; i < 8; i++)
+        for (int bit = 1; bit < 8; bit <<= 1)
+            if (!(i & bit)) {
+                const float *a = f->corners[i], *b = f->corners[i | bit];
+                const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+                shortest = fminf(shortest, sqrtf(dx * dx + dy * dy + dz * dz));
+            }
+    return shortest;
+}
+
+/* The largest coordinate of the corners. */
+static float corner_scale(const rp_frustum *f)
+{
+    float scale = 0.0f;
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 3; k++)
+            scale = fmaxf(scale, fabsf(f->corners[i][k]));
+    return scale;
+}
+
+/* Is the frustum more than a few float steps wide everywhere? Narrower
+   (a rectangle a fraction of a pixel wide, far from the origin), rounding
+   its planes and corners to float can cross two opposite planes inside
+   it, and what is inside is then decided by the rounding. */
+static bool wide_for_float(const rp_frustum *f)
+{
+    return thinnest_edge(f) > 1e-5f * (corner_scale(f) + 1.0f);
+}
+
 static void fuzz_shapes(const rp_frustum *f, bool built, fuzz_input *in, int mode,
                         uint8_t flags, int poly_count)
 {
@@ -138,10 +172,14 @@ static void fuzz_shapes(const rp_frustum *f, bool built, fuzz_input *in, int mod
     const bool seg = rp_test_frustum_segment(f, v[0], v[1]);
     /* a vertex well inside (a small ball around it is): both meet. Near
        the boundary the triangle's test (on the corners) and the segment's
-       (on the planes) may differ by the frustum's float rounding; in a
-       frustum of raw floats, planes and corners need not agree at all. */
-    const rp_sphere around_v0 = {{v[0][0], v[0][1], v[0][2]},
-                                 1e-4f * (1.0f + fabsf(v[0][0]) + fabsf(v[0][1]) + fabsf(v[0][2]))};
+       (on the planes) may differ by the frustum's float rounding, which
+       grows with the frustum's size, not the vertex's (the CI input: a
+       vertex 0.8 from the origin, corners 2e9 away); in a frustum of raw
+       floats, planes and corners need not agree at all. */
+    const rp_sphere around_v0 = {
+        {v[0][0], v[0][1], v[0][2]},
+        fmaxf(1e-4f * (1.0f + fabsf(v[0][0]) + fabsf(v[0][1]) + fabsf(v[0][2])),
+              1e-5f * (corner_scale(f) + 1.0f))};
     if (built && isfinite(around_v0.radius) && rp_frustum_contains_sphere(f, &around_v0)) {
         fuzz_check(tri, "a triangle with a vertex well inside misses");
         fuzz_check(seg, "a segment with an end well inside misses");
@@ -163,40 +201,6 @@ static void fuzz_shapes(const rp_frustum *f, bool built, fuzz_input *in, int mod
     } else {
         fuzz_check(first == (size_t)-1, "polyline: a miss wrote the index");
     }
-}
-
-/* The shortest of the frustum's twelve edges (corners differing in one
-   index bit). */
-static float thinnest_edge(const rp_frustum *f)
-{
-    float shortest = INFINITY;
-    for (int i = 0; i < 8; i++)
-        for (int bit = 1; bit < 8; bit <<= 1)
-            if (!(i & bit)) {
-                const float *a = f->corners[i], *b = f->corners[i | bit];
-                const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-                shortest = fminf(shortest, sqrtf(dx * dx + dy * dy + dz * dz));
-            }
-    return shortest;
-}
-
-/* The largest coordinate of the corners. */
-static float corner_scale(const rp_frustum *f)
-{
-    float scale = 0.0f;
-    for (int i = 0; i < 8; i++)
-        for (int k = 0; k < 3; k++)
-            scale = fmaxf(scale, fabsf(f->corners[i][k]));
-    return scale;
-}
-
-/* Is the frustum more than a few float steps wide everywhere? Narrower
-   (a rectangle a fraction of a pixel wide, far from the origin), rounding
-   its planes and corners to float can cross two opposite planes inside
-   it, and what is inside is then decided by the rounding. */
-static bool wide_for_float(const rp_frustum *f)
-{
-    return thinnest_edge(f) > 1e-5f * (corner_scale(f) + 1.0f);
 }
 
 /* A real frustum: shapes through its own corners meet it. */

@@ -8,7 +8,8 @@ Geometry seeds: the byte layouts the targets read (see each target's
 header comment), with values that hit, miss, graze and break things.
 
 Deterministic: running it again writes the same files.
-    python3 tests/fuzz/make_corpus.py            # every target's (found inputs are lost)
+    python3 tests/fuzz/make_corpus.py            # every target's (files it does not
+                                                 # write, such as committed findings, stay)
     python3 tests/fuzz/make_corpus.py models     # fuzz_model's only (objs, images, geometry)
 """
 import base64
@@ -24,7 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 
 
+written = []
+
+
 def write(target, name, data):
+    written.append(name)
     d = os.path.join(CORPUS, target)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "wb") as f:
@@ -302,6 +307,18 @@ def geometry():
     # float holds there, so its centre is not checked (CI's fuzz check of
     # 27 Nov found it)
     write("frustum", "thinner_than_float", base64.b64decode("AwBgAgAAAAAAAKMAAAABAABQCzswAAD/AAD/AJ9k1UAFQAU="))
+    # a triangle vertex 0.8 from the origin, just inside a face of a
+    # frustum whose corners lie 2e9 away: "well inside" is measured
+    # against the frustum's size, where its float rounding is (27 Nov)
+    write("frustum", "huge_frustum_small_vertex", bytes([0, 1, 0, 0]) +
+          raws(-504, -14.875, 0.6875, 101, 0, 0, 100, 100) +
+          raws(20.75, -25, -15, -520, 0.22265625, 13.625, -86, -23.75,
+               0, 0.2890625, 0.3125, 0.0703125, 128, 0, 0, 0) +
+          raws(0, 94, 0, -0.671875, 0, -0.216796875, 0, 0.25,
+               0, 0, -0.02734375, 254, -27, -55, -42, 90) +
+          raws(*([0] * 30)) +
+          raws(0.0849222913, 0.000196312438, -0.802445769, 4.36996698, -0.0386095382,
+               -97.5618286, 6.36425781, -0.112508468, -92.5815201))
 
     # fuzz_thin: mode, flags, polyline count, stride choice; ray (6),
     # tolerance (2), point, segment ends, the polyline's points, plane (4),
@@ -472,15 +489,13 @@ def main():
             {"models": models, "objs": objs, "images": images, "geometry": geometry}[target]()
         print("make_corpus: wrote %s" % ", ".join(only))
         return
-    if os.path.isdir(CORPUS):
-        shutil.rmtree(CORPUS)
     images()
     geometry()
     scene_queries()
     objs()
     models()
     n = sum(len(fs) for _, _, fs in os.walk(CORPUS))
-    print("make_corpus: wrote %d seeds under %s" % (n, os.path.relpath(CORPUS)))
+    print("make_corpus: wrote %d seeds; %s holds %d" % (len(written), os.path.relpath(CORPUS), n))
 
 
 if __name__ == "__main__":
