@@ -101,6 +101,15 @@ def case(name, args, expect, needles=(), cpu_s=None, peak_mib=None, stdout=subpr
     return status, text
 
 
+def carry_on_report(name, args, cpu_s):
+    """case() of a run that must carry on; returns what it printed (its
+    --report lines), so one run answers both the limits and the pick."""
+    out = tempfile.TemporaryFile()
+    case(name, args, "carry-on", cpu_s=cpu_s, stdout=out)
+    out.seek(0)
+    return out.read().decode()
+
+
 # ------------------------------------------------------------ file makers
 
 def png_chunk(kind, data):
@@ -209,14 +218,11 @@ def models(tmp):
     # lowest index of equal hits)
     ov = write(tmp, "overdraw.obj", "v -1 -1 0\nv 1 -1 0\nv 0 1 0\n" + "f 1 2 3\n" * (1 << 20))
     # one run for both checks: loading 2^20 triangles is most of its time
-    out = tempfile.TemporaryFile()
-    status, _ = case("obj of 2^20 coincident triangles", ["--lesson", "5", "--size", "160x120", "--frames", "2",
-                                                          "--click", "80,60@1", "--report", "--mesh", ov],
-                     "carry-on", cpu_s=60, stdout=out)
-    out.seek(0)
-    line = out.read().decode()
-    report('"hit":true' in line and '"face":0' in line, "coincident triangles picked exactly", line[:0] or
-           ("face 0 hit" if '"face":0' in line else line[:120]))
+    line = carry_on_report("obj of 2^20 coincident triangles",
+                           ["--lesson", "5", "--size", "160x120", "--frames", "2", "--click", "80,60@1",
+                            "--report", "--mesh", ov], cpu_s=60)
+    report('"hit":true' in line and '"face":0' in line, "coincident triangles picked exactly",
+           "face 0 hit" if '"face":0' in line else line[:120])
     # item 9: one face of 2^20 corners round a circle (5.6 s a frame under
     # llvmpipe before the draw budget: 10 frames took a minute of CPU);
     # the click at the centre hits one of its fan's n - 2 triangles, the
@@ -226,12 +232,9 @@ def models(tmp):
     big = write(tmp, "bigface.obj", "".join("v %.7f %.7f 0\n" % (math.cos(i * step), math.sin(i * step))
                                             for i in range(n)) +
                 "f " + " ".join(map(str, range(1, n + 1))) + "\n")
-    out = tempfile.TemporaryFile()
-    case("obj face of 2^20 corners", ["--lesson", "5", "--size", "160x120", "--frames", "10",
-                                      "--click", "80,60@1", "--report", "--mesh", big],
-         "carry-on", cpu_s=30, stdout=out)
-    out.seek(0)
-    line = out.read().decode()
+    line = carry_on_report("obj face of 2^20 corners",
+                           ["--lesson", "5", "--size", "160x120", "--frames", "10", "--click", "80,60@1",
+                            "--report", "--mesh", big], cpu_s=30)
     face = re.search(r'"face":(\d+)', line)
     report('"hit":true' in line and face is not None and int(face.group(1)) < n - 2,
            "2^20-corner face picked", "face %s of %d hit" % (face.group(1), n - 2) if face else line[:120])
