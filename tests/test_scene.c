@@ -170,15 +170,27 @@ static void assert_slot_box(const rp_bvh4_node *n, int i, const float lo[3], con
    some slot's child and comes after its parent, every leaf entry belongs
    to exactly one leaf and every object to one entry, and empty slots are
    inverted boxes. */
-static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
-                       const rp_bvh_box *boxes, uint32_t n)
+static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves,
+                       const uint32_t *prims, const rp_bvh_box *boxes, uint32_t n)
 {
     unsigned char *entry_seen = calloc(n, 1), *obj_seen = calloc(n, 1);
-    unsigned char *node_seen = calloc(count, 1);
-    for (uint32_t q = 0; q < count; q++) {
-        const rp_bvh4_node *nd = &nodes[q];
+    unsigned char *half_seen = calloc(count, 1);
+    uint32_t *stack = malloc(count * sizeof *stack);
+    assert_true(halves == 1 || halves == 2);
+    /* from the root (every half of it), each node once through its parent */
+    int sp = 0;
+    stack[sp++] = rp_bvh4_root(halves);
+    while (sp > 0) {
+        const uint32_t ref = stack[--sp];
+        const uint32_t q = rp_bvh4_child_first(ref, halves);
+        const uint32_t its = rp_bvh4_child_halves(ref, halves);
+        assert_true(q + its <= count);
         int used = 0;
-        for (int i = 0; i < 4; i++) {
+        for (uint32_t s = 0; s < 4 * its; s++) {
+            const rp_bvh4_node *nd = &nodes[q + s / 4];
+            const int i = (int)(s % 4);
+            if (s % 4 == 0)
+                assert_int_equal(half_seen[q + s / 4]++, 0);
             float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
             if (nd->child[i] == RP_BVH4_EMPTY) {
                 assert_slot_box(nd, i, lo, hi);
@@ -197,29 +209,36 @@ static void check_bvh4(const rp_bvh4_node *nodes, uint32_t count, const uint32_t
                     }
                 }
             } else {
-                uint32_t c = nd->child[i];
-                assert_true(c > q && c < count);
-                assert_int_equal(node_seen[c]++, 0);
-                for (int k = 0; k < 4; k++) {
+                /* a node after its parent, in the tree */
+                const uint32_t c = rp_bvh4_child_first(nd->child[i], halves);
+                const uint32_t c_halves = rp_bvh4_child_halves(nd->child[i], halves);
+                assert_true(c > q && c + c_halves <= count);
+                for (uint32_t k = 0; k < 4 * c_halves; k++) {
                     for (int a = 0; a < 3; a++) {
-                        lo[a] = fminf(lo[a], nodes[c].b[a][k]);
-                        hi[a] = fmaxf(hi[a], nodes[c].b[3 + a][k]);
+                        lo[a] = fminf(lo[a], nodes[c + k / 4].b[a][k % 4]);
+                        hi[a] = fmaxf(hi[a], nodes[c + k / 4].b[3 + a][k % 4]);
                     }
                 }
+                assert_true(sp < (int)count);
+                stack[sp++] = nd->child[i];
             }
             assert_slot_box(nd, i, lo, hi);
         }
+        /* a second half only for more than four children */
         assert_true(used >= 1 && (q == 0 || used >= 2));
+        if (q > 0 && halves == 2)
+            assert_true((its == 2) == (used > 4));
     }
-    for (uint32_t q = 1; q < count; q++)
-        assert_int_equal(node_seen[q], 1);
+    for (uint32_t q = 0; q < count; q++)
+        assert_int_equal(half_seen[q], 1);
     for (uint32_t j = 0; j < n; j++) {
         assert_int_equal(entry_seen[j], 1);
         assert_int_equal(obj_seen[j], 1);
     }
+    free(stack);
     free(entry_seen);
     free(obj_seen);
-    free(node_seen);
+    free(half_seen);
 }
 
 /* n boxes centred in [-spread, spread]^3, half sizes in [h_lo, h_hi]. */
@@ -254,9 +273,9 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
         rp_bvh4_node *nodes = bin.nodes;
         uint32_t count = bin.node_count;
         assert_non_null(nodes);
-        assert_true(count >= 1 && (n > 4 || count == 1));
-        check_bvh4(nodes, count, bin.prims, boxes, n);
-        double built = rp_bvh4_cost(nodes, count);
+        assert_true(count >= bin.halves && (n > 4 || count == bin.halves));
+        check_bvh4(nodes, count, bin.halves, bin.prims, boxes, n);
+        double built = rp_bvh4_cost(nodes, count, bin.halves);
         assert_true(built > 0.0);
         for (uint32_t i = 0; i < n; i++) {
             float far = i % 10 == 0 ? 50.0f : 1.0f;
@@ -266,11 +285,11 @@ static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
                 boxes[i].max[a] += d;
             }
         }
-        double cost = rp_bvh4_refit(nodes, count, bin.prims, boxes);
-        check_bvh4(nodes, count, bin.prims, boxes, n);
-        assert_true(fabs(cost - rp_bvh4_cost(nodes, count)) <= 1e-12 * cost);
+        double cost = rp_bvh4_refit(nodes, count, bin.halves, bin.prims, boxes);
+        check_bvh4(nodes, count, bin.halves, bin.prims, boxes, n);
+        assert_true(fabs(cost - rp_bvh4_cost(nodes, count, bin.halves)) <= 1e-12 * cost);
         rp_bvh_box root;
-        assert_true(rp_bvh4_bounds(nodes, count, &root));
+        assert_true(rp_bvh4_bounds(nodes, count, bin.halves, &root));
         for (uint32_t i = 0; i < n; i++) {
             for (int a = 0; a < 3; a++) {
                 assert_true(root.min[a] <= boxes[i].min[a]);
@@ -297,14 +316,84 @@ static void scene_tree_boxes_each_object(void **state)
         rp_bvh_box *boxes = random_boxes(n, 100, 0.1, 3);
         rp_bvh bin;
         assert_true(rp_bvh_build(boxes, n, &bin));
-        check_bvh4(bin.nodes, bin.node_count, bin.prims, boxes, n);
+        check_bvh4(bin.nodes, bin.node_count, bin.halves, bin.prims, boxes, n);
         for (uint32_t q = 0; q < bin.node_count; q++)
             for (int i = 0; i < 4; i++)
                 assert_true(bin.nodes[q].child[i] == RP_BVH4_EMPTY ||
                             bin.nodes[q].count[i] <= 1);
-        /* up to four objects: one node, a slot each */
+        /* up to four objects: one node (of eight slots), a slot each */
+        assert_int_equal(bin.halves, 2);
         if (n <= RP_BVH_SCENE_MAX_LEAF)
-            assert_int_equal(bin.node_count, 1);
+            assert_int_equal(bin.node_count, bin.halves);
+        rp_bvh_free(&bin);
+        free(boxes);
+    }
+}
+
+/* The leaf entries under the node `ref` refers to, counted by walking it;
+   *lo and *hi: the least and one past the greatest. */
+static uint32_t entries_under(const rp_bvh *bin, uint32_t ref, uint32_t *lo, uint32_t *hi)
+{
+    const uint32_t q = rp_bvh4_child_first(ref, bin->halves);
+    uint32_t count = 0;
+    for (uint32_t s = 0; s < 4 * rp_bvh4_child_halves(ref, bin->halves); s++) {
+        const rp_bvh4_node *n = &bin->nodes[q + s / 4];
+        const uint32_t c = n->child[s % 4], k = n->count[s % 4];
+        if (c == RP_BVH4_EMPTY)
+            continue;
+        if (k > 0) {
+            *lo = c < *lo ? c : *lo;
+            *hi = c + k > *hi ? c + k : *hi;
+            count += k;
+        } else {
+            count += entries_under(bin, c, lo, hi);
+        }
+    }
+    return count;
+}
+
+/* Every node of a scene's tree covers one run of leaf entries, and its
+   range (rp_bvh4_ranges, joined over its halves) says which: what lets a
+   frustum query list a box wholly inside without walking it. The slots
+   of a wide node follow the leaf order, so each half's run is one too. */
+static void every_node_range_is_its_run_of_entries(void **state)
+{
+    (void)state;
+    rng.s = 2718u;
+    const uint32_t sizes[] = {5, 40, 3000, 40000};
+    for (int s = 0; s < 4; s++) {
+        const uint32_t n = sizes[s];
+        rp_bvh_box *boxes = random_boxes(n, 300, 0.1, 2);
+        rp_bvh bin;
+        assert_true(rp_bvh_build(boxes, n, &bin));
+        rp_bvh4_range *ranges = malloc(bin.node_count * sizeof *ranges);
+        for (int threaded = 0; threaded < 2; threaded++) {
+            rp_bvh4_ranges(bin.nodes, bin.node_count, bin.halves, bin.top_count, bin.half,
+                           threaded, ranges);
+            uint32_t lo = UINT32_MAX, hi = 0;
+            assert_int_equal(entries_under(&bin, rp_bvh4_root(bin.halves), &lo, &hi), n);
+            const rp_bvh4_range root = rp_bvh4_child_range(ranges, rp_bvh4_root(bin.halves),
+                                                           bin.halves);
+            assert_true(root.first == 0 && root.end == n);
+            uint32_t inner = 0;
+            for (uint32_t q = 0; q < bin.node_count; q++) {
+                for (int i = 0; i < 4; i++) {
+                    const uint32_t c = bin.nodes[q].child[i];
+                    if (c == RP_BVH4_EMPTY || bin.nodes[q].count[i] > 0)
+                        continue;
+                    inner++;
+                    lo = UINT32_MAX;
+                    hi = 0;
+                    const uint32_t count = entries_under(&bin, c, &lo, &hi);
+                    const rp_bvh4_range r = rp_bvh4_child_range(ranges, c, bin.halves);
+                    assert_int_equal(hi - lo, count);
+                    assert_int_equal(r.first, lo);
+                    assert_int_equal(r.end, hi);
+                }
+            }
+            assert_int_equal(inner + 1, bin.node_total);
+        }
+        free(ranges);
         rp_bvh_free(&bin);
         free(boxes);
     }
@@ -324,7 +413,8 @@ static void split_refit_equals_serial_refit(void **state)
         rp_bvh_box *boxes = random_boxes(n, 500, 0.1, 2);
         rp_bvh bin;
         assert_true(rp_bvh_build(boxes, n, &bin));
-        assert_true(fabs(bin.cost - rp_bvh4_cost(bin.nodes, bin.node_count)) <= 1e-12 * bin.cost);
+        assert_true(fabs(bin.cost - rp_bvh4_cost(bin.nodes, bin.node_count, bin.halves)) <=
+                    1e-12 * bin.cost);
         assert_true(bin.top_count <= bin.half && bin.half <= bin.node_count);
         if (n > 20000)      /* many subtrees: a top, and two non-empty halves */
             assert_true(bin.top_count > 0 && bin.half > bin.top_count &&
@@ -339,12 +429,12 @@ static void split_refit_equals_serial_refit(void **state)
         size_t bytes = bin.node_count * sizeof *bin.nodes;
         rp_bvh4_node *serial = malloc(bytes);
         memcpy(serial, bin.nodes, bytes);
-        double want = rp_bvh4_refit(serial, bin.node_count, bin.prims, boxes);
+        double want = rp_bvh4_refit(serial, bin.node_count, bin.halves, bin.prims, boxes);
         for (int threaded = 0; threaded < 2; threaded++) {
             rp_bvh4_node *split = malloc(bytes);
             memcpy(split, bin.nodes, bytes);
-            double got = rp_bvh4_refit_split(split, bin.node_count, bin.top_count, bin.half,
-                                             bin.prims, boxes, threaded);
+            double got = rp_bvh4_refit_split(split, bin.node_count, bin.halves, bin.top_count,
+                                             bin.half, bin.prims, boxes, threaded);
             assert_memory_equal(split, serial, bytes);
             assert_true(fabs(got - want) <= 1e-12 * want);
             free(split);
@@ -352,12 +442,12 @@ static void split_refit_equals_serial_refit(void **state)
         /* a split that is not the builder's: the serial refit */
         rp_bvh4_node *bad = malloc(bytes);
         memcpy(bad, bin.nodes, bytes);
-        double got = rp_bvh4_refit_split(bad, bin.node_count, bin.node_count, 0, bin.prims,
-                                         boxes, true);
+        double got = rp_bvh4_refit_split(bad, bin.node_count, bin.halves, bin.node_count, 0,
+                                         bin.prims, boxes, true);
         assert_memory_equal(bad, serial, bytes);
         assert_true(got == want);
         free(bad);
-        check_bvh4(serial, bin.node_count, bin.prims, boxes, n);
+        check_bvh4(serial, bin.node_count, bin.halves, bin.prims, boxes, n);
         free(serial);
         rp_bvh_free(&bin);
         free(boxes);
@@ -626,7 +716,7 @@ static void identical_objects_build_bounded_and_tie_to_lowest(void **state)
 static void assert_tree_valid(const rp_bvh *bvh, const rp_bvh_box *boxes, uint32_t n)
 {
     assert_int_equal(bvh->prim_count, n);
-    check_bvh4(bvh->nodes, bvh->node_count, bvh->prims, boxes, n);
+    check_bvh4(bvh->nodes, bvh->node_count, bvh->halves, bvh->prims, boxes, n);
     for (uint32_t q = 0; q < bvh->node_count; q++)
         for (int i = 0; i < 4; i++)
             assert_true(bvh->nodes[q].count[i] <= RP_BVH_SCENE_MAX_LEAF);
@@ -666,7 +756,9 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
         }
         rp_bvh one;
         const uint32_t own = scattered ? RP_BVH_SCENE_MAX_LEAF : 0;
-        const rp_bvh_shape serial = {RP_BVH_SCENE_MAX_LEAF, 1.0, 1, scattered, own};
+        /* the scene's nodes of eight children, the mesh's of four */
+        const uint32_t halves = scattered ? 2 : 1;
+        const rp_bvh_shape serial = {RP_BVH_SCENE_MAX_LEAF, 1.0, 1, scattered, own, halves};
         assert_true(rp_bvh_build_shaped(boxes, n, &serial, &one));
         assert_tree_valid(&one, boxes, n);
         assert_true(one.depth <= RP_BVH_MAX_DEPTH);
@@ -680,14 +772,14 @@ static void tree_is_the_same_on_any_number_of_threads(void **state)
         for (int t = 0; t < counts; t++) {
             rp_bvh many;
             const rp_bvh_shape parallel = {RP_BVH_SCENE_MAX_LEAF, 1.0, threads[t], scattered,
-                                           own};
+                                           own, halves};
             assert_true(rp_bvh_build_shaped(boxes, n, &parallel, &many));
             assert_int_equal(many.node_count, one.node_count);
             assert_int_equal(many.depth, one.depth);
             assert_memory_equal(many.nodes, one.nodes, one.node_count * sizeof *one.nodes);
             assert_memory_equal(many.prims, one.prims, n * sizeof *one.prims);
-            assert_true(rp_bvh4_cost(many.nodes, many.node_count) ==
-                        rp_bvh4_cost(one.nodes, one.node_count));
+            assert_true(rp_bvh4_cost(many.nodes, many.node_count, many.halves) ==
+                        rp_bvh4_cost(one.nodes, one.node_count, one.halves));
             rp_bvh_free(&many);
         }
         rp_bvh_free(&one);
@@ -1142,6 +1234,7 @@ int main(void)
         cmocka_unit_test(invalid_queries_return_minus_one),
         cmocka_unit_test(bvh4_boxes_hold_their_contents_after_build_and_refit),
         cmocka_unit_test(split_refit_equals_serial_refit),
+        cmocka_unit_test(every_node_range_is_its_run_of_entries),
         cmocka_unit_test(trace_records_the_boxes_the_traversal_opened),
         cmocka_unit_test(trace_counts_past_its_cap_and_refuses_bad_input),
     };

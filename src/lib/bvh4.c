@@ -10,6 +10,8 @@
 
 static void slot_set(rp_bvh4_node *q, int i, const rp_bvh2_node *n, uint32_t child, uint32_t count)
 {
+    q += i / 4;     /* slot i of a node of halves: lane i % 4 of half i / 4 */
+    i %= 4;
     for (int a = 0; a < 3; a++) {
         q->b[a][i] = n->min[a];
         q->b[3 + a][i] = n->max[a];
@@ -20,6 +22,8 @@ static void slot_set(rp_bvh4_node *q, int i, const rp_bvh2_node *n, uint32_t chi
 
 static void slot_empty(rp_bvh4_node *q, int i)
 {
+    q += i / 4;
+    i %= 4;
     for (int a = 0; a < 3; a++) {
         q->b[a][i] = INFINITY;
         q->b[3 + a][i] = -INFINITY;
@@ -36,6 +40,7 @@ typedef struct collapser {
     const rp_bvh2_node *nodes;
     const rp_bvh_prim  *entries;
     uint32_t            own_slots;   /* 0: no leaf gives its primitives slots */
+    int                 slots;       /* per node: 4 per half */
 } collapser;
 
 /* The slots binary node n would take opened: two for an inner node, one
@@ -49,27 +54,31 @@ static uint32_t opened_slots(const collapser *c, uint32_t n)
     return count > 1 && count <= c->own_slots ? count : 0;
 }
 
-/* Replaces out[i], binary node n, by what it opens into, appended. */
-static int open_item(const collapser *c, uint32_t out[4], int k, int i)
+/* Replaces out[i], binary node n, by what it opens into, in its place:
+   the items stay in the builder's leaf order (a left child's entries come
+   before its right sibling's), so a node's slots, and each half's, cover
+   one run of leaf entries (rp_bvh4_ranges). */
+static int open_item(const collapser *c, uint32_t out[RP_BVH8_SLOTS], int k, int i)
 {
     const rp_bvh2_node *n = &c->nodes[out[i]];
+    const uint32_t more = n->count == 0 ? 1 : n->count - 1;
+    memmove(&out[i + 1 + more], &out[i + 1], (size_t)(k - i - 1) * sizeof *out);
     if (n->count == 0) {
         out[i] = n->first;
-        out[k++] = n->first + 1;
-        return k;
+        out[i + 1] = n->first + 1;
+    } else {
+        for (uint32_t j = 0; j < n->count; j++)
+            out[i + j] = ITEM_ENTRY | (n->first + j);
     }
-    out[i] = ITEM_ENTRY | n->first;
-    for (uint32_t j = 1; j < n->count; j++)
-        out[k++] = ITEM_ENTRY | (n->first + j);
-    return k;
+    return k + (int)more;
 }
 
-/* Up to four items that together hold the subtree of binary node `root`
-   (inner, or a leaf whose primitives have slots of their own): its
+/* Up to c->slots items that together hold the subtree of binary node
+   `root` (inner, or a leaf whose primitives have slots of their own): its
    children, then, while there is room, the one of largest area that fits
    replaced by what it opens into (Wald et al., "Getting rid of packets",
    2008: open the largest first, it is the one rays enter most). */
-static int gather(const collapser *c, uint32_t root, uint32_t out[4])
+static int gather(const collapser *c, uint32_t root, uint32_t out[RP_BVH8_SLOTS])
 {
     out[0] = root;
     int k = open_item(c, out, 1, 0);
@@ -82,7 +91,7 @@ static int gather(const collapser *c, uint32_t root, uint32_t out[4])
             const rp_bvh2_node *n = &c->nodes[out[i]];
             const uint32_t more = opened_slots(c, out[i]);
             double area = rp_bvh4_half_area(n->min, n->max);
-            if (more > 0 && k - 1 + more <= 4 && area > best) {
+            if (more > 0 && k - 1 + more <= (uint32_t)c->slots && area > best) {
                 best = area;
                 open = i;
             }
@@ -95,6 +104,8 @@ static int gather(const collapser *c, uint32_t root, uint32_t out[4])
 
 static void slot_set_entry(rp_bvh4_node *q, int i, const rp_bvh_prim *e, uint32_t j)
 {
+    q += i / 4;
+    i %= 4;
     for (int a = 0; a < 3; a++) {
         q->b[a][i] = e->min[a];
         q->b[3 + a][i] = e->max[a];
@@ -107,26 +118,29 @@ static void slot_set_entry(rp_bvh4_node *q, int i, const rp_bvh_prim *e, uint32_
    it.) Each BVH4 node takes the place of one distinct binary node, so
    there are at most as many as those. */
 uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
-                          const rp_bvh_prim *entries, uint32_t own_slots, rp_bvh4_node *out)
+                          const rp_bvh_prim *entries, uint32_t own_slots, uint32_t halves,
+                          rp_bvh4_node *out)
 {
-    const collapser c = {nodes, entries, entries != NULL ? own_slots : 0};
-    /* (binary node, its BVH4 node, that node's depth) to fill; each pop
-       pushes at most four, and the depth bound of RP_BVH4_STACK holds
-       here too */
-    uint32_t stack[RP_BVH4_STACK][3];
+    const collapser c = {nodes, entries, entries != NULL ? own_slots : 0, 4 * (int)halves};
+    /* (binary node, its first half, that node's depth, its slots) to
+       fill; each pop pushes at most c.slots, and the depth bound of
+       RP_BVH8_STACK holds here too */
+    uint32_t stack[RP_BVH8_STACK][4];
     int sp = 0;
     stack[sp][0] = root;
     stack[sp][1] = 0;
     stack[sp][2] = depth;
+    stack[sp][3] = (uint32_t)c.slots;     /* the root: all its halves */
     sp++;
-    uint32_t count = 1;
+    uint64_t count = halves;
     while (sp > 0) {
         sp--;
-        uint32_t bin = stack[sp][0], q = stack[sp][1], d = stack[sp][2];
-        uint32_t kids[4];
+        const uint32_t bin = stack[sp][0], q = stack[sp][1], d = stack[sp][2];
+        const int slots = (int)stack[sp][3];
+        uint32_t kids[RP_BVH8_SLOTS];
         int k = gather(&c, bin, kids);
         /* pushed in reverse, so the first child's subtree comes next */
-        for (int i = 3; i >= 0; i--) {
+        for (int i = slots - 1; i >= 0; i--) {
             if (i >= k) {
                 slot_empty(&out[q], i);
                 continue;
@@ -138,7 +152,8 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
             }
             const rp_bvh2_node *n = &nodes[kids[i]];
             if (n->count == RP_BVH2_COLLAPSED) {
-                slot_set(&out[q], i, n, n->first, 0);
+                /* a subtree collapsed on its own: its root has all halves */
+                slot_set(&out[q], i, n, halves == 2 ? rp_bvh8_ref(n->first, true) : n->first, 0);
                 continue;
             }
             /* a leaf stays one slot when it has one primitive, or too
@@ -150,22 +165,29 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
             }
             if (d + 1 >= RP_BVH_MAX_DEPTH)
                 return 0;
-            slot_set(&out[q], i, n, count, 0);
+            /* a wide node of four or fewer children takes one half */
+            uint32_t grand[RP_BVH8_SLOTS];
+            const uint32_t its = halves == 2 && gather(&c, kids[i], grand) <= 4 ? 1 : halves;
+            if (count + its > RP_BVH8_MAX_HALF)
+                return 0;
+            const uint32_t child = (uint32_t)count;
+            slot_set(&out[q], i, n, halves == 2 ? rp_bvh8_ref(child, its == 2) : child, 0);
             stack[sp][0] = kids[i];
-            stack[sp][1] = count;
+            stack[sp][1] = (uint32_t)count;
             stack[sp][2] = d + 1;
+            stack[sp][3] = 4 * its;
             sp++;
-            count++;
+            count += its;
         }
     }
-    return count;
+    return (uint32_t)count;
 }
 
 /* ---- refit and cost ------------------------------------------------------ */
 
-/* The box around a node's (up to) four children: empty slots hold
+/* The box around the (up to) four children of a half: empty slots hold
    inverted boxes, which a min/max leaves out. */
-static void node_box(const rp_bvh4_node *n, float lo[3], float hi[3])
+static void half_box(const rp_bvh4_node *n, float lo[3], float hi[3])
 {
     for (int a = 0; a < 3; a++) {
         const float *mn = n->b[a], *mx = n->b[3 + a];
@@ -173,6 +195,20 @@ static void node_box(const rp_bvh4_node *n, float lo[3], float hi[3])
         float h = mx[0] > mx[1] ? mx[0] : mx[1], h2 = mx[2] > mx[3] ? mx[2] : mx[3];
         lo[a] = l < l2 ? l : l2;
         hi[a] = h > h2 ? h : h2;
+    }
+}
+
+/* The box around a node: its halves' boxes. */
+static void node_box(const rp_bvh4_node *n, uint32_t halves, float lo[3], float hi[3])
+{
+    half_box(n, lo, hi);
+    for (uint32_t h = 1; h < halves; h++) {
+        float l[3], u[3];
+        half_box(&n[h], l, u);
+        for (int a = 0; a < 3; a++) {
+            lo[a] = l[a] < lo[a] ? l[a] : lo[a];
+            hi[a] = u[a] > hi[a] ? u[a] : hi[a];
+        }
     }
 }
 
@@ -191,10 +227,10 @@ static double node_weighted_area(const rp_bvh4_node *n)
 }
 
 /* The weighted sum over the root's area; 0 when the root has none. */
-double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted)
+double rp_bvh4_cost_of(const rp_bvh4_node *nodes, uint32_t halves, double weighted)
 {
     float lo[3], hi[3];
-    node_box(&nodes[0], lo, hi);
+    node_box(&nodes[0], halves, lo, hi);
     double root = rp_bvh4_half_area(lo, hi);
     if (!(root > 0.0) || !isfinite(root))
         return 0.0;     /* a flat or point-like tree: no area to compare */
@@ -240,10 +276,11 @@ static inline void node_box4(const rp_bvh4_node *n, __m128 *lo, __m128 *hi)
     *hi = _mm_max_ps(_mm_max_ps(x, y), _mm_max_ps(z, w));
 }
 
-/* Refits node n from its children; returns its weighted area (the same
-   sum, in the same order, as node_weighted_area). */
-static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *prims,
-                         const rp_bvh_box *boxes)
+/* Refits half n from its children (nodes of `halves` halves); returns
+   its weighted area (the same sum, in the same order, as
+   node_weighted_area). */
+static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
+                         const uint32_t *prims, const rp_bvh_box *boxes)
 {
     __m128 lo[4], hi[4];
     for (int i = 0; i < 4; i++) {
@@ -253,7 +290,14 @@ static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *p
         } else if (n->count[i] > 0) {
             leaf_box4(prims, n->child[i], n->count[i], boxes, &lo[i], &hi[i]);
         } else {
-            node_box4(&nodes[n->child[i]], &lo[i], &hi[i]);
+            const uint32_t first = rp_bvh4_child_first(n->child[i], halves);
+            node_box4(&nodes[first], &lo[i], &hi[i]);
+            if (rp_bvh4_child_halves(n->child[i], halves) == 2) {
+                __m128 l, u;
+                node_box4(&nodes[first + 1], &l, &u);
+                lo[i] = _mm_min_ps(lo[i], l);
+                hi[i] = _mm_max_ps(hi[i], u);
+            }
         }
     }
     _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
@@ -307,8 +351,8 @@ static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
     }
 }
 
-static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *prims,
-                         const rp_bvh_box *boxes)
+static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
+                         const uint32_t *prims, const rp_bvh_box *boxes)
 {
     for (int i = 0; i < 4; i++) {
         if (n->child[i] == RP_BVH4_EMPTY)
@@ -317,7 +361,8 @@ static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *p
         if (n->count[i] > 0)
             leaf_box(prims, n->child[i], n->count[i], boxes, lo, hi);
         else
-            node_box(&nodes[n->child[i]], lo, hi);
+            node_box(&nodes[rp_bvh4_child_first(n->child[i], halves)],
+                     rp_bvh4_child_halves(n->child[i], halves), lo, hi);
         for (int a = 0; a < 3; a++) {
             n->b[a][i] = lo[a];
             n->b[3 + a][i] = hi[a];
@@ -327,9 +372,9 @@ static double refit_node(rp_bvh4_node *nodes, rp_bvh4_node *n, const uint32_t *p
 }
 #endif
 
-/* Refits nodes [from, to), which hold their own children or refitted
+/* Refits halves [from, to), which hold their own children or refitted
    ones; returns their weighted area (rp_bvh4_weighted_area). */
-static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
+static double refit_range(rp_bvh4_node *nodes, uint32_t halves, uint32_t from, uint32_t to,
                           const uint32_t *prims, const rp_bvh_box *boxes)
 {
     double weighted = 0.0;
@@ -345,26 +390,29 @@ static double refit_range(rp_bvh4_node *nodes, uint32_t from, uint32_t to,
                 RP_PREFETCH(&b->max[2]);
             }
             else if (c != RP_BVH4_EMPTY) {
-                RP_PREFETCH(&nodes[c]);
-                RP_PREFETCH((const char *)&nodes[c] + 64);
+                const rp_bvh4_node *child = &nodes[rp_bvh4_child_first(c, halves)];
+                for (uint32_t h = 0; h < rp_bvh4_child_halves(c, halves); h++) {
+                    RP_PREFETCH(&child[h]);
+                    RP_PREFETCH((const char *)&child[h] + 64);
+                }
             }
         }
-        weighted += refit_node(nodes, &nodes[q], prims, boxes);
+        weighted += refit_node(nodes, halves, &nodes[q], prims, boxes);
     }
     return weighted;
 }
 
-double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
+double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const uint32_t *prims,
                      const rp_bvh_box *boxes)
 {
     if (count == 0)
         return 0.0;
-    return rp_bvh4_cost_of(nodes, refit_range(nodes, 0, count, prims, boxes));
+    return rp_bvh4_cost_of(nodes, halves, refit_range(nodes, halves, 0, count, prims, boxes));
 }
 
 typedef struct refit_job {
     rp_bvh4_node     *nodes;
-    uint32_t          from, to;
+    uint32_t          halves, from, to;
     const uint32_t   *prims;
     const rp_bvh_box *boxes;
     double            weighted;
@@ -373,23 +421,24 @@ typedef struct refit_job {
 static void refit_job_run(void *arg)
 {
     refit_job *j = arg;
-    j->weighted = refit_range(j->nodes, j->from, j->to, j->prims, j->boxes);
+    j->weighted = refit_range(j->nodes, j->halves, j->from, j->to, j->prims, j->boxes);
 }
 
-double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
-                           const uint32_t *prims, const rp_bvh_box *boxes, bool threaded)
+double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, uint32_t top,
+                           uint32_t half, const uint32_t *prims, const rp_bvh_box *boxes,
+                           bool threaded)
 {
     if (count == 0)
         return 0.0;
     if (!(top <= half && half <= count))
-        return rp_bvh4_refit(nodes, count, prims, boxes);
-    refit_job jobs[2] = {{nodes, top, half, prims, boxes, 0.0},
-                         {nodes, half, count, prims, boxes, 0.0}};
+        return rp_bvh4_refit(nodes, count, halves, prims, boxes);
+    refit_job jobs[2] = {{nodes, halves, top, half, prims, boxes, 0.0},
+                         {nodes, halves, half, count, prims, boxes, 0.0}};
     rp_thread_run_pair(refit_job_run, &jobs[0], refit_job_run, &jobs[1],
                        threaded && half > top && count > half);
     double weighted = jobs[0].weighted + jobs[1].weighted;
-    weighted += refit_range(nodes, 0, top, prims, boxes);
-    return rp_bvh4_cost_of(nodes, weighted);
+    weighted += refit_range(nodes, halves, 0, top, prims, boxes);
+    return rp_bvh4_cost_of(nodes, halves, weighted);
 }
 
 double rp_bvh4_weighted_area(const rp_bvh4_node *nodes, uint32_t from, uint32_t to)
@@ -400,22 +449,22 @@ double rp_bvh4_weighted_area(const rp_bvh4_node *nodes, uint32_t from, uint32_t 
     return weighted;
 }
 
-double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count)
+double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves)
 {
     if (count == 0)
         return 0.0;
-    return rp_bvh4_cost_of(nodes, rp_bvh4_weighted_area(nodes, 0, count));
+    return rp_bvh4_cost_of(nodes, halves, rp_bvh4_weighted_area(nodes, 0, count));
 }
 
-bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_bvh_box *out)
+bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves, rp_bvh_box *out)
 {
     if (count == 0)
         return false;
-    node_box(&nodes[0], out->min, out->max);
+    node_box(&nodes[0], halves, out->min, out->max);
     return true;
 }
 
-void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
+void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves,
                            const uint32_t *leaf_masks, rp_bvh4_masks *out)
 {
     /* children come after their parents: backwards, a child node's masks
@@ -430,16 +479,20 @@ void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
                 for (uint32_t j = n->child[i]; j < n->child[i] + n->count[i]; j++)
                     m |= leaf_masks[j];
             } else {
-                const rp_bvh4_masks *c = &out[n->child[i]];
-                m = c->slot[0] | c->slot[1] | c->slot[2] | c->slot[3];
+                const uint32_t first = rp_bvh4_child_first(n->child[i], halves);
+                for (uint32_t h = 0; h < rp_bvh4_child_halves(n->child[i], halves); h++) {
+                    const rp_bvh4_masks *c = &out[first + h];
+                    m |= c->slot[0] | c->slot[1] | c->slot[2] | c->slot[3];
+                }
             }
             out[q].slot[i] = m;
         }
     }
 }
 
-/* The ranges of nodes [from, to), whose child nodes' ranges are ready. */
-static void ranges_range(const rp_bvh4_node *nodes, uint32_t from, uint32_t to,
+/* The ranges of halves [from, to), whose child nodes' ranges are ready:
+   each half's own (rp_bvh4_child_range joins a node's two). */
+static void ranges_range(const rp_bvh4_node *nodes, uint32_t halves, uint32_t from, uint32_t to,
                          rp_bvh4_range *out)
 {
     for (uint32_t q = to; q-- > from;) {
@@ -451,40 +504,43 @@ static void ranges_range(const rp_bvh4_node *nodes, uint32_t from, uint32_t to,
             if (c == RP_BVH4_EMPTY)
                 continue;
             /* a leaf's entries, or a child node's range */
-            const rp_bvh4_range r = k > 0 ? (rp_bvh4_range){c, c + k} : out[c];
+            const rp_bvh4_range r =
+                k > 0 ? (rp_bvh4_range){c, c + k} : rp_bvh4_child_range(out, c, halves);
             whole = whole && r.end > r.first;
             first = r.first < first ? r.first : first;
             end = r.end > end ? r.end : end;
             entries += r.end - r.first;
         }
-        /* contiguous: the children's entries fill [first, end) exactly */
+        /* contiguous: the children's entries fill [first, end) exactly;
+           a half with no children (a root's second) says so */
         const bool ok = whole && end > first && entries == end - first;
-        out[q].first = ok ? first : 0;
-        out[q].end = ok ? end : 0;
+        const bool none = first == UINT32_MAX;
+        out[q].first = ok ? first : none ? RP_BVH4_EMPTY : 0;
+        out[q].end = ok ? end : none ? RP_BVH4_EMPTY : 0;
     }
 }
 
 typedef struct ranges_job {
     const rp_bvh4_node *nodes;
-    uint32_t            from, to;
+    uint32_t            halves, from, to;
     rp_bvh4_range      *out;
 } ranges_job;
 
 static void ranges_job_run(void *arg)
 {
     ranges_job *j = arg;
-    ranges_range(j->nodes, j->from, j->to, j->out);
+    ranges_range(j->nodes, j->halves, j->from, j->to, j->out);
 }
 
-void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
-                    bool threaded, rp_bvh4_range *out)
+void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves, uint32_t top,
+                    uint32_t half, bool threaded, rp_bvh4_range *out)
 {
     if (!(top <= half && half <= count)) {
-        ranges_range(nodes, 0, count, out);
+        ranges_range(nodes, halves, 0, count, out);
         return;
     }
-    ranges_job jobs[2] = {{nodes, top, half, out}, {nodes, half, count, out}};
+    ranges_job jobs[2] = {{nodes, halves, top, half, out}, {nodes, halves, half, count, out}};
     rp_thread_run_pair(ranges_job_run, &jobs[0], ranges_job_run, &jobs[1],
                        threaded && half > top && count > half);
-    ranges_range(nodes, 0, top, out);
+    ranges_range(nodes, halves, 0, top, out);
 }

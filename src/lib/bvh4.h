@@ -44,6 +44,48 @@ typedef struct rp_bvh4_node {
    three entries per ancestor level, plus its own four. */
 #define RP_BVH4_STACK (3 * RP_BVH_MAX_DEPTH + 4)
 
+/* Eight children: a node of two halves side by side (256 bytes: slot s
+   is lane s % 4 of half s / 4). Each is no deeper than the BVH4 node it
+   replaces, so a walk's stack holds at most seven entries per ancestor
+   level plus its own eight. */
+#define RP_BVH8_SLOTS 8
+#define RP_BVH8_STACK ((RP_BVH8_SLOTS - 1) * RP_BVH_MAX_DEPTH + RP_BVH8_SLOTS)
+
+/* A wide tree (halves == 2 below) is an array of rp_bvh4_node halves: a
+   node of four or fewer children has only its first half (half the nodes
+   near the leaves, where the cache misses are), the root and every node
+   of more have two, side by side. An inner child slot refers to its node
+   by 2 * (first half) + (1 when it has a second half), so a walk knows
+   before loading a node how many lines it takes. With halves == 1 the
+   tree is the plain BVH4: a child slot holds its node's index. Counts of
+   nodes (node_count) count halves either way; node 0 is the root. */
+/* Halves stay below this, so no reference is RP_BVH4_EMPTY. */
+#define RP_BVH8_MAX_HALF (UINT32_MAX / 2)
+
+static inline uint32_t rp_bvh8_ref(uint32_t first_half, bool two_halves)
+{
+    return 2u * first_half + (two_halves ? 1u : 0u);
+}
+static inline uint32_t rp_bvh8_first(uint32_t ref) { return ref >> 1; }
+static inline bool rp_bvh8_two(uint32_t ref) { return (ref & 1u) != 0; }
+
+/* The first half of the node an inner slot's child refers to, and how
+   many halves it has, in a tree of `halves` (1 or 2). */
+static inline uint32_t rp_bvh4_child_first(uint32_t child, uint32_t halves)
+{
+    return halves == 2 ? rp_bvh8_first(child) : child;
+}
+static inline uint32_t rp_bvh4_child_halves(uint32_t child, uint32_t halves)
+{
+    return halves == 2 && rp_bvh8_two(child) ? 2u : 1u;
+}
+
+/* The root's reference. */
+static inline uint32_t rp_bvh4_root(uint32_t halves)
+{
+    return halves == 2 ? rp_bvh8_ref(0, true) : 0u;
+}
+
 /* Half the surface area of the box lo..hi, in double: no overflow for
    boxes near FLT_MAX; 0 for an empty (inverted) box. */
 static inline double rp_bvh4_half_area(const float lo[3], const float hi[3])
@@ -54,28 +96,30 @@ static inline double rp_bvh4_half_area(const float lo[3], const float hi[3])
     return dx * dy + dy * dz + dz * dx;
 }
 
-/* The BVH4 of the binary subtree under node `root` of `nodes` (bvh.h's
-   layout), written at out[0 ..], depth first: out[0] holds root's
-   children, each node's children come after it, and child indices count
-   from out. Each binary inner node's subtree opens into up to four
-   children, the largest first; a node marked RP_BVH2_COLLAPSED is never
-   opened (its slot points to BVH4 node `first` as it is). A leaf of 2 to
+/* The tree of nodes of `halves` halves (four or eight children) of the
+   binary subtree under node `root` of `nodes` (bvh.h's layout), written
+   at out[0 ..], depth first: out[0] holds root's children, each node's
+   children come after it, and child indices count halves from out. Each
+   binary inner node's subtree opens into up to 4 * halves children, the
+   largest first; a node marked RP_BVH2_COLLAPSED is never opened (its
+   slot points to half `first` as it is). A leaf of 2 to
    own_slots primitives gives each one a slot of its own, boxed by its
    record in entries[] (the builder's records in leaf order): in its
    parent's node when they fit there, else in a node of its own (so root
    may be such a leaf); entries NULL or own_slots < 2: every leaf is one
    slot. depth: the depth of out[0] in the whole tree, or a bound on it.
-   out needs room for one node per binary node under root (root
-   included). Returns the nodes written; 0 when one would be deeper than
+   out needs room for `halves` halves per binary node under root (root
+   included). Returns the halves written; 0 when one would be deeper than
    RP_BVH_MAX_DEPTH allows (deeper than the builder ever makes), rather
    than let a later walk overrun its fixed stack. */
 uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t depth,
-                          const rp_bvh_prim *entries, uint32_t own_slots, rp_bvh4_node *out);
+                          const rp_bvh_prim *entries, uint32_t own_slots, uint32_t halves,
+                          rp_bvh4_node *out);
 
 /* Recomputes every box of the tree (count nodes) from the primitives'
    current boxes, boxes[prims[j]] for leaf entry j, in one backwards pass;
    the shape stays. Returns the new SAH cost (rp_bvh4_cost). */
-double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
+double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const uint32_t *prims,
                      const rp_bvh_box *boxes);
 
 /* rp_bvh4_refit of a tree whose nodes [top, half) and [half, count) each
@@ -84,22 +128,23 @@ double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, const uint32_t *prims,
    threads when `threaded` (and both hold nodes), then the top's. The same
    boxes as rp_bvh4_refit; the cost summed in another order. Bounds out of
    that order fall back to rp_bvh4_refit. */
-double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
-                           const uint32_t *prims, const rp_bvh_box *boxes, bool threaded);
+double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, uint32_t top,
+                           uint32_t half, const uint32_t *prims, const rp_bvh_box *boxes,
+                           bool threaded);
 
 /* SAH cost of the tree: the sum over its child slots of the slot's area
    over the root's, times the slot's primitives for a leaf (1 for a node):
    the expected work of a random ray. 0 for a tree of no area. */
-double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count);
+double rp_bvh4_cost(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves);
 
 /* rp_bvh4_cost in parts: the weighted sum of nodes [from, to), and that
    sum (over all nodes) over the root's area. */
 double rp_bvh4_weighted_area(const rp_bvh4_node *nodes, uint32_t from, uint32_t to);
-double rp_bvh4_cost_of(const rp_bvh4_node *nodes, double weighted);
+double rp_bvh4_cost_of(const rp_bvh4_node *nodes, uint32_t halves, double weighted);
 
 /* The box around the root's children; false (out untouched) for a tree
    of no nodes. */
-bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, rp_bvh_box *out);
+bool rp_bvh4_bounds(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves, rp_bvh_box *out);
 
 /* Layer masks beside a tree (the scene's; kept out of rp_bvh4_node so its
    128 bytes stay two cache lines): slot[i] is the OR of the masks of the
@@ -111,7 +156,7 @@ typedef struct rp_bvh4_masks {
 
 /* Fills out[0 .. count) from the primitives' masks in leaf order
    (leaf_masks[j] for leaf entry j), in one backwards pass as the refit. */
-void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count,
+void rp_bvh4_masks_compute(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves,
                            const uint32_t *leaf_masks, rp_bvh4_masks *out);
 
 /* The leaf entries under a node: [first, end) of the builder's prims
@@ -122,11 +167,30 @@ typedef struct rp_bvh4_range {
     uint32_t first, end;
 } rp_bvh4_range;
 
+/* The range of the node an inner slot's child refers to, from the
+   halves' own ranges (rp_bvh4_ranges; a half without children, as a
+   root's second may be, has {RP_BVH4_EMPTY, RP_BVH4_EMPTY}): a node of
+   two halves joins them when they are adjacent ({0, 0} otherwise, or
+   when one is). */
+static inline rp_bvh4_range rp_bvh4_child_range(const rp_bvh4_range *ranges, uint32_t child,
+                                                uint32_t halves)
+{
+    const uint32_t first = rp_bvh4_child_first(child, halves);
+    rp_bvh4_range r = ranges[first];
+    if (rp_bvh4_child_halves(child, halves) == 1 || ranges[first + 1].first == RP_BVH4_EMPTY)
+        return r;
+    const rp_bvh4_range b = ranges[first + 1];
+    const bool ok = r.end > r.first && b.end > b.first && (r.end == b.first || b.end == r.first);
+    r.first = ok ? (r.first < b.first ? r.first : b.first) : 0;
+    r.end = ok ? (r.end > b.end ? r.end : b.end) : 0;
+    return r;
+}
+
 /* Fills out[0 .. count) in one backwards pass; nodes [top, half) and
    [half, count) on two threads when `threaded`, then the top's, as
    rp_bvh4_refit_split (bounds out of that order: one pass). */
-void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t top, uint32_t half,
-                    bool threaded, rp_bvh4_range *out);
+void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves, uint32_t top,
+                    uint32_t half, bool threaded, rp_bvh4_range *out);
 
 /* Bit i set when child slot i's mask shares a bit with layers. */
 static inline int rp_bvh4_layer_slots(const rp_bvh4_masks *m, uint32_t layers)
@@ -331,43 +395,45 @@ typedef struct rp_bvh4_ref {
     float    t_enter;
 } rp_bvh4_ref;
 
-/* Compare-exchange of two sort keys, branch free (min and max). */
-#define RP_BVH4_KEY_SORT2(x, y)             \
-    do {                                    \
-        uint32_t lo_ = x < y ? x : y;       \
-        uint32_t hi_ = x < y ? y : x;       \
-        x = lo_;                            \
-        y = hi_;                            \
-    } while (0)
-
-/* The children of n in `mask` (from rp_bvh4_enter, not 0), nearest first:
-   returns how many. Sorted by a key per child: its entry distance's bits
-   (t_enter >= 0, so they order as unsigned integers) with the slot in the
-   two lowest; a missed child's key is all ones, so it sorts last. A
-   sorting network of min and max: no branch to mispredict. The t_enter
-   read back from a key has lost those two bits (rounded towards 0): a
-   pending child is then skipped a hair later, never wrongly. */
-static inline int rp_bvh4_order(const rp_bvh4_node *n, int mask, const float t_enter[4],
-                                rp_bvh4_ref out[4])
+/* The child of slot `slot` (0 .. 4 halves - 1) of the node whose first
+   half is n, entered at t_enter. */
+static inline rp_bvh4_ref rp_bvh4_child(const rp_bvh4_node *n, int slot, float t_enter)
 {
-    uint32_t key[4];
+    rp_bvh4_ref r;
+    r.first = n[slot / 4].child[slot % 4];
+    r.count = n[slot / 4].count[slot % 4];
+    r.t_enter = t_enter;
+    return r;
+}
+
+/* The children of the node whose first half is n in `mask` (bit s: slot
+   s; not 0), nearest first: returns how many. Sorted by a key per child:
+   its entry distance's bits (t_enter >= 0, so they order as unsigned
+   integers) with the slot in the three lowest; insertion, as there are
+   at most eight. The t_enter read back from a key has lost those three
+   bits (rounded towards 0): a pending child is then skipped a hair
+   later, never wrongly. */
+static inline int rp_bvh4_order(const rp_bvh4_node *n, int mask,
+                                const float t_enter[RP_BVH8_SLOTS], rp_bvh4_ref out[RP_BVH8_SLOTS])
+{
+    uint32_t key[RP_BVH8_SLOTS];
     int k = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int s = 0; s < RP_BVH8_SLOTS; s++) {
+        if (!((mask >> s) & 1))
+            continue;
         uint32_t bits;
-        memcpy(&bits, &t_enter[i], sizeof bits);
-        key[i] = (mask >> i) & 1 ? (bits & ~3u) | (uint32_t)i : UINT32_MAX;
-        k += (mask >> i) & 1;
+        memcpy(&bits, &t_enter[s], sizeof bits);
+        const uint32_t x = (bits & ~7u) | (uint32_t)s;
+        int j = k++;
+        for (; j > 0 && key[j - 1] > x; j--)
+            key[j] = key[j - 1];
+        key[j] = x;
     }
-    RP_BVH4_KEY_SORT2(key[0], key[1]);
-    RP_BVH4_KEY_SORT2(key[2], key[3]);
-    RP_BVH4_KEY_SORT2(key[0], key[2]);
-    RP_BVH4_KEY_SORT2(key[1], key[3]);
-    RP_BVH4_KEY_SORT2(key[1], key[2]);
     for (int j = 0; j < k; j++) {
-        uint32_t slot = key[j] & 3u, bits = key[j] & ~3u;
-        out[j].first = n->child[slot];
-        out[j].count = n->count[slot];
-        memcpy(&out[j].t_enter, &bits, sizeof bits);
+        const uint32_t bits = key[j] & ~7u;
+        float t;
+        memcpy(&t, &bits, sizeof t);
+        out[j] = rp_bvh4_child(n, (int)(key[j] & 7u), t);
     }
     return k;
 }

@@ -3,8 +3,9 @@
  * SAH (Wald 2007: centroids in up to 16 bins per axis, the cheapest plane
  * between them), an exact sweep for small nodes, halving by count past
  * RP_BVH_SAH_DEPTH; big builds on several threads with the same tree on
- * any number; each subtree collapsed to four-wide nodes (bvh4.c) by the
- * thread that built it, while it is in that thread's cache.
+ * any number; each subtree collapsed to four-wide nodes, or wide ones of
+ * up to eight children (bvh4.c), by the thread that built it, while it is
+ * in that thread's cache.
  *
  * The builder works on its own array of 32-byte records (box + index) that
  * it partitions in place (bvh_partition.c), so every pass over a node's
@@ -541,15 +542,15 @@ static void build_one(build_job *j, subtree *s, rp_bvh2_node *scratch)
     s->count4 = 0;
     const bool own = top->count > 1 && top->count <= j->shape->own_slots;
     if (top->count == 0 || own) {
-        /* a BVH4 node per binary node at most */
-        if (!reserve4(j, used)) {
+        /* a node (of its halves) per binary node at most */
+        if (!reserve4(j, used * rp_bvh_halves(j->shape))) {
             j->failed = true;
             return;
         }
         /* the top's BVH4 nodes are above it: its root is no deeper than
            the binary one */
         s->count4 = rp_bvh4_collapse(scratch, 0, s->root.depth, j->p, j->shape->own_slots,
-                                     j->out4 + j->used4);
+                                     rp_bvh_halves(j->shape), j->out4 + j->used4);
         j->failed |= s->count4 == 0;
         j->used4 += s->count4;
         top->count = RP_BVH2_COLLAPSED;
@@ -654,30 +655,33 @@ static void run_workers(build_job *jobs, int workers)
     }
 }
 
-/* The top's BVH4 nodes, written at out[0 ..] (room for SUBTREES), with
-   each subtree's root pointing to its place; returns how many. A root
-   that is a subtree has none; a root that is a leaf, one. */
-static uint32_t collapse_top(rp_bvh2_node *top, const subtree *sub, int n, rp_bvh4_node *out)
+/* The top's nodes of `halves` halves, written at out[0 ..] (room for
+   SUBTREES nodes), with each subtree's root pointing to its place;
+   returns the halves written. A root that is a subtree has none; a root
+   that is a leaf, one node. */
+static uint32_t collapse_top(rp_bvh2_node *top, const subtree *sub, int n, uint32_t halves,
+                             rp_bvh4_node *out)
 {
     if (top[0].count == RP_BVH2_COLLAPSED)
         return 0;
     if (top[0].count > 0) {     /* a single leaf: the root's only child */
         const rp_bvh2_node leaf = top[0];
-        for (int i = 0; i < 4; i++) {
+        for (uint32_t i = 0; i < 4 * halves; i++) {
+            rp_bvh4_node *h = &out[i / 4];
             for (int a = 0; a < 3; a++) {
-                out[0].b[a][i] = i == 0 ? leaf.min[a] : INFINITY;
-                out[0].b[3 + a][i] = i == 0 ? leaf.max[a] : -INFINITY;
+                h->b[a][i % 4] = i == 0 ? leaf.min[a] : INFINITY;
+                h->b[3 + a][i % 4] = i == 0 ? leaf.max[a] : -INFINITY;
             }
-            out[0].child[i] = i == 0 ? leaf.first : RP_BVH4_EMPTY;
-            out[0].count[i] = i == 0 ? leaf.count : 0;
+            h->child[i % 4] = i == 0 ? leaf.first : RP_BVH4_EMPTY;
+            h->count[i % 4] = i == 0 ? leaf.count : 0;
         }
-        return 1;
+        return halves;
     }
     for (int i = 0; i < n; i++)
         if (top[sub[i].root.node].count == RP_BVH2_COLLAPSED)
             top[sub[i].root.node].first = sub[i].at;
     /* (the records are gone: a leaf of the top stays one slot) */
-    return rp_bvh4_collapse(top, 0, 0, NULL, 0, out);
+    return rp_bvh4_collapse(top, 0, 0, NULL, 0, halves, out);
 }
 
 /* Copies subtrees [from, to)'s BVH4 nodes from their threads' lists to
@@ -687,9 +691,21 @@ typedef struct copy_job {
     rp_bvh4_node    *nodes;
     const subtree   *sub;
     const build_job *jobs;
+    uint32_t         halves;
     int              from, to;
     double           weighted;
+    uint32_t         inner;     /* inner slots copied: the nodes below them */
 } copy_job;
+
+/* Inner slots of halves [from, to). */
+static uint32_t inner_slots(const rp_bvh4_node *nodes, uint32_t from, uint32_t to)
+{
+    uint32_t inner = 0;
+    for (uint32_t q = from; q < to; q++)
+        for (int k = 0; k < 4; k++)
+            inner += nodes[q].count[k] == 0 && nodes[q].child[k] != RP_BVH4_EMPTY;
+    return inner;
+}
 
 static void copy_job_run(void *arg)
 {
@@ -701,10 +717,14 @@ static void copy_job_run(void *arg)
         const rp_bvh4_node *src = c->jobs[s->worker].out4 + s->first4;
         rp_bvh4_node *dst = c->nodes + s->at;
         memcpy(dst, src, (size_t)s->count4 * sizeof *dst);
+        /* an index moves by at halves, a wide node's reference by twice */
+        const uint32_t shift = c->halves == 2 ? 2 * s->at : s->at;
         for (uint32_t q = 0; q < s->count4; q++)
             for (int k = 0; k < 4; k++)
-                if (dst[q].count[k] == 0 && dst[q].child[k] != RP_BVH4_EMPTY)
-                    dst[q].child[k] += s->at;
+                if (dst[q].count[k] == 0 && dst[q].child[k] != RP_BVH4_EMPTY) {
+                    dst[q].child[k] += shift;
+                    c->inner++;
+                }
     }
     c->weighted = 0.0;
     if (c->from < c->to) {
@@ -814,10 +834,11 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
         failed |= jobs[w].failed;
 
     /* the top first, then the subtrees in object order */
-    rp_bvh4_node top4[SUBTREES];
+    const uint32_t halves = rp_bvh_halves(shape);
+    rp_bvh4_node top4[SUBTREES * 2];
     for (int i = 0; i < n; i++)
         sub[i].at = 0;
-    uint32_t top_count = failed ? 0 : collapse_top(top, sub, n, top4);
+    uint32_t top_count = failed ? 0 : collapse_top(top, sub, n, halves, top4);
     uint64_t total = top_count;
     for (int i = 0; i < n; i++) {
         sub[i].at = (uint32_t)total;
@@ -825,7 +846,7 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
         max_depth = sub[i].depth > max_depth ? sub[i].depth : max_depth;
     }
     if (!failed && total > top_count)   /* again, now the places are known */
-        top_count = collapse_top(top, sub, n, top4);
+        top_count = collapse_top(top, sub, n, halves, top4);
     rp_bvh4_node *nodes = NULL;
     if (!failed && (top_count > 0 || total > 0) && total <= UINT32_MAX)
         nodes = rp_alloc_large((size_t)total * sizeof *nodes);
@@ -840,7 +861,8 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
     int mid = 0;
     while (mid < n && sub[mid].at + sub[mid].count4 <= top_count + (total - top_count) / 2)
         mid++;
-    copy_job copy[2] = {{nodes, sub, jobs, 0, mid, 0.0}, {nodes, sub, jobs, mid, n, 0.0}};
+    copy_job copy[2] = {{nodes, sub, jobs, halves, 0, mid, 0.0, 0},
+                        {nodes, sub, jobs, halves, mid, n, 0.0, 0}};
     rp_thread_run_pair(copy_job_run, &copy[0], copy_job_run, &copy[1],
                        threads > 1 && total > 4096);
     free_jobs(jobs, workers);
@@ -854,7 +876,12 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
     out->tags = tags_out;
     out->prim_count = count;
     out->depth = max_depth;
-    out->cost = rp_bvh4_cost_of(nodes, weighted);
+    out->cost = rp_bvh4_cost_of(nodes, halves, weighted);
+    out->halves = halves;
+    /* every node but the root sits under one inner slot */
+    out->node_total = halves == 1 ? (uint32_t)total
+                                  : 1 + inner_slots(nodes, 0, top_count) + copy[0].inner +
+                                        copy[1].inner;
     out->top_count = top_count;
     out->half = mid < n ? sub[mid].at : (uint32_t)total;
     return true;
@@ -869,7 +896,7 @@ bool rp_bvh_build_shaped(const rp_bvh_box *boxes, uint32_t count, const rp_bvh_s
 bool rp_bvh_build_tagged(const rp_bvh_box *boxes, const uint32_t *tags, uint32_t count,
                           rp_bvh *out)
 {
-    const rp_bvh_shape scene = {RP_BVH_SCENE_MAX_LEAF, 1.0, 0, true, RP_BVH_SCENE_MAX_LEAF};
+    const rp_bvh_shape scene = {RP_BVH_SCENE_MAX_LEAF, 1.0, 0, true, RP_BVH_SCENE_MAX_LEAF, 2};
     return build(boxes, NULL, tags, count, &scene, out);
 }
 

@@ -1,8 +1,9 @@
 /*
  * bvh_build.h: the BVH builder that meshes (over triangles) and scenes
  * (over object boxes) share: binned SAH on the boxes' centroids, on up to
- * eight threads, handed out as a four-wide tree (bvh4.h). Not installed;
- * the unit tests and the benchmark include it to check the tree.
+ * eight threads, handed out as a four-wide or a wide tree (bvh4.h). Not
+ * installed; the unit tests and the benchmark include it to check the
+ * tree.
  */
 #ifndef RAYPICK_BVH_BUILD_H
 #define RAYPICK_BVH_BUILD_H
@@ -20,7 +21,9 @@
 /* The built tree. */
 typedef struct rp_bvh {
     rp_bvh4_node *nodes;    /* the root at 0 (bvh4.h)                       */
-    uint32_t  node_count;
+    uint32_t  node_count;   /* halves (bvh4.h: nodes of one or two)         */
+    uint32_t  halves;       /* 1: a BVH4; 2: a wide tree (bvh4.h)           */
+    uint32_t  node_total;   /* nodes (of one or two halves)                 */
     uint32_t *prims;        /* primitive indices, leaf by leaf              */
     uint32_t *tags;         /* their tags, when built with some (else NULL) */
     uint32_t  prim_count;
@@ -50,12 +53,20 @@ typedef struct rp_bvh_shape {
                                node (bvh4.h: rp_bvh4_collapse), so each is
                                boxed on its own (a scene's, whose objects
                                cost more to test than a box); 0: none */
+    uint32_t halves;        /* 0 or 1: nodes of four children; 2: of up to
+                               eight, a wide tree (bvh4.h) */
 } rp_bvh_shape;
+
+/* A shape's halves per node: 1 or 2. */
+static inline uint32_t rp_bvh_halves(const rp_bvh_shape *shape)
+{
+    return shape->halves == 2 ? 2u : 1u;
+}
 
 /* Builds a tree over boxes[0 .. count) (count >= 1) into *out (which must
    be empty) with a scene's shape (RP_BVH_SCENE_MAX_LEAF, node cost 1,
-   scattered, RP_BVH_SCENE_MAX_LEAF own slots); false when out of memory,
-   with *out left empty. */
+   scattered, RP_BVH_SCENE_MAX_LEAF own slots, nodes of eight children);
+   false when out of memory, with *out left empty. */
 bool rp_bvh_build(const rp_bvh_box *boxes, uint32_t count, rp_bvh *out);
 
 /* rp_bvh_build, each primitive's tags[i] carried along with its box:

@@ -319,7 +319,7 @@ bool rp_mesh_bvh_build(const rp_tri_source *tris, uint32_t prim_count, rp_mesh_b
         return true;
     rp_bvh bvh;
     memset(&bvh, 0, sizeof bvh);
-    const rp_bvh_shape shape = {RP_MESH_MAX_LEAF, RP_MESH_NODE_COST, 0, false, 0};
+    const rp_bvh_shape shape = {RP_MESH_MAX_LEAF, RP_MESH_NODE_COST, 0, false, 0, 1};
     bool ok = rp_bvh_build_triangles(tris, prim_count, &shape, &bvh);
     uint32_t halves = 0;
     rp_bvh4_node *nodes8 = ok ? widen(bvh.nodes, bvh.node_count, &halves) : NULL;

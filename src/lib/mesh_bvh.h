@@ -32,20 +32,10 @@
    only its first half. The root is two halves at 0; an inner child slot
    (count 0) refers to its node by 2 * (first half) + (1 when it has a
    second half), so the walk knows before loading a node how many lines
-   it takes (rp_bvh8_ref below). A wide node takes the place of at least
+   it takes (rp_bvh8_ref, bvh4.h). A wide node takes the place of at least
    one BVH4 node and is no deeper than it, so the walk's stack holds at
    most seven entries per ancestor level plus its own eight. */
-#define RP_BVH8_SLOTS 8
-#define RP_BVH8_STACK ((RP_BVH8_SLOTS - 1) * RP_BVH_MAX_DEPTH + RP_BVH8_SLOTS)
-/* Halves stay below this, so no reference is RP_BVH4_EMPTY. */
-#define RP_BVH8_MAX_HALF (UINT32_MAX / 2)
-
-static inline uint32_t rp_bvh8_ref(uint32_t first_half, bool two_halves)
-{
-    return 2u * first_half + (two_halves ? 1u : 0u);
-}
-static inline uint32_t rp_bvh8_first(uint32_t ref) { return ref >> 1; }
-static inline bool rp_bvh8_two(uint32_t ref) { return (ref & 1u) != 0; }
+/* (RP_BVH8_SLOTS, RP_BVH8_STACK and the references rp_bvh8_ref: bvh4.h) */
 
 /* The triangles as the BVH stores them: packets of four, one lane per
    triangle (Embree's Triangle4 layout), so one SSE2 pass computes the

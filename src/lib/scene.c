@@ -9,19 +9,22 @@
  * rp_scene_build. Queries see only the first built_count objects, so an add
  * or a move stays invisible until the next build, as the contract asks.
  *
- * The tree is the builder's binary tree collapsed into a BVH4 (bvh4.h),
- * walked nearest child first with the four-box slab test; moves refit its
- * boxes in place. Boxes are computed in double and rounded outwards to
- * float with a small relative margin, and the slab test is conservative
+ * The tree is the builder's binary tree collapsed into nodes of up to
+ * eight children, two BVH4 halves side by side (bvh4.h), walked nearest
+ * child first with the four-box slab test on each half; moves refit its
+ * boxes in place. Eight children rather than four: a ray descends about
+ * two levels for every three, and on a big scene each level is a cache
+ * miss it waits for (docs/performance.md). Boxes are computed in double
+ * and rounded outwards to float with a small relative margin, and the slab test is conservative
  * (bvh4.h): a box never cuts off a hit its object's own function would
  * report, so the scene's answer equals the brute-force loop over every
  * object.
  *
- * Layer masks live beside the tree, not in its nodes (whose 128 bytes are
- * two cache lines, kept for the unfiltered walk): once any mask is set,
- * every node has four slot masks (the OR of the masks of the objects
- * under each child) and every leaf entry its object's mask, recomputed by
- * the builds that rebuild the tree or follow a mask change. Thin objects
+ * Layer masks live beside the tree, not in its nodes (whose halves' 128
+ * bytes are two cache lines each, kept for the unfiltered walk): once any
+ * mask is set, every half has four slot masks (the OR of the masks of the
+ * objects under each child) and every leaf entry its object's mask,
+ * recomputed by the builds that rebuild the tree or follow a mask change. Thin objects
  * (points, segments, polylines) sit in the tree by their bounds widened
  * by their own world tolerance; a query that adds a tolerance, or one
  * that grows along the ray (pixels), walks the boxes widened by it
@@ -113,7 +116,9 @@ struct rp_scene {
        (their indices) and kind_slot (kind << RP_SLOT_BITS | slot, so the
        traversal finds an object without two more random reads). */
     rp_bvh4_node *nodes;
-    uint32_t      node_count;
+    uint32_t      node_count;       /* halves (bvh4.h)                     */
+    uint32_t      halves;           /* 2: a wide tree (bvh4.h)             */
+    uint32_t      node_total;       /* nodes (of one or two halves)        */
     uint32_t     *prims;
     uint32_t     *kind_slot;
     uint32_t      leaf_count;       /* entries of prims and kind_slot      */
@@ -121,7 +126,7 @@ struct rp_scene {
     double        built_cost;       /* SAH cost right after the build      */
     float         max_abs;          /* largest |coordinate| of the root box */
     /* the masks, once masks_used (else NULL: every mask all ones): per
-       leaf entry, and per node its four children's ORs (bvh4.h) */
+       leaf entry, and per half its four children's ORs (bvh4.h) */
     uint32_t      *leaf_mask;
     rp_bvh4_masks *node_masks;
     /* per node, its leaf entries (a frustum query lists a box wholly
@@ -150,7 +155,7 @@ static void free_tree(rp_scene *s)
     s->nodes = NULL;
     s->prims = s->kind_slot = s->leaf_mask = NULL;
     s->node_masks = NULL;
-    s->node_count = s->leaf_count = 0;
+    s->node_count = s->leaf_count = s->node_total = 0;
     s->top_count = s->half = 0;
 }
 
@@ -759,7 +764,7 @@ static void fill_masks(rp_scene *s)
         return;
     for (uint32_t j = 0; j < s->leaf_count; j++)
         s->leaf_mask[j] = s->mask[s->prims[j]];
-    rp_bvh4_masks_compute(s->nodes, s->node_count, s->leaf_mask, s->node_masks);
+    rp_bvh4_masks_compute(s->nodes, s->node_count, s->halves, s->leaf_mask, s->node_masks);
 }
 
 /* The largest |coordinate| of the tree's root box (the slab test's pad). */
@@ -767,7 +772,7 @@ static void update_max_abs(rp_scene *s)
 {
     rp_bvh_box root;
     s->max_abs = 0.0f;
-    if (!rp_bvh4_bounds(s->nodes, s->node_count, &root))
+    if (!rp_bvh4_bounds(s->nodes, s->node_count, s->halves, &root))
         return;
     for (int k = 0; k < 3; k++)
         s->max_abs = fmaxf(s->max_abs, fmaxf(fabsf(root.min[k]), fabsf(root.max[k])));
@@ -801,7 +806,7 @@ static bool rebuild(rp_scene *s)
         return false;
     }
     /* two threads pay from some thousands of nodes on (as the refit) */
-    rp_bvh4_ranges(bin.nodes, bin.node_count, bin.top_count, bin.half,
+    rp_bvh4_ranges(bin.nodes, bin.node_count, bin.halves, bin.top_count, bin.half,
                    bin.node_count > 4096 && rp_cpu_count() > 1, ranges);
     free_tree(s);
     s->leaf_mask = leaf_mask;
@@ -809,6 +814,8 @@ static bool rebuild(rp_scene *s)
     s->ranges = ranges;
     s->nodes = bin.nodes;
     s->node_count = bin.node_count;
+    s->halves = bin.halves;
+    s->node_total = bin.node_total;
     s->prims = bin.prims;
     s->kind_slot = bin.tags;
     s->leaf_count = bin.prim_count;
@@ -840,8 +847,8 @@ bool rp_scene_build(rp_scene *s)
         if (s->moved) {
             /* two threads pay from some thousands of nodes on */
             bool threaded = s->node_count > 4096 && rp_cpu_count() > 1;
-            double cost = rp_bvh4_refit_split(s->nodes, s->node_count, s->top_count, s->half,
-                                              s->prims, s->box, threaded);
+            double cost = rp_bvh4_refit_split(s->nodes, s->node_count, s->halves, s->top_count,
+                                              s->half, s->prims, s->box, threaded);
             update_max_abs(s);
             /* A refitted tree keeps its shape; when objects have moved so
                far that its boxes overlap badly, a rebuild pays for itself.
@@ -1025,18 +1032,64 @@ static RP_INLINE_ALWAYS void test_object(query *q, uint32_t i, bool general)
 
 /* ---- tracing (rp_intersect_ray_scene_traced) ---- */
 
-/* The box of child ref r in node n (the slot that holds it). */
-static void child_box(const rp_bvh4_node *n, const rp_bvh4_ref *r, rp_aabb *out)
+/* The box of child ref r in the node of `halves` halves from n (the slot
+   that holds it). */
+static void child_box(const rp_bvh4_node *n, uint32_t halves, const rp_bvh4_ref *r, rp_aabb *out)
 {
-    for (int i = 0; i < 4; i++) {
-        if (n->child[i] != r->first || n->count[i] != r->count)
+    for (uint32_t s = 0; s < 4 * halves; s++) {
+        const rp_bvh4_node *h = &n[s / 4];
+        const uint32_t i = s % 4;
+        if (h->child[i] != r->first || h->count[i] != r->count)
             continue;
         for (int a = 0; a < 3; a++) {
-            out->min[a] = n->b[a][i];
-            out->max[a] = n->b[3 + a][i];
+            out->min[a] = h->b[a][i];
+            out->max[a] = h->b[3 + a][i];
         }
         return;
     }
+}
+
+/* The node's child slots the ray enters (bit s: slot s), as
+   rp_bvh4_enter per half, t_enter[s] where; `general`: the query's
+   widened boxes and layer filter. */
+static RP_INLINE_ALWAYS int enter_node(const query *q, uint32_t ref, bool general,
+                                       float t_enter[RP_BVH8_SLOTS])
+{
+    const rp_scene *s = q->s;
+    const uint32_t first = rp_bvh4_child_first(ref, s->halves);
+    const uint32_t halves = rp_bvh4_child_halves(ref, s->halves);
+    int mask = 0;
+    for (uint32_t h = 0; h < halves; h++) {
+        const rp_bvh4_node *n = &s->nodes[first + h];
+        int m;
+        if (general && q->cone_walk)
+            m = rp_bvh4_enter_cone(n, &q->cone, q->t_max, t_enter + 4 * h);
+        else
+            m = rp_bvh4_enter(n, &q->box_ray, q->t_max, t_enter + 4 * h);
+        if (general && q->filter)
+            m &= rp_bvh4_layer_slots(&s->node_masks[first + h], q->layers);
+        mask |= m << (4 * h);
+    }
+    return mask;
+}
+
+/* Starts loading a child: a node's lines, or a leaf's first entries. */
+static inline void prefetch_child(const rp_scene *s, const rp_bvh4_ref *r)
+{
+    if (r->count > 0) {
+        RP_PREFETCH(&s->kind_slot[r->first]);
+        return;
+    }
+    const char *line = (const char *)&s->nodes[rp_bvh4_child_first(r->first, s->halves)];
+    for (uint32_t i = 0; i < 2 * rp_bvh4_child_halves(r->first, s->halves); i++)
+        RP_PREFETCH(line + 64 * i);
+}
+
+/* The lowest set bit of an eight-bit mask (0 for none). */
+static inline int lowest_slot(int mask)
+{
+    static const int8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
 }
 
 /* Records that the traversal opened `box`: a node (objects 0) or a leaf. */
@@ -1065,13 +1118,13 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace, bool
 {
     const rp_scene *s = q->s;
     const rp_bvh4_node *nodes = s->nodes;
-    rp_bvh4_ref stack[RP_BVH4_STACK];
-    rp_aabb boxes[RP_BVH4_STACK], box;
+    rp_bvh4_ref stack[RP_BVH8_STACK];
+    rp_aabb boxes[RP_BVH8_STACK], box;
     int sp = 0;
-    rp_bvh4_ref cur = {0, 0, 0.0f};     /* the root */
+    rp_bvh4_ref cur = {rp_bvh4_root(s->halves), 0, 0.0f};
     if (trace) {
         rp_bvh_box root;
-        rp_bvh4_bounds(nodes, s->node_count, &root);
+        rp_bvh4_bounds(nodes, s->node_count, s->halves, &root);
         memcpy(box.min, root.min, sizeof box.min);
         memcpy(box.max, root.max, sizeof box.max);
     }
@@ -1082,60 +1135,40 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace, bool
             for (uint32_t i = cur.first; i < cur.first + cur.count; i++)
                 test_object(q, i, general);
         } else {
-            const rp_bvh4_node *n = &nodes[cur.first];
-            float t_enter[4];
-            int mask;
-            if (general && q->cone_walk)
-                mask = rp_bvh4_enter_cone(n, &q->cone, q->t_max, t_enter);
-            else
-                mask = rp_bvh4_enter(n, &q->box_ray, q->t_max, t_enter);
-            if (general && q->filter)
-                mask &= rp_bvh4_layer_slots(&s->node_masks[cur.first], q->layers);
+            const rp_bvh4_node *n = &nodes[rp_bvh4_child_first(cur.first, s->halves)];
+            const uint32_t halves = rp_bvh4_child_halves(cur.first, s->halves);
+            float t_enter[RP_BVH8_SLOTS];
+            const int mask = enter_node(q, cur.first, general, t_enter);
             /* one or two children entered (most nodes): no sort, and no
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
             if (mask != 0 && !trace && (rest & (rest - 1)) == 0) {
-                static const int8_t low[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
-                int near = low[mask];
+                int near = lowest_slot(mask);
                 if (rest != 0) {
-                    const int far0 = low[rest];
+                    const int far0 = lowest_slot(rest);
                     const int far = t_enter[far0] < t_enter[near] ? near : far0;
                     near = near + far0 - far;
-                    stack[sp].first = n->child[far];
-                    stack[sp].count = n->count[far];
-                    stack[sp].t_enter = t_enter[far];
-                    if (n->count[far] == 0) {
-                        RP_PREFETCH(&nodes[n->child[far]]);
-                        RP_PREFETCH((const char *)&nodes[n->child[far]] + 64);
-                    }
+                    stack[sp] = rp_bvh4_child(n, far, t_enter[far]);
+                    prefetch_child(s, &stack[sp]);
                     sp++;
                 }
-                cur.first = n->child[near];
-                cur.count = n->count[near];
-                cur.t_enter = t_enter[near];
+                cur = rp_bvh4_child(n, near, t_enter[near]);
                 continue;
             }
             if (mask != 0) {
-                rp_bvh4_ref hit[4];
+                rp_bvh4_ref hit[RP_BVH8_SLOTS];
                 int k = rp_bvh4_order(n, mask, t_enter, hit);
-                for (int j = 0; j < k; j++) {
-                    /* a node's two lines, or a leaf's first entries */
-                    if (hit[j].count == 0) {
-                        RP_PREFETCH(&nodes[hit[j].first]);
-                        RP_PREFETCH((const char *)&nodes[hit[j].first] + 64);
-                    } else {
-                        RP_PREFETCH(&s->kind_slot[hit[j].first]);
-                    }
-                }
-                /* the far ones wait on the stack (RP_BVH4_STACK: its bound) */
+                for (int j = 0; j < k; j++)
+                    prefetch_child(s, &hit[j]);
+                /* the far ones wait on the stack (RP_BVH8_STACK: its bound) */
                 for (int j = k - 1; j > 0; j--) {
                     if (trace)
-                        child_box(n, &hit[j], &boxes[sp]);
+                        child_box(n, halves, &hit[j], &boxes[sp]);
                     stack[sp++] = hit[j];
                 }
                 cur = hit[0];
                 if (trace)
-                    child_box(n, &hit[0], &box);
+                    child_box(n, halves, &hit[0], &box);
                 continue;
             }
         }
@@ -1219,7 +1252,7 @@ static int intersect(const rp_scene *s, const rp_ray *ray, const rp_scene_query 
                            &q.cone);
     rp_bvh4_ray_setup(ray, s->max_abs, &q.box_ray);
     if (trace)
-        trace->tree_nodes = (int)s->node_count;
+        trace->tree_nodes = (int)s->node_total;
     if (q.filter || q.cone_walk || q.any_hit || !isinf(q.t_limit))
         traverse_general(&q);
     else if (trace)
@@ -1432,44 +1465,49 @@ static void select_leaf(frustum_query *fq, uint32_t first, uint32_t count, bool 
     }
 }
 
-/* Depth first from node `root`; `inside`: its whole box lies inside, so
-   no box below needs the planes. */
+/* Depth first from the node `root` refers to (rp_bvh4_child_first);
+   `inside`: its whole box lies inside, so no box below needs the planes. */
 static void walk_frustum(frustum_query *fq, uint32_t root, bool inside)
 {
     const rp_scene *s = fq->s;
-    uint32_t stack[RP_BVH4_STACK];
+    uint32_t stack[RP_BVH8_STACK];
     int sp = 0;
     stack[sp++] = root;
     while (sp > 0) {
-        const uint32_t q = stack[--sp];
-        const rp_bvh4_node *n = &s->nodes[q];
-        int slots = rp_bvh4_slots_used(n);
-        if (fq->filter)
-            slots &= rp_bvh4_layer_slots(&s->node_masks[q], fq->layers);
-        for (int i = 0; i < 4; i++) {
-            if (!((slots >> i) & 1))
-                continue;
-            bool whole = inside;
-            if (!whole) {
-                const float lo[3] = {n->b[0][i], n->b[1][i], n->b[2][i]};
-                const float hi[3] = {n->b[3][i], n->b[4][i], n->b[5][i]};
-                const rp_frustum_side side =
-                    rp_dfrustum_aabb_side(&fq->df, lo, hi, RP_SCENE_FRUSTUM_MARGIN);
-                if (side == RP_SIDE_OUTSIDE)
+        const uint32_t ref = stack[--sp];
+        const uint32_t q = rp_bvh4_child_first(ref, s->halves);
+        for (uint32_t h = q; h < q + rp_bvh4_child_halves(ref, s->halves); h++) {
+            const rp_bvh4_node *n = &s->nodes[h];
+            int slots = rp_bvh4_slots_used(n);
+            if (fq->filter)
+                slots &= rp_bvh4_layer_slots(&s->node_masks[h], fq->layers);
+            for (int i = 0; i < 4; i++) {
+                if (!((slots >> i) & 1))
                     continue;
-                whole = side == RP_SIDE_INSIDE;
+                bool whole = inside;
+                if (!whole) {
+                    const float lo[3] = {n->b[0][i], n->b[1][i], n->b[2][i]};
+                    const float hi[3] = {n->b[3][i], n->b[4][i], n->b[5][i]};
+                    const rp_frustum_side side =
+                        rp_dfrustum_aabb_side(&fq->df, lo, hi, RP_SCENE_FRUSTUM_MARGIN);
+                    if (side == RP_SIDE_OUTSIDE)
+                        continue;
+                    whole = side == RP_SIDE_INSIDE;
+                }
+                if (n->count[i] > 0) {
+                    select_leaf(fq, n->child[i], n->count[i], whole);
+                    continue;
+                }
+                const rp_bvh4_range r =
+                    whole ? rp_bvh4_child_range(s->ranges, n->child[i], s->halves)
+                          : (rp_bvh4_range){0, 0};
+                if (r.end > r.first)
+                    select_leaf(fq, r.first, r.end - r.first, true);   /* no node loaded */
+                else if (whole && !inside)
+                    walk_frustum(fq, n->child[i], true);   /* one level of recursion */
+                else
+                    stack[sp++] = n->child[i];   /* RP_BVH8_STACK: its bound */
             }
-            if (n->count[i] > 0) {
-                select_leaf(fq, n->child[i], n->count[i], whole);
-                continue;
-            }
-            const rp_bvh4_range r = whole ? s->ranges[n->child[i]] : (rp_bvh4_range){0, 0};
-            if (r.end > r.first)
-                select_leaf(fq, r.first, r.end - r.first, true);   /* no node loaded */
-            else if (whole && !inside)
-                walk_frustum(fq, n->child[i], true);   /* one level of recursion */
-            else
-                stack[sp++] = n->child[i];   /* RP_BVH4_STACK: its bound */
         }
     }
 }
@@ -1501,7 +1539,7 @@ size_t rp_scene_query_frustum(const rp_scene *s, const rp_frustum *f, const rp_s
     fq.sel.heap = out;
     fq.sel.cap = cap;
     fq.sel.kept = fq.sel.total = 0;
-    walk_frustum(&fq, 0, false);
+    walk_frustum(&fq, rp_bvh4_root(s->halves), false);
     if (fq.sel.total > 0 && cap > 0)
         selection_finish(&fq.sel, out, words);
     free(fq.sel.bits);
