@@ -114,6 +114,32 @@ static void slot_set_entry(rp_bvh4_node *q, int i, const rp_bvh_prim *e, uint32_
     q->count[i] = 1;
 }
 
+/* A wide node's gathered items, kept in its first half (its child and
+   count fields: eight words) from when its parent learns how many halves
+   it takes until it is filled, so gather runs once per node. Unused
+   words hold UINT32_MAX, never an item (entries stay below 2^31 - 1). */
+static void keep_gathered(rp_bvh4_node *first, const uint32_t items[RP_BVH8_SLOTS], int k)
+{
+    for (int i = 0; i < RP_BVH8_SLOTS; i++) {
+        const uint32_t item = i < k ? items[i] : UINT32_MAX;
+        if (i < 4)
+            first->child[i] = item;
+        else
+            first->count[i - 4] = item;
+    }
+}
+
+static int take_gathered(const rp_bvh4_node *first, uint32_t items[RP_BVH8_SLOTS])
+{
+    int k = 0;
+    for (int i = 0; i < RP_BVH8_SLOTS; i++) {
+        const uint32_t item = i < 4 ? first->child[i] : first->count[i - 4];
+        if (item != UINT32_MAX)
+            items[k++] = item;
+    }
+    return k;
+}
+
 /* (Depth first: a node's children nodes get consecutive indices, after
    it.) Each BVH4 node takes the place of one distinct binary node, so
    there are at most as many as those. */
@@ -138,7 +164,7 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
         const uint32_t bin = stack[sp][0], q = stack[sp][1], d = stack[sp][2];
         const int slots = (int)stack[sp][3];
         uint32_t kids[RP_BVH8_SLOTS];
-        int k = gather(&c, bin, kids);
+        const int k = q > 0 && halves == 2 ? take_gathered(&out[q], kids) : gather(&c, bin, kids);
         /* pushed in reverse, so the first child's subtree comes next */
         for (int i = slots - 1; i >= 0; i--) {
             if (i >= k) {
@@ -165,9 +191,17 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
             }
             if (d + 1 >= RP_BVH_MAX_DEPTH)
                 return 0;
-            /* a wide node of four or fewer children takes one half */
-            uint32_t grand[RP_BVH8_SLOTS];
-            const uint32_t its = halves == 2 && gather(&c, kids[i], grand) <= 4 ? 1 : halves;
+            /* a wide node of four or fewer children takes one half; its
+               items wait in that half until it is filled */
+            uint32_t its = halves;
+            if (halves == 2) {
+                if (count + 2 > RP_BVH8_MAX_HALF)
+                    return 0;
+                uint32_t grand[RP_BVH8_SLOTS];
+                const int gk = gather(&c, kids[i], grand);
+                its = gk <= 4 ? 1 : 2;
+                keep_gathered(&out[count], grand, gk);
+            }
             if (count + its > RP_BVH8_MAX_HALF)
                 return 0;
             const uint32_t child = (uint32_t)count;
