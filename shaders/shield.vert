@@ -8,13 +8,17 @@ uniform mat4 u_model;
 uniform mat3 u_normal_matrix;
 uniform mat4 u_view_proj;
 uniform vec3 u_eye;
+#ifndef GLASS
 out vec3 v_world;
+#endif
 out float v_fresnel;
 
 void main()
 {
     vec4 world = u_model * vec4(a_position, 1.0);
+#ifndef GLASS
     v_world = world.xyz;
+#endif
     vec3 n = normalize(u_normal_matrix * a_normal);
     float facing = 1.0 - abs(dot(n, normalize(u_eye - world.xyz)));
     v_fresnel = facing * facing * facing;

@@ -100,7 +100,7 @@ void render_programs_free(renderer *r)
     render_program *all[] = {&r->bg_prog,   &r->flat_prog,    &r->lit_prog,      &r->line_prog,
                              &r->shield_prog, &r->terrain_prog, &r->text_prog,     &r->inst_prog,
                              &r->impostor_prog, &r->impostor_point_prog, &r->figure_prog,
-                             &r->figure_layer_prog};
+                             &r->figure_layer_prog, &r->glass_prog};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         glDeleteProgram(all[i]->id);
 }

@@ -133,6 +133,7 @@ struct renderer {
     bool complete;          /* render_complete has run: the scene's parts exist */
     bool software;          /* a CPU rasteriser (llvmpipe): render_loading_begin */
     render_program bg_prog, flat_prog, lit_prog, line_prog, shield_prog, terrain_prog, text_prog;
+    render_program glass_prog;      /* shield.frag without impacts (GLASS) */
     render_mesh shapes[RENDER_SHAPE_COUNT];
     /* instanced drawing: coarser shapes whose VAOs also read instance_vbo
        (one render_instance per copy) */

@@ -40,9 +40,12 @@ static int live_impacts(const vec4 *impacts, int count, float time, float lifeti
 static void shield_pass(renderer *r, mat4 model, const vec4 color, const vec4 *live, int live_count,
                         float time, float lifetime, float ripple_speed, bool two_sided)
 {
-    if (!render_program_ready(&r->shield_prog, "", shader_shield_vert, shader_shield_frag, "shield"))
+    /* without a live impact the shader's loop adds nothing: the same
+       colours from the program built without it */
+    render_program *p = live_count > 0 ? &r->shield_prog : &r->glass_prog;
+    if (!render_program_ready(p, live_count > 0 ? "" : "#define GLASS\n", shader_shield_vert,
+                              shader_shield_frag, live_count > 0 ? "shield" : "glass"))
         return;
-    const render_program *p = &r->shield_prog;
     glUseProgram(p->id);
     render_set_model_uniforms(p, &r->view, model);
     glUniform4fv(p->loc[U_COLOR], 1, color);
