@@ -193,17 +193,13 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
                 return 0;
             /* a wide node of four or fewer children takes one half; its
                items wait in that half until it is filled */
-            uint32_t its = halves;
-            if (halves == 2) {
-                if (count + 2 > RP_BVH8_MAX_HALF)
-                    return 0;
-                uint32_t grand[RP_BVH8_SLOTS];
-                const int gk = gather(&c, kids[i], grand);
-                its = gk <= 4 ? 1 : 2;
-                keep_gathered(&out[count], grand, gk);
-            }
+            uint32_t grand[RP_BVH8_SLOTS];
+            const int gk = halves == 2 ? gather(&c, kids[i], grand) : 0;
+            const uint32_t its = halves == 2 && gk <= 4 ? 1 : halves;
             if (count + its > RP_BVH8_MAX_HALF)
                 return 0;
+            if (halves == 2)
+                keep_gathered(&out[count], grand, gk);
             const uint32_t child = (uint32_t)count;
             slot_set(&out[q], i, n, halves == 2 ? rp_bvh8_ref(child, its == 2) : child, 0);
             stack[sp][0] = kids[i];

@@ -406,6 +406,13 @@ static inline rp_bvh4_ref rp_bvh4_child(const rp_bvh4_node *n, int slot, float t
     return r;
 }
 
+/* The lowest set bit of an eight-bit mask of slots (0 for none). */
+static inline int rp_bvh4_lowest_slot(int mask)
+{
+    static const int8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
+}
+
 /* The children of the node whose first half is n in `mask` (bit s: slot
    s; not 0), nearest first: returns how many. Sorted by a key per child:
    its entry distance's bits (t_enter >= 0, so they order as unsigned

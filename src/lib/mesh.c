@@ -205,13 +205,10 @@ static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
 #endif
 }
 
-/* A child reference: a wide node (count == 0; first: rp_bvh8_ref)
-   or a leaf of count triangles from slot first; t_enter: where the ray
-   enters its box. */
-typedef struct stack_entry {
-    uint32_t first, count;
-    float    t_enter;
-} stack_entry;
+/* A child reference (rp_bvh4_ref): a wide node (count == 0; first:
+   rp_bvh8_ref) or a leaf of count triangles from slot first; t_enter:
+   where the ray enters its box. */
+typedef rp_bvh4_ref stack_entry;
 
 /* Bit s set when the ray enters child slot s of the wide node whose
    first half is n (and second, when `two`) within t_max, with t_enter[s]
@@ -225,15 +222,6 @@ static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r,
         return lo;
     const int hi = rp_bvh4_enter(&n[1], &r->box, t_max, t_enter + 4);
     return lo | hi << 4;
-}
-
-static inline stack_entry child_at(const rp_bvh4_node *n, int slot, float t_enter)
-{
-    stack_entry e;
-    e.first = n[slot / 4].child[slot % 4];
-    e.count = n[slot / 4].count[slot % 4];
-    e.t_enter = t_enter;
-    return e;
 }
 
 /* Starts loading every cache line of a child: a wide node's (two per
@@ -254,42 +242,14 @@ static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
     RP_PREFETCH(last);
 }
 
-/* The lowest set bit of an eight-bit mask (0 for none). */
-static inline int lowest_bit(int mask)
-{
-    static const uint8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
-    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
-}
-
-/* The children of `mask` (child_mask's), nearest first: returns how
-   many. Sorted by a key per child: its entry distance's bits (t_enter >=
-   0, so they order as unsigned integers) with the slot in the three
-   lowest. The t_enter read back from a key has lost those three bits
-   (rounded towards 0): a pending child is then skipped a hair later,
-   never wrongly. */
+/* The children of `mask` (child_mask's), nearest first (rp_bvh4_order),
+   each asked for: returns how many. */
 static inline int sort_children(const rp_mesh *m, const rp_bvh4_node *n, int mask,
                                 const float t_enter[RP_BVH8_SLOTS], stack_entry out[RP_BVH8_SLOTS])
 {
-    uint32_t key[RP_BVH8_SLOTS];
-    int k = 0;
-    for (int s = 0; s < RP_BVH8_SLOTS; s++) {
-        if (!((mask >> s) & 1))
-            continue;
-        uint32_t bits;
-        memcpy(&bits, &t_enter[s], sizeof bits);
-        uint32_t x = (bits & ~7u) | (uint32_t)s;
-        int j = k++;
-        for (; j > 0 && key[j - 1] > x; j--)   /* insertion: k is small */
-            key[j] = key[j - 1];
-        key[j] = x;
-    }
-    for (int j = 0; j < k; j++) {
-        uint32_t bits = key[j] & ~7u;
-        float t;
-        memcpy(&t, &bits, sizeof t);
-        out[j] = child_at(n, (int)(key[j] & 7u), t);
+    const int k = rp_bvh4_order(n, mask, t_enter, out);
+    for (int j = 0; j < k; j++)
         prefetch_child(m, &out[j]);
-    }
     return k;
 }
 
@@ -430,17 +390,17 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
             if (mask != 0 && rest == 0) {
-                const int a = lowest_bit(mask);
-                cur = child_at(n, a, t_enter[a]);
+                const int a = rp_bvh4_lowest_slot(mask);
+                cur = rp_bvh4_child(n, a, t_enter[a]);
                 continue;
             }
             if (mask != 0 && (rest & (rest - 1)) == 0) {
-                const int a = lowest_bit(mask), b = lowest_bit(rest);
+                const int a = rp_bvh4_lowest_slot(mask), b = rp_bvh4_lowest_slot(rest);
                 const int near = t_enter[b] < t_enter[a] ? b : a, far = a + b - near;
-                stack[sp] = child_at(n, far, t_enter[far]);
+                stack[sp] = rp_bvh4_child(n, far, t_enter[far]);
                 prefetch_child(m, &stack[sp]);
                 sp++;
-                cur = child_at(n, near, t_enter[near]);
+                cur = rp_bvh4_child(n, near, t_enter[near]);
                 continue;
             }
             if (mask != 0) {

@@ -1049,15 +1049,13 @@ static void child_box(const rp_bvh4_node *n, uint32_t halves, const rp_bvh4_ref 
     }
 }
 
-/* The node's child slots the ray enters (bit s: slot s), as
-   rp_bvh4_enter per half, t_enter[s] where; `general`: the query's
-   widened boxes and layer filter. */
-static RP_INLINE_ALWAYS int enter_node(const query *q, uint32_t ref, bool general,
-                                       float t_enter[RP_BVH8_SLOTS])
+/* The child slots of the node of `halves` halves from half `first` that
+   the ray enters (bit s: slot s), as rp_bvh4_enter per half, t_enter[s]
+   where; `general`: the query's widened boxes and layer filter. */
+static RP_INLINE_ALWAYS int enter_node(const query *q, uint32_t first, uint32_t halves,
+                                       bool general, float t_enter[RP_BVH8_SLOTS])
 {
     const rp_scene *s = q->s;
-    const uint32_t first = rp_bvh4_child_first(ref, s->halves);
-    const uint32_t halves = rp_bvh4_child_halves(ref, s->halves);
     int mask = 0;
     for (uint32_t h = 0; h < halves; h++) {
         const rp_bvh4_node *n = &s->nodes[first + h];
@@ -1083,13 +1081,6 @@ static inline void prefetch_child(const rp_scene *s, const rp_bvh4_ref *r)
     const char *line = (const char *)&s->nodes[rp_bvh4_child_first(r->first, s->halves)];
     for (uint32_t i = 0; i < 2 * rp_bvh4_child_halves(r->first, s->halves); i++)
         RP_PREFETCH(line + 64 * i);
-}
-
-/* The lowest set bit of an eight-bit mask (0 for none). */
-static inline int lowest_slot(int mask)
-{
-    static const int8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
-    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
 }
 
 /* Records that the traversal opened `box`: a node (objects 0) or a leaf. */
@@ -1135,17 +1126,18 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace, bool
             for (uint32_t i = cur.first; i < cur.first + cur.count; i++)
                 test_object(q, i, general);
         } else {
-            const rp_bvh4_node *n = &nodes[rp_bvh4_child_first(cur.first, s->halves)];
+            const uint32_t first = rp_bvh4_child_first(cur.first, s->halves);
             const uint32_t halves = rp_bvh4_child_halves(cur.first, s->halves);
+            const rp_bvh4_node *n = &nodes[first];
             float t_enter[RP_BVH8_SLOTS];
-            const int mask = enter_node(q, cur.first, general, t_enter);
+            const int mask = enter_node(q, first, halves, general, t_enter);
             /* one or two children entered (most nodes): no sort, and no
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
             if (mask != 0 && !trace && (rest & (rest - 1)) == 0) {
-                int near = lowest_slot(mask);
+                int near = rp_bvh4_lowest_slot(mask);
                 if (rest != 0) {
-                    const int far0 = lowest_slot(rest);
+                    const int far0 = rp_bvh4_lowest_slot(rest);
                     const int far = t_enter[far0] < t_enter[near] ? near : far0;
                     near = near + far0 - far;
                     stack[sp] = rp_bvh4_child(n, far, t_enter[far]);
