@@ -13,6 +13,12 @@ set -u
 exe=${1:?usage: program_bad_input.sh path/to/raypick}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=$here/fuzz/corpus/heightmap_load
+# ends a run blocked without CPU: exit 124. The system's Python when there
+# is one: a version manager's shim (pyenv) takes 150 ms a start, and this
+# starts it a hundred times.
+python=python3
+[ -x /usr/bin/python3 ] && python=/usr/bin/python3
+watch=("$python" "$here/watched.py")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -22,15 +28,15 @@ run() {   # run EXPECT NAME ARGS...: EXPECT is refuse, carry-on or either
     local expect=$1 name=$2 rc
     shift 2
     # A hang is 60 s of CPU time (ulimit -t: SIGXCPU), which the machine's
-    # load does not change; the wall-clock timeout only catches a program
-    # blocked without using CPU, far above anything load causes.
+    # load does not change, or no CPU at all for two minutes: a program
+    # blocked for good (tests/watched.py; it exits 124 then).
     # RAYPICK_EXE_WRAPPER: the launcher in a cross build (Wine), split in words
     # shellcheck disable=SC2086
-    (ulimit -t 60; exec timeout 900 ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
+    (ulimit -t 60; exec "${watch[@]}" ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
     rc=$?
     local why=""
     if [ "$rc" -eq 124 ]; then
-        why="hung (blocked for 900 s)"
+        why="hung (blocked: no CPU for 120 s)"
     elif [ "$rc" -eq $((128 + 24)) ] || [ "$rc" -eq $((128 + 9)) ]; then
         why="hung (60 s of CPU time)"
     elif [ "$rc" -ge 128 ]; then
@@ -66,7 +72,7 @@ wine_diagnosis() {
     shift
     [ -n "${RAYPICK_EXE_WRAPPER:-}" ] && [ "$rc" -ne 0 ] && ! grep -q '[[:alnum:]]' "$tmp/err" || return 0
     # shellcheck disable=SC2086
-    (ulimit -t 60; WINEDEBUG=err+all,warn+server,warn+process exec timeout 900 ${RAYPICK_EXE_WRAPPER} "$exe" "$@") \
+    (ulimit -t 60; WINEDEBUG=err+all,warn+server,warn+process exec "${watch[@]}" ${RAYPICK_EXE_WRAPPER} "$exe" "$@") \
         >/dev/null 2>"$tmp/diag"
     printf '      (diagnosis: the same command again with WINEDEBUG=err+all ended with exit %d; its stderr:)\n' "$?"
     sed 's/^/      | /' "$tmp/diag" | head -30
@@ -76,7 +82,7 @@ short=(--frames 3)
 
 # ---- the lessons, from the registry (--list-lessons prints one a line)
 # shellcheck disable=SC2086
-lessons=$( (ulimit -t 60; exec timeout 900 ${RAYPICK_EXE_WRAPPER:-} "$exe" --list-lessons) |
+lessons=$( (ulimit -t 60; exec "${watch[@]}" ${RAYPICK_EXE_WRAPPER:-} "$exe" --list-lessons) |
           sed -n 's/^{"number":\([0-9][0-9]*\),.*/\1/p' | tr '\n' ' ')
 count=$(echo "$lessons" | wc -w)
 if [ "$count" -ge 1 ] && [ "$lessons" = "$(seq -s ' ' 1 "$count") " ]; then
@@ -105,7 +111,7 @@ usage() {    # usage NAME 'MESSAGE' ARGS...: exit 2, MESSAGE the first line of s
     local name=$1 want="raypick: $2" rc
     shift 2
     # shellcheck disable=SC2086
-    (ulimit -t 60; exec timeout 900 ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
+    (ulimit -t 60; exec "${watch[@]}" ${RAYPICK_EXE_WRAPPER:-} "$exe" "$@") >"$tmp/out" 2>"$tmp/err"
     rc=$?
     tr -d '\r' <"$tmp/err" >"$tmp/err.lf" && mv "$tmp/err.lf" "$tmp/err"   # Windows' text mode: CRLF
     if [ "$rc" -eq 2 ] && [ "$(head -1 "$tmp/err")" = "$want" ] && grep -q '^usage:' "$tmp/err"; then
@@ -222,7 +228,7 @@ hm carry-on "valid PGM" "$corpus/gray8_4x3.pgm"
 # goes offscreen and prints no XDG_RUNTIME_DIR noise (libwayland's probe).
 if [ -z "${RAYPICK_EXE_WRAPPER:-}" ]; then
     nodisplay=(env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR)
-    (ulimit -t 60; exec timeout 900 "${nodisplay[@]}" "$exe") >"$tmp/out" 2>"$tmp/err"
+    (ulimit -t 60; exec "${watch[@]}" "${nodisplay[@]}" "$exe") >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq 1 ] && grep -q 'no display' "$tmp/err" && grep -q 'xvfb-run' "$tmp/err" &&
        grep -q -- '--screenshot' "$tmp/err" && ! grep -q XDG_RUNTIME_DIR "$tmp/err"; then
@@ -233,7 +239,7 @@ if [ -z "${RAYPICK_EXE_WRAPPER:-}" ]; then
         printf 'FAIL  %-28s exit %d (want 1 and how to run)\n' "no display, interactive" "$rc"
         sed 's/^/      /' "$tmp/err" | head -15
     fi
-    (ulimit -t 120; exec timeout 900 "${nodisplay[@]}" "$exe" --size 160x120 --frames 2 \
+    (ulimit -t 120; exec "${watch[@]}" "${nodisplay[@]}" "$exe" --size 160x120 --frames 2 \
         --screenshot "$tmp/offscreen.png") >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq 0 ] && [ -s "$tmp/offscreen.png" ] && ! grep -q XDG_RUNTIME_DIR "$tmp/err"; then

@@ -20,16 +20,16 @@ reported with its exit status and what the sanitizer said, and the runs
 after it still run.
 """
 import os
-import subprocess
 import sys
 
 from PIL import Image
 
-from rp_render import WRAPPER, RenderCase, ctx, main
+from rp_render import WRAPPER, RenderCase, ctx, main, run_program
+import watched  # noqa: E402  (tests/watched.py, on the path rp_render sets)
 
-# A run that hangs is a failure too: far above the few seconds each takes
-# under ASan on a loaded machine.
-RUN_TIMEOUT_S = 600
+# A run that hangs is a failure too: a deadlock at exit, a run that spins
+# (rp_render's two hang detectors: CPU time, and no CPU at all for two
+# minutes).
 SANITIZER_WORDS = ("Sanitizer", "runtime error:", "Tracer caught signal")
 DEFAULT_RUNS = 3
 
@@ -74,14 +74,13 @@ class ExitsTest(RenderCase):
             name, args = configs[i % len(configs)]
             with self.subTest(run=i + 1, what=name):
                 try:
-                    proc = subprocess.run(WRAPPER + [ctx.raypick] + args, stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE, universal_newlines=True, timeout=RUN_TIMEOUT_S)
+                    proc = run_program(WRAPPER + [ctx.raypick] + args)
                     words = [w for w in SANITIZER_WORDS if w in proc.stderr]
                     ok = proc.returncode == 0 and not words and '"hit"' in proc.stdout
                     why = "" if ok else "exit %d%s: %s" % (proc.returncode, ", " + ", ".join(words) if words else "",
                                                            proc.stderr.strip()[-800:])
-                except subprocess.TimeoutExpired:
-                    ok, why = False, "no exit after %d s" % RUN_TIMEOUT_S
+                except watched.Stalled as e:
+                    ok, why = False, str(e)
                 print("%s run %d of %d: %s%s" % ("ok  " if ok else "FAIL", i + 1, runs, name,
                                                  "" if ok else ": " + why), flush=True)
                 self.assertTrue(ok, why)

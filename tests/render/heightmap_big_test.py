@@ -18,12 +18,11 @@ the heightmap defaults are.
 import array
 import math
 import os
-import subprocess
 import sys
 
 from PIL import Image as PILImage
 
-from rp_render import (WRAPPER, ctx, Camera, RenderCase, check, dist, layout, main, read_png, run)
+from rp_render import (WRAPPER, ctx, Camera, RenderCase, check, dist, layout, main, read_png, run, run_program)
 
 SIDE = 2049
 RIDGE_EVERY = 5
@@ -162,7 +161,7 @@ class HeightmapBigTest(RenderCase):
             check(len(shots["base"]) < len(shots["click"]), "the marker colours are there without a click")
 
         # --help says what the defaults are
-        proc = subprocess.run(WRAPPER + [ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
+        proc = run_program(WRAPPER + [ctx.raypick, "--help"])
         check("--heightmap-spacing" in proc.stdout and "48" in proc.stdout and "--heightmap-scale" in proc.stdout
               and "default 7" in proc.stdout, "--help does not say the heightmap defaults")
 

@@ -32,13 +32,12 @@ fallback  with no font for Chinese (RAYPICK_FONT at a Latin font only, or
 """
 import math
 import os
-import subprocess
 import sys
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from rp_render import HANG_WALL_S, WRAPPER, RenderCase, _limit_cpu, check, ctx, lessons, main
+from rp_render import WRAPPER, RenderCase, check, ctx, lessons, main, run_program
 
 # large enough that the title's em (about 30 pixels) leaves FreeType's hinting
 # (Pillow's) and stb_truetype's unhinted outlines a pixel's difference at most
@@ -74,8 +73,7 @@ def run(args, expect=0, env=None):
         else:
             full[k] = v
     cmd = WRAPPER + [ctx.raypick] + [str(a) for a in args]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full, timeout=HANG_WALL_S,
-                          preexec_fn=_limit_cpu)
+    proc = run_program(cmd, env=full, text=False)
     out, err = proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
     if proc.returncode != expect:
         raise AssertionError("%s exited %d, expected %d\nstderr: %s" % (" ".join(cmd), proc.returncode, expect,

@@ -18,12 +18,11 @@ the camera, the oracle, screenshots through Pillow) are in rp_render.py.
 """
 import math
 import os
-import subprocess
 import sys
 
 from rp_render import (WRAPPER, ctx, Camera, RenderCase, add, brightness, check, clicks_run, dist, dot, layout,
                        lessons, main, mean_brightness, nearest_sphere, norm, on_ellipsoid, ray_ellipsoid,
-                       quat_rotate, ray_sphere, run, scale, screenshot, sky_click, sub, unit)
+                       ray_sphere, run, run_program, scale, screenshot, sky_click, sub, unit)
 
 
 # ------------------------------------------------------------------ lesson 2's oracle
@@ -154,12 +153,11 @@ class RenderTest(RenderCase):
         for args in bad:
             _, err = run(args, expect=2)
             check("usage:" in err, "%s: no usage on stderr" % args)
-        out = subprocess.run(WRAPPER + [ctx.raypick, "--help"], stdout=subprocess.PIPE, universal_newlines=True)
+        out = run_program(WRAPPER + [ctx.raypick, "--help"])
         check(out.returncode == 0 and "usage:" in out.stdout, "--help prints usage and exits 0")
         check(all(lesson["title"] in out.stdout for lesson in lessons()), "--help lists every lesson of the registry")
         # no OpenGL 3.3 core (Mesa told to offer 3.0 only): a clear message, exit 1
-        proc = subprocess.run(WRAPPER + [ctx.raypick, "--frames", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              universal_newlines=True, env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
+        proc = run_program(WRAPPER + [ctx.raypick, "--frames", "1"], env=dict(os.environ, MESA_GL_VERSION_OVERRIDE="3.0"))
         check(proc.returncode == 1 and "OpenGL 3.3" in proc.stderr,
               "without GL 3.3: exit %d, stderr %r" % (proc.returncode, proc.stderr))
         # a heightmap that cannot be read: a message naming the file, exit 1

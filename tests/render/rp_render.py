@@ -20,6 +20,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lesson_registry  # noqa: E402  (tests/lesson_registry.py)
+import watched  # noqa: E402  (tests/watched.py)
 
 
 class _Context:
@@ -36,11 +37,10 @@ ctx = _Context()
 
 # A run of the program that hangs: HANG_CPU_S of CPU time (RLIMIT_CPU, the
 # kernel sends SIGXCPU), a measure the machine's load does not change; the
-# slowest run here takes a few seconds of CPU even under ASan. The wall-clock
-# timeout only catches a program blocked without using CPU, far above what
-# a loaded machine needs.
+# slowest run here takes a few seconds of CPU even under ASan. A program
+# blocked without using CPU is stopped by tests/watched.py: no CPU for two
+# minutes (a deadlock or a lost wake-up seen once in Mesa's threads).
 HANG_CPU_S = 120
-HANG_WALL_S = 1800
 
 
 # RAYPICK_EXE_WRAPPER: the launcher of a cross build's program (scripts/windows:
@@ -52,6 +52,13 @@ def _limit_cpu():
     resource.setrlimit(resource.RLIMIT_CPU, (HANG_CPU_S, HANG_CPU_S + 5))
 
 
+def run_program(cmd, env=None, text=True):
+    """cmd (the program, through WRAPPER, with its arguments) run to its end
+    under both hang detectors; a subprocess.CompletedProcess with stdout and
+    stderr. Raises watched.Stalled when it blocks."""
+    return watched.run(cmd, env=env, preexec_fn=_limit_cpu, text=text)
+
+
 def _wine_diagnosis(cmd, proc):
     """A silent exit under a launcher (Wine) may be the launcher's (Wine
     without its preloader: F15 in docs/reliability.md): the failure stands,
@@ -60,8 +67,7 @@ def _wine_diagnosis(cmd, proc):
     if not WRAPPER or proc.returncode == 0 or proc.stderr.strip():
         return ""
     env = dict(os.environ, WINEDEBUG="err+all,warn+server,warn+process")
-    again = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                           universal_newlines=True, timeout=HANG_WALL_S, preexec_fn=_limit_cpu)
+    again = run_program(cmd, env=env)
     return "\n(diagnosis: the same command with WINEDEBUG=err+all exited %d; its stderr:)\n%s" % (
         again.returncode, again.stderr[-3000:])
 
@@ -69,9 +75,7 @@ def _wine_diagnosis(cmd, proc):
 def run(args, expect=0):
     """Run raypick with args; returns (stdout lines parsed as JSON, stderr)."""
     cmd = WRAPPER + [ctx.raypick] + [str(a) for a in args]
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, timeout=HANG_WALL_S,
-                          preexec_fn=_limit_cpu)
+    proc = run_program(cmd)
     if proc.returncode != expect:
         raise AssertionError("%s exited %d, expected %d\nstderr: %s%s" %
                              (" ".join(cmd), proc.returncode, expect, proc.stderr[-2000:],
