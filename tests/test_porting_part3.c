@@ -964,7 +964,7 @@ static void xm_vector3_unproject_is_rp_unproject_point(void **state)
         /* XMVector3Unproject((x, y, z), vx, vy, vw, vh, minz, maxz, P, V, W) */
         float x = (float)uniform(&r, c.vx, c.vx + c.vw), y = (float)uniform(&r, c.vy, c.vy + c.vh);
         float z = (float)uniform(&r, c.minz, c.minz + 0.9 * (c.maxz - c.minz));
-        double src[3] = {x, y, z}, ref[3];
+        double src[3] = {x, y, z}, ref[3] = {0};   /* as model below */
         assert_true(xm_unproject(src, c.vx, c.vy, c.vw, c.vh, c.minz, c.maxz, &p, &v, &w, ref));
         /* raypick: the depth mapped to [0, 1], the world folded into the
            view (D3D's World * View is cglm's view * world), RP_D3D */
@@ -992,7 +992,7 @@ static void xm_vector3_project_is_rp_project_point(void **state)
         /* a model-space point in front of the camera: unproject a random pixel */
         double src[3] = {uniform(&r, c.vx, c.vx + c.vw), uniform(&r, c.vy, c.vy + c.vh),
                          uniform(&r, c.minz + 0.05, c.maxz - 0.05)};
-        double model[3];
+        double model[3] = {0};   /* {0}: GCC -O3 cannot tell a failed assert_true ends the test */
         assert_true(xm_unproject(src, c.vx, c.vy, c.vw, c.vh, c.minz, c.maxz, &p, &v, &w, model));
         vec3 pf = {(float)model[0], (float)model[1], (float)model[2]};
         double pd[3], ref[3];
@@ -1958,7 +1958,7 @@ static void xna_viewport_unproject_and_project(void **state)
         /* Viewport.Unproject(new Vector3(x, y, z), projection, view, world) */
         float x = (float)uniform(&r, c.vx, c.vx + c.vw), y = (float)uniform(&r, c.vy, c.vy + c.vh);
         float z = (float)uniform(&r, c.minz, c.minz + 0.9 * (c.maxz - c.minz));
-        double src[3] = {x, y, z}, ref[3];
+        double src[3] = {x, y, z}, ref[3] = {0};   /* as model above */
         assert_true(xna_unproject(&xvp, src, &p, &v, &w, ref));
         rp_viewport vp = {c.vx, c.vy, c.vw, c.vh};
         mat4 view_world;
