@@ -20,22 +20,22 @@ class WatchedTest(unittest.TestCase):
     def test_a_blocked_run_is_stopped_and_named(self):
         t0 = time.monotonic()
         with self.assertRaises(watched.Stalled) as caught:
-            watched.run(["sleep", "600"], stall_s=2)
+            watched.run(["sleep", "600"], stall_s=1)
         self.assertLess(time.monotonic() - t0, 60)
         self.assertIn("sleep 600", str(caught.exception))
-        self.assertIn("no CPU for 2 s", str(caught.exception))
+        self.assertIn("no CPU for 1 s", str(caught.exception))
 
     def test_a_working_run_ends_normally(self):
-        # 3 s of CPU in one process, longer than stall_s
-        proc = watched.run([sys.executable, "-c", BUSY % 3 + "print('done')"], stall_s=2)
+        # 2.5 s of CPU in one process, longer than stall_s and two samples
+        proc = watched.run([sys.executable, "-c", BUSY % 2.5 + "print('done')"], stall_s=1)
         self.assertEqual(proc.returncode, 0)
         self.assertEqual(proc.stdout.strip(), "done")
 
     def test_work_in_child_processes_counts(self):
         # the parent only waits; its children work, one after another
-        child = " ".join(shlex.quote(a) for a in [sys.executable, "-c", BUSY % 0.5])
-        script = "for i in 1 2 3 4 5 6; do %s; done; echo done" % child
-        proc = watched.run(["sh", "-c", script], stall_s=2)
+        child = " ".join(shlex.quote(a) for a in [sys.executable, "-c", BUSY % 0.4])
+        script = "for i in 1 2 3 4 5 6 7; do %s; done; echo done" % child
+        proc = watched.run(["sh", "-c", script], stall_s=1)
         self.assertEqual((proc.returncode, proc.stdout.strip()), (0, "done"))
 
     def test_output_and_status_come_back(self):
