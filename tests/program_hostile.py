@@ -55,23 +55,17 @@ def run(args, stdout=subprocess.DEVNULL, preexec=None):
     p = subprocess.Popen(WRAPPER + [EXE] + args, stdin=subprocess.DEVNULL, stdout=stdout, stderr=err,
                          preexec_fn=preexec, start_new_session=True)
     # a run that blocks without CPU: tests/watched.py's stall (each case's
-    # own CPU limit catches one that spins)
-    ticks, last_change, next_sample = -1, time.monotonic(), 0.0
+    # own CPU limit catches one that spins); wait4 here for its rusage
+    clock = watched.StallClock(p.pid)
     while True:
         pid, status, usage = os.wait4(p.pid, os.WNOHANG)
         if pid:
             break
-        now = time.monotonic()
-        if now >= next_sample:
-            now_ticks = watched.tree_cpu_ticks(p.pid)
-            if now_ticks != ticks:
-                ticks, last_change = now_ticks, now
-            elif now - last_change > watched.STALL_S:
-                os.killpg(p.pid, signal.SIGKILL)
-                pid, status, usage = os.wait4(p.pid, 0)
-                status = -1
-                break
-            next_sample = now + watched.SAMPLE_S
+        if clock.stalled():
+            os.killpg(p.pid, signal.SIGKILL)
+            pid, status, usage = os.wait4(p.pid, 0)
+            status = -1
+            break
         time.sleep(0.02)
     p.returncode = 0
     err.seek(0)

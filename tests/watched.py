@@ -72,19 +72,37 @@ def tree_cpu_ticks(root):
     return total
 
 
+class StallClock:
+    """Watches process pid and its descendants: stalled() is true once they
+    have used no CPU tick for stall_s seconds. Call it as often as you
+    like; it reads /proc at most every SAMPLE_S."""
+
+    def __init__(self, pid, stall_s=STALL_S):
+        self.pid, self.stall_s = pid, stall_s
+        self.ticks, self.last_change = -1, time.monotonic()
+        self.next_sample = self.last_change + SAMPLE_S
+
+    def stalled(self):
+        now = time.monotonic()
+        if now < self.next_sample:
+            return False
+        self.next_sample = now + SAMPLE_S
+        ticks = tree_cpu_ticks(self.pid)
+        if ticks != self.ticks:
+            self.ticks, self.last_change = ticks, now
+        return now - self.last_change > self.stall_s
+
+
 def wait(proc, cmd, stall_s=STALL_S):
     """Waits for Popen proc (started with start_new_session=True) like
     proc.wait(), but kills its session and raises Stalled when it stalls."""
-    last_ticks, last_change = -1, time.monotonic()
+    clock = StallClock(proc.pid, stall_s)
     while True:
         try:
             return proc.wait(timeout=SAMPLE_S)     # returns as soon as it ends
         except subprocess.TimeoutExpired:
             pass
-        now, ticks = time.monotonic(), tree_cpu_ticks(proc.pid)
-        if ticks != last_ticks:
-            last_ticks, last_change = ticks, now
-        elif now - last_change > stall_s:
+        if clock.stalled():
             kill_session(proc)
             raise Stalled(cmd, stall_s)
 
