@@ -244,7 +244,9 @@ static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_r
         int neg = signbit(d) ? 1 : 0;
         r->near_row[a] = neg ? 3 + a : a;
         r->far_row[a] = neg ? a : 3 + a;
-        if (fabsf(d) < 1.0f / FLT_MAX) {
+        /* 1 / FLT_MAX is subnormal: compared only with a d that is
+           (Intel CPUs take an assist for every subnormal operand) */
+        if (fabsf(d) < FLT_MIN && fabsf(d) < 1.0f / FLT_MAX) {
             r->inv[a] = copysignf(INFINITY, d);
             p += fabsf(d) * FLT_MAX;
         } else {

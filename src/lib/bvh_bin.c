@@ -101,13 +101,16 @@ static inline void add_sse2(rp_bvh_bins *b, const int k[4], __m128 lo, __m128 nh
     }
 }
 
-/* The primitive's four vectors (lane 3: the index and tag bits, of no
-   use, as the bins' unused lanes) and its bins on the three axes. */
+/* The primitive's four vectors (lane 3 zeroed: the index and tag bits
+   there are subnormal floats, which cost an Intel CPU a microcode assist
+   in every add or multiply) and its bins on the three axes. */
 static inline void prim_sse2(const rp_bvh_prim *p, __m128 cmin, __m128 scale, __m128 last,
                              __m128 *lo, __m128 *nhi, __m128 *c, __m128 *nc, int k[4])
 {
     const __m128 sign = _mm_set1_ps(-0.0f);
-    const __m128 a = _mm_loadu_ps(p->min), b = _mm_loadu_ps(p->max);
+    const __m128 xyz = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+    const __m128 a = _mm_and_ps(_mm_loadu_ps(p->min), xyz);
+    const __m128 b = _mm_and_ps(_mm_loadu_ps(p->max), xyz);
     const __m128 s = _mm_add_ps(a, b);
     *lo = a;
     *nhi = _mm_xor_ps(b, sign);

@@ -21,7 +21,10 @@ static inline void add(rp_bvh_bins *b, const rp_bvh_prim *p, __m128 cmin, __m128
                        __m128 last)
 {
     const __m256 negate_high = _mm256_setr_ps(0, 0, 0, 0, -0.0f, -0.0f, -0.0f, -0.0f);
-    const __m256 r = _mm256_loadu_ps(p->min);   /* min, index, max, tag: 32 bytes */
+    /* min, index, max, tag: 32 bytes, the index and tag zeroed (as
+       subnormal floats they would cost Intel CPUs an assist in the add) */
+    const __m256 xyz = _mm256_castsi256_ps(_mm256_setr_epi32(-1, -1, -1, 0, -1, -1, -1, 0));
+    const __m256 r = _mm256_and_ps(_mm256_loadu_ps(p->min), xyz);
     const __m256 box = _mm256_xor_ps(r, negate_high);
     const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
     const __m256 cent = _mm256_xor_ps(_mm256_insertf128_ps(_mm256_castps128_ps256(s), s, 1),

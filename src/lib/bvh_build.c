@@ -52,13 +52,13 @@ static float box_area(rp_v4 mn, rp_v4 mx, rp_v4 unit)
         rp_v4_mul(rp_v4_sub(rp_v4_mul(mx, half), rp_v4_mul(mn, half)), unit));
 }
 
-/* box_area of the box mn .. -nmx (a bin's, bvh_bin.h) whose lane 3 may
-   hold anything: the same float operations (-nmx times -1/2 is max times
+/* box_area of the box mn .. -nmx (a bin's, bvh_bin.h, loaded with
+   rp_v4_load3x): the same float operations (-nmx times -1/2 is max times
    1/2 exactly). */
 static float bin_area(rp_v4 mn, rp_v4 nmx, rp_v4 unit)
 {
     const rp_v4 e = rp_v4_sub(rp_v4_mul(nmx, rp_v4_set1(-0.5f)), rp_v4_mul(mn, rp_v4_set1(0.5f)));
-    return rp_v4_area_of_extent(rp_v4_mul(rp_v4_keep3(e), unit));
+    return rp_v4_area_of_extent(rp_v4_mul(e, unit));
 }
 
 /* The binning of a node's centroids. Small nodes use fewer bins: the
