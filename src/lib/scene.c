@@ -1076,6 +1076,7 @@ static inline void prefetch_child(const rp_scene *s, const rp_bvh4_ref *r)
 {
     if (r->count > 0) {
         RP_PREFETCH(&s->kind_slot[r->first]);
+        RP_PREFETCH(&s->prims[r->first]);
         return;
     }
     const char *line = (const char *)&s->nodes[rp_bvh4_child_first(r->first, s->halves)];
