@@ -239,6 +239,20 @@ if [ -z "${RAYPICK_EXE_WRAPPER:-}" ]; then
         printf 'FAIL  %-28s exit %d (want 1 and how to run)\n' "no display, interactive" "$rc"
         sed 's/^/      /' "$tmp/err" | head -15
     fi
+    # a heightmap its header refuses, before any window: the file's
+    # message, not the display's (lesson.check_files)
+    (ulimit -t 60; exec "${watch[@]}" "${nodisplay[@]}" "$exe" --lesson 4 --heightmap "$tmp/side.png") \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -qF "$tmp/side.png" "$tmp/err" && ! grep -q 'no display' "$tmp/err"; then
+        passed=$((passed + 1))
+        printf 'ok    %-28s exit %d  %s\n' "bad heightmap before window" "$rc" "$(head -1 "$tmp/err" | cut -c1-90)"
+    else
+        failed=$((failed + 1))
+        printf 'FAIL  %-28s exit %d (want 1 and the file named, before the display)\n' \
+            "bad heightmap before window" "$rc"
+        sed 's/^/      /' "$tmp/err" | head -15
+    fi
     (ulimit -t 120; exec "${watch[@]}" "${nodisplay[@]}" "$exe" --size 160x120 --frames 2 \
         --screenshot "$tmp/offscreen.png") >"$tmp/out" 2>"$tmp/err"
     rc=$?

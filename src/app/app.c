@@ -1126,18 +1126,26 @@ static void loading_progress(void *user, const char *what)
         SDL_UnlockMutex(l->lock);
 }
 
+/* The lessons' environment, from the options. */
+static void lesson_env_for(app *a, char *err, size_t err_size, void (*progress)(void *, const char *),
+                           void *progress_user, lesson_env *env)
+{
+    *env = (lesson_env){.seed = a->opt.seed, .heightmap_path = a->opt.heightmap, .err = err,
+                        .err_size = err_size, .mesh = a->opt.mesh ? &a->user_mesh : NULL,
+                        .heightmap_spacing = a->opt.heightmap_spacing,
+                        .heightmap_scale = a->opt.heightmap_scale,
+                        .many_objects = a->opt.many_objects,
+                        .load_limit = a->opt.load_limit,
+                        .progress = progress, .progress_user = progress_user};
+    err[0] = '\0';
+}
+
 /* Lesson i's state, made from the options; NULL with a message in err. */
 static void *create_lesson(app *a, int i, char *err, size_t err_size, void (*progress)(void *, const char *),
                            void *progress_user)
 {
-    lesson_env env = {.seed = a->opt.seed, .heightmap_path = a->opt.heightmap, .err = err,
-                      .err_size = err_size, .mesh = a->opt.mesh ? &a->user_mesh : NULL,
-                      .heightmap_spacing = a->opt.heightmap_spacing,
-                      .heightmap_scale = a->opt.heightmap_scale,
-                      .many_objects = a->opt.many_objects,
-                      .load_limit = a->opt.load_limit,
-                      .progress = progress, .progress_user = progress_user};
-    err[0] = '\0';
+    lesson_env env;
+    lesson_env_for(a, err, err_size, progress, progress_user, &env);
     return a->lessons[i]->create(&env);
 }
 
@@ -1155,6 +1163,25 @@ static bool made_at_start(const app *a, int i)
         if (app_option_file(&a->opt, e->files[f]))
             return true;
     return false;
+}
+
+/* The files of the lessons made at start, checked before any window
+   (lesson.check_files); false after printing why on stderr, as
+   finish_loading does for what create() finds. */
+static bool check_lesson_files(app *a)
+{
+    for (int i = 0; i < lessons_count(); ++i) {
+        if (!a->lessons[i]->check_files || !made_at_start(a, i))
+            continue;
+        char err[512] = "";
+        lesson_env env;
+        lesson_env_for(a, err, sizeof err, NULL, NULL, &env);
+        if (!a->lessons[i]->check_files(&env)) {
+            fprintf(stderr, "raypick: lesson %d: %s\n", i + 1, err[0] ? err : "cannot read its file");
+            return false;
+        }
+    }
+    return true;
 }
 
 /* The lessons made at start; false with the message in l->err. */
@@ -1311,6 +1338,13 @@ app *app_create(const app_options *opt)
     char load_err[512] = "";
     if (opt->mesh && !model_load_within(opt->mesh, 1.5f, opt->load_limit, &a->user_mesh, load_err, sizeof load_err)) {
         fprintf(stderr, "raypick: %s\n", load_err);
+        free(a);
+        return NULL;
+    }
+
+    /* so is a lesson's file that is plainly wrong: its header says so */
+    if (!check_lesson_files(a)) {
+        mesh_data_free(&a->user_mesh);
         free(a);
         return NULL;
     }

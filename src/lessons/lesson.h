@@ -222,6 +222,11 @@ typedef struct lesson {
 
     /* the lesson's state, or NULL with a message in env->err */
     void *(*create)(const lesson_env *env);
+    /* Optional (NULL: nothing to check): the lesson's files checked before
+       any window opens, from what is quick to read (a header, not the
+       pixels): false with a message in env->err. create() still checks
+       everything; this spares the user a window that would only close. */
+    bool (*check_files)(const lesson_env *env);
     /* frees everything create() made; NULL is fine */
     void (*destroy)(void *self);
     void (*update)(void *self, float dt);

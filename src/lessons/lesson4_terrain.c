@@ -219,6 +219,29 @@ static rp_heightmap *loaded_map(const lesson_env *env, float height_scale)
     return map;
 }
 
+/* --heightmap's header, before any window (lesson.check_files): a file
+   that cannot be opened, lies about its size or is too large for the demo
+   is refused here; one whose pixels fail to decode, in create(). */
+static bool check_files(const lesson_env *env)
+{
+    const char *path = env->heightmap_path;
+    if (!path)
+        return true;
+    heightmap_file_info info;
+    if (!heightmap_file_probe(path, &info, env->err, env->err_size) ||
+        !heightmap_file_fits(path, &info, env->load_limit > 0 ? env->load_limit : HEIGHTMAP_FILE_BUDGET,
+                             env->err, env->err_size))
+        return false;
+    if (info.known)
+        return true;
+    /* none of the four headers: the library's own answer, which for a
+       file that is no image comes from its first bytes */
+    rp_heightmap *image = rp_heightmap_load(path, 1.0f, 1.0f, (vec3){0.0f, 0.0f, 0.0f}, env->err, env->err_size);
+    const bool readable = image != NULL;
+    rp_heightmap_destroy(image);
+    return readable;
+}
+
 static void destroy(void *self_)
 {
     lesson4 *self = self_;
@@ -1155,6 +1178,7 @@ const lesson lesson4_terrain = {
     .number = 4,
     .camera = {{0.0f, 2.0f, 2.0f}, 0.0f, 0.62f, 34.0f, 0.7853982f},
     .create = create,
+    .check_files = check_files,
     .destroy = destroy,
     .update = update,
     .key = key,
