@@ -178,6 +178,16 @@ static rp_heightmap *default_map(lesson4 *self, uint32_t seed)
     return map;
 }
 
+/* --heightmap's header read, and the size it gives within the library's
+   limits and the memory the demo allows; false with the message in env. */
+static bool header_fits(const lesson_env *env, heightmap_file_info *info)
+{
+    const char *path = env->heightmap_path;
+    return heightmap_file_probe(path, info, env->err, env->err_size) &&
+           heightmap_file_fits(path, info, env->load_limit > 0 ? env->load_limit : HEIGHTMAP_FILE_BUDGET,
+                               env->err, env->err_size);
+}
+
 /* An image from --heightmap: spacing and white from the options, or by
    default the default map's extent (the whole map in the start view) and
    height, centred under the camera whatever its size in pixels. The size
@@ -187,9 +197,7 @@ static rp_heightmap *loaded_map(const lesson_env *env, float height_scale)
 {
     const char *path = env->heightmap_path;
     heightmap_file_info info;
-    if (!heightmap_file_probe(path, &info, env->err, env->err_size) ||
-        !heightmap_file_fits(path, &info, env->load_limit > 0 ? env->load_limit : HEIGHTMAP_FILE_BUDGET,
-                             env->err, env->err_size))
+    if (!header_fits(env, &info))
         return NULL;
     char what[256];
     if (info.known)
@@ -228,9 +236,7 @@ static bool check_files(const lesson_env *env)
     if (!path)
         return true;
     heightmap_file_info info;
-    if (!heightmap_file_probe(path, &info, env->err, env->err_size) ||
-        !heightmap_file_fits(path, &info, env->load_limit > 0 ? env->load_limit : HEIGHTMAP_FILE_BUDGET,
-                             env->err, env->err_size))
+    if (!header_fits(env, &info))
         return false;
     if (info.known)
         return true;
