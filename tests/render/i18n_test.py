@@ -169,6 +169,20 @@ def faces(h):
     return [ImageFont.truetype(local_path(f["path"]), em, index=f["index"]) for f in h["fonts"]], em
 
 
+def check_distinct(where, band, glyphs, found, clear):
+    """Where each glyph was found, every other one matches far worse:
+    clear(m, alt) says whether alt (another glyph's best mismatch within 3
+    pixels of that place) is far enough above m (the glyph's own)."""
+    for ch, (m, x, y) in found.items():
+        for other, g in glyphs.items():
+            if other == ch:
+                continue
+            alt = min(mismatch(band, g, xx, yy) for xx in range(max(x - 3, 0), x + 4)
+                      for yy in range(max(y - 3, 0), min(y + 4, band.height - g.height + 1)))
+            check(clear(m, alt), "%s: at %r's place %r matches nearly as well (%.1f vs %.1f)"
+                  % (where, ch, other, alt, m))
+
+
 def check_title_glyphs(lang, face_for):
     h, err = hud(lang)
     check(h["language"] == lang, "--lang %s: the HUD shows %s (%s)" % (lang, h["language"], err.strip()))
@@ -192,16 +206,7 @@ def check_title_glyphs(lang, face_for):
     check(xs == sorted(xs), "%s: the characters are not in the title's order: %s" %
           (lang, [(ch, found[ch][1]) for ch in order]))
     # distinct: where one character is, every other one matches far worse
-    for ch in wanted:
-        m, x, y = found[ch]
-        for other in wanted:
-            if other == ch:
-                continue
-            g = glyphs[other]
-            alt = min(mismatch(band, g, xx, yy) for xx in range(max(x - 3, 0), x + 4)
-                      for yy in range(max(y - 3, 0), min(y + 4, band.height - g.height + 1)))
-            check(alt > 2.0 * m + 6.0, "%s: at %r's place %r matches nearly as well (%.1f vs %.1f)"
-                  % (lang, ch, other, alt, m))
+    check_distinct(lang, band, glyphs, found, lambda m, alt: alt > 2.0 * m + 6.0)
     return h
 
 
@@ -288,18 +293,9 @@ class I18nTest(RenderCase):
             found[ch] = best_place(band, glyphs[ch])
             check(found[ch][0] < 22.0, "panel: %r (U+%04X) is not drawn as its font draws it: best mismatch %.1f of 255"
                   % (ch, ord(ch), found[ch][0]))
-        for ch in wanted:
-            m, gx, gy = found[ch]
-            for other in wanted:
-                if other == ch:
-                    continue
-                g = glyphs[other]
-                alt = min(mismatch(band, g, xx, yy) for xx in range(max(gx - 3, 0), gx + 4)
-                          for yy in range(max(gy - 3, 0), min(gy + 4, band.height - g.height + 1)))
-                # the panel's em (about 20 pixels here) is smaller than the title's, and
-                # the blur makes ideographs alike: a clear margin, not the title's ratio
-                check(alt > m + 8.0, "panel: at %r's place %r matches nearly as well (%.1f vs %.1f)"
-                      % (ch, other, alt, m))
+        # the panel's em (about 20 pixels here) is smaller than the title's, and
+        # the blur makes ideographs alike: a clear margin, not the title's ratio
+        check_distinct("panel", band, glyphs, found, lambda m, alt: alt > m + 8.0)
 
     def test_panel_comments(self):
         """Lesson 2's panel lights line 88, a comment (the tour's first
@@ -355,18 +351,12 @@ class I18nTest(RenderCase):
         band = ImageChops.subtract(band, Image.new("L", band.size, level))
         band = soft(band.point(lambda v: min(255, int(round(v / 0.63)))))
         glyphs = {ch: soft(glyph_image(fonts[1], ch)) for ch in wanted}
+        found = {}
         for ch in wanted:
-            m, gx, gy = best_place(band, glyphs[ch])
-            check(m < 22.0, "lit line: %r (U+%04X) is not drawn as its font draws it: best mismatch %.1f of 255"
-                  % (ch, ord(ch), m))
-            for other in wanted:
-                if other == ch:
-                    continue
-                g = glyphs[other]
-                alt = min(mismatch(band, g, xx, yy) for xx in range(max(gx - 3, 0), gx + 4)
-                          for yy in range(max(gy - 3, 0), min(gy + 4, band.height - g.height + 1)))
-                check(alt > m + 8.0, "lit line: at %r's place %r matches nearly as well (%.1f vs %.1f)"
-                      % (ch, other, alt, m))
+            found[ch] = best_place(band, glyphs[ch])
+            check(found[ch][0] < 22.0, "lit line: %r (U+%04X) is not drawn as its font draws it: best mismatch "
+                  "%.1f of 255" % (ch, ord(ch), found[ch][0]))
+        check_distinct("lit line", band, glyphs, found, lambda m, alt: alt > m + 8.0)
 
     def test_fallback(self):
         plain = hud("en")[0]
