@@ -525,6 +525,71 @@ static void inset_numbers_break_between_phrases_and_legs_are_labelled(void **sta
     L->destroy(self);
 }
 
+/* The labels on the inset's distance axis ("0", "sqrt(ra^2+rb^2)",
+   "ra+rb", "sqrt(2)" and d's) never cover one another, by
+   lesson_fig_width's measure (the font's width or more), and d's stays
+   by its dot: at every tour moment (moment 4 puts d just past ra + rb,
+   moment 5 on it: touching spheres) in the inset sizes of the app. */
+static void axis_labels_leave_each_other_room(void **state)
+{
+    (void)state;
+    assert_true(msg_set_language("en"));
+    static const lesson_figure_area areas[] = {
+        {742.4f, 464.4f, 526.8f, 244.8f, 1.3238f},
+        {464.0f, 387.0f, 327.0f, 204.0f, 1.0f},
+        {1113.6f, 774.0f, 788.4f, 408.0f, 1.9716f},
+    };
+    render_list list = {0};
+    for (int m = 0; m < L->tour_count; ++m) {
+        void *self = stage_tour_moment(L, m, NULL);
+        assert_non_null(self);
+        for (size_t k = 0; k < sizeof areas / sizeof areas[0]; ++k) {
+            float ts = areas[k].text_scale;
+            draw_figure(self, &areas[k], &list);
+            /* the axis's labels: the texts from "0" to the numbers line */
+            const render_cmd *label[8], *dot = NULL;
+            int n = 0;
+            bool on_axis = false;
+            for (int i = 0; i < list.count; ++i) {
+                const render_cmd *c = &list.cmds[i];
+                if (c->kind != RENDER_CMD_FIGURE)
+                    continue;
+                const char *t = render_list_fig_string(&list, c);
+                if (c->u.figure.shape == RENDER_FIG_TEXT && strcmp(t, "0") == 0)
+                    on_axis = true;
+                if (c->u.figure.shape == RENDER_FIG_TEXT && strncmp(t, "d = ", 4) == 0)
+                    break;
+                if (on_axis && c->u.figure.shape == RENDER_FIG_CIRCLE && c->u.figure.width == 0.0f)
+                    dot = c;
+                if (on_axis && c->u.figure.shape == RENDER_FIG_TEXT && n < 8)
+                    label[n++] = c;
+            }
+            assert_int_equal(n, 5);
+            assert_non_null(dot);
+            for (int i = 0; i < n; ++i) {
+                const char *ti = render_list_fig_string(&list, label[i]);
+                float xi = label[i]->u.figure.x0, yi = label[i]->u.figure.y0;
+                float wi = lesson_fig_width(ti, ts);
+                for (int j = i + 1; j < n; ++j) {
+                    const char *tj = render_list_fig_string(&list, label[j]);
+                    float xj = label[j]->u.figure.x0, yj = label[j]->u.figure.y0;
+                    float wj = lesson_fig_width(tj, ts);
+                    bool apart = fabsf(xi - xj) >= 0.5f * (wi + wj) ||
+                                 fabsf(yi - yj) >= LESSON_FIG_LINE * ts;
+                    if (!apart)
+                        fail_msg("moment %d, area %lu: \"%s\" at (%.1f, %.1f) covers \"%s\" at (%.1f, %.1f)",
+                                 m + 1, (unsigned long)k, ti, (double)xi, (double)yi, tj, (double)xj, (double)yj);
+                }
+                if (strcmp(ti, "d") == 0 && fabsf(xi - dot->u.figure.x0) > 40.0f * ts)
+                    fail_msg("moment %d, area %lu: d's label %.1f pixels from its dot", m + 1, (unsigned long)k,
+                             (double)fabsf(xi - dot->u.figure.x0));
+            }
+        }
+        L->destroy(self);
+    }
+    render_list_free(&list);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +603,7 @@ int main(void)
         cmocka_unit_test(tour_moments_show_what_they_say),
         cmocka_unit_test(inset_phrases_break_between_phrases),
         cmocka_unit_test(inset_numbers_break_between_phrases_and_legs_are_labelled),
+        cmocka_unit_test(axis_labels_leave_each_other_room),
     };
     return cmocka_run_group_tests_name("lesson3_listing", tests, NULL, NULL);
 }

@@ -358,6 +358,9 @@ bool lesson_list_label_spaced(render_list *list, lesson_label_room *room, const 
    6 pixels at scale 1, a CJK one 12 (a little more than the HUD font
    needs). At least 1; 0 for NULL. */
 int lesson_fig_lines(const char *text, float max_w, float ts);
+/* The width of one line of text at text scale ts by that count: as wide
+   as the font draws it or wider. 0 for NULL. */
+float lesson_fig_width(const char *text, float ts);
 /* text at y in the area, wrapped to its width (a 6-pixel margin each
    side, at its text scale); returns the y under it by lesson_fig_lines. */
 float lesson_fig_text(render_list *list, const lesson_figure_area *area, float y, const vec4 color, const char *text);

@@ -974,11 +974,50 @@ static float fig_line(const fig_text *f, float y, const vec4 color, const char *
     return lesson_fig_text(f->list, f->a, y, color, text);
 }
 
-/* a mark on the distance axis: a tick, its label above or below */
-static void axis_mark(render_list *list, float x, float y, float ts, bool above, const vec4 color, const char *label)
+/* a mark on the distance axis at x: a tick, its label centred above or
+   below the axis */
+typedef struct axis_mark {
+    float x;
+    bool above;
+    const float *color;
+    const char *label;
+} axis_mark;
+
+static void draw_axis_mark(render_list *list, const axis_mark *m, float y, float ts)
 {
-    render_list_fig_line(list, x, y - 5.0f * ts, x, y + 5.0f * ts, 2.0f, color);
-    render_list_fig_text(list, x, above ? y - 19.0f * ts : y + 6.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f, color, label);
+    render_list_fig_line(list, m->x, y - 5.0f * ts, m->x, y + 5.0f * ts, 2.0f, m->color);
+    render_list_fig_text(list, m->x, m->above ? y - 19.0f * ts : y + 6.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f,
+                         m->color, m->label);
+}
+
+/* the mark whose label, on that side of the axis, leaves less than gap
+   beside a label half_w either side of x; NULL when none does */
+static const axis_mark *label_in_the_way(const axis_mark *marks, int n, float x, float half_w, bool above,
+                                         float gap, float ts)
+{
+    for (int i = 0; i < n; i++)
+        if (marks[i].above == above &&
+            fabsf(marks[i].x - x) < 0.5f * lesson_fig_width(marks[i].label, ts) + half_w + gap)
+            return &marks[i];
+    return NULL;
+}
+
+/* d's dot on the axis and its label: under the dot; over it when a mark's
+   label is under there (d near ra + rb: spheres that touch, or near 0);
+   when one is over there too, under the axis beside the label in the way,
+   on d's side of it */
+static void draw_axis_d(render_list *list, const axis_mark *marks, int n, float x, float y, float ts)
+{
+    float half_w = 0.5f * lesson_fig_width("d", ts), gap = 4.0f * ts, lx = x, ly = y + 7.0f * ts;
+    const axis_mark *below = label_in_the_way(marks, n, x, half_w, false, gap, ts);
+    if (below && !label_in_the_way(marks, n, x, half_w, true, gap, ts)) {
+        ly = y - 19.0f * ts;
+    } else if (below) {
+        float room = 0.5f * lesson_fig_width(below->label, ts) + half_w + gap;
+        lx = x >= below->x ? below->x + room : below->x - room;
+    }
+    render_list_fig_circle(list, x, y, 5.0f * ts, 0.0f, FIG_WHITE);
+    render_list_fig_text(list, lx, ly, ts, RENDER_ALIGN_CENTER, 0.0f, FIG_WHITE, "d");
 }
 
 /* The pair: circle a (ra) and circle b (rb) with their centres d apart;
@@ -1044,12 +1083,14 @@ static void figure_pair(const lesson3 *self, int cur, const fig_text *f, float t
     render_list_fig_rect(list, DX(hyp), ay - 4.0f * ts, DX(sum) - DX(hyp), 8.0f * ts, (vec4){1.0f, 0.2f, 0.9f, 0.55f});
     render_list_fig_rect(list, DX(sum), ay - 4.0f * ts, DX(scaled) - DX(sum), 8.0f * ts, (vec4){1.0f, 0.7f, 0.1f, 0.55f});
     render_list_fig_arrow(list, ax0, ay, ax1 + 6.0f * ts, ay, 1.5f, FIG_DIM);
-    axis_mark(list, DX(0.0f), ay, ts, false, FIG_DIM, "0");
-    axis_mark(list, DX(hyp), ay, ts, true, MAGENTA, "sqrt(ra^2+rb^2)");
-    axis_mark(list, DX(sum), ay, ts, false, GREEN, "ra+rb");
-    axis_mark(list, DX(scaled), ay, ts, true, AMBER, "sqrt(2)");
-    render_list_fig_circle(list, DX(d), ay, 5.0f * ts, 0.0f, FIG_WHITE);
-    render_list_fig_text(list, DX(d), ay + 7.0f * ts, ts, RENDER_ALIGN_CENTER, 0.0f, FIG_WHITE, "d");
+    const axis_mark marks[] = {{DX(0.0f), false, FIG_DIM, "0"},
+                               {DX(hyp), true, MAGENTA, "sqrt(ra^2+rb^2)"},
+                               {DX(sum), false, GREEN, "ra+rb"},
+                               {DX(scaled), true, AMBER, "sqrt(2)"}};
+    const int mark_count = (int)(sizeof marks / sizeof marks[0]);
+    for (int i = 0; i < mark_count; i++)
+        draw_axis_mark(list, &marks[i], ay, ts);
+    draw_axis_d(list, marks, mark_count, DX(d), ay, ts);
 #undef DX
     /* the numbers, then what the step's test says */
     char text[256];

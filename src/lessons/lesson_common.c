@@ -380,6 +380,11 @@ float lesson_fig_phrase_text(render_list *list, const lesson_figure_area *area, 
     return lesson_fig_text(list, area, y, color, phrased);
 }
 
+float lesson_fig_width(const char *text, float ts)
+{
+    return text ? fig_width(text, strlen(text), ts) : 0.0f;
+}
+
 int lesson_fig_lines(const char *text, float max_w, float ts)
 {
     if (!text)
