@@ -419,6 +419,16 @@ static void inset_phrases_break_between_phrases(void **state)
     assert_string_equal(small, "a = ");
 }
 
+/* The inset areas the app gives at 1280x720, 800x600 and 1920x1200
+   (APP_AREAS of them), then a narrower one. */
+static const lesson_figure_area areas[] = {
+    {742.4f, 464.4f, 526.8f, 244.8f, 1.3238f},
+    {464.0f, 387.0f, 327.0f, 204.0f, 1.0f},
+    {1113.6f, 774.0f, 788.4f, 408.0f, 1.9716f},
+    {0.0f, 0.0f, 240.0f, 200.0f, 1.0f},
+};
+enum { APP_AREAS = 3 };
+
 /* The figure's text commands and lines of lesson 3 drawn into area. */
 static void draw_figure(const void *self, const lesson_figure_area *area, render_list *list)
 {
@@ -446,12 +456,6 @@ static void inset_numbers_break_between_phrases_and_legs_are_labelled(void **sta
 {
     (void)state;
     assert_true(msg_set_language("en"));
-    static const lesson_figure_area areas[] = {
-        {742.4f, 464.4f, 526.8f, 244.8f, 1.3238f},
-        {464.0f, 387.0f, 327.0f, 204.0f, 1.0f},
-        {1113.6f, 774.0f, 788.4f, 408.0f, 1.9716f},
-        {0.0f, 0.0f, 240.0f, 200.0f, 1.0f},     /* narrower than any the app gives */
-    };
     static const char *const phrases[] = {"d = ", "ra + rb = ", "sqrt(ra^2 + rb^2) = ", "radii * sqrt(2): "};
     void *self = stage_tour_moment(L, 1, NULL);
     assert_non_null(self);
@@ -534,16 +538,11 @@ static void axis_labels_leave_each_other_room(void **state)
 {
     (void)state;
     assert_true(msg_set_language("en"));
-    static const lesson_figure_area areas[] = {
-        {742.4f, 464.4f, 526.8f, 244.8f, 1.3238f},
-        {464.0f, 387.0f, 327.0f, 204.0f, 1.0f},
-        {1113.6f, 774.0f, 788.4f, 408.0f, 1.9716f},
-    };
     render_list list = {0};
     for (int m = 0; m < L->tour_count; ++m) {
         void *self = stage_tour_moment(L, m, NULL);
         assert_non_null(self);
-        for (size_t k = 0; k < sizeof areas / sizeof areas[0]; ++k) {
+        for (size_t k = 0; k < APP_AREAS; ++k) {
             float ts = areas[k].text_scale;
             draw_figure(self, &areas[k], &list);
             /* the axis's labels: the texts from "0" to the numbers line */
