@@ -6,7 +6,8 @@
  *     a value that names no level, which is ignored);
  *   - the table: each job gets the kernel of the level in use;
  *   - every kernel this CPU runs against its plain C twin, bit for bit
- *     (the sphere filter, the BVH builder's binning).
+ *     (the sphere filter, the BVH builder's binning, the ray's walk of a
+ *     wide tree).
  *
  * Links the library's objects (raypick_internal_dep): the dispatch is
  * internal. */
@@ -26,6 +27,8 @@
 #endif
 
 #include "simd.h"
+#include "bvh_build.h"
+#include "bvh_walk.h"
 #include "ref_quadric.h"
 
 /* ---- cpuid against a second opinion ------------------------------------ */
@@ -144,6 +147,12 @@ static void table_gives_the_levels_kernel(void **state)
         bin = rp_bvh_bin_avx2;
 #endif
     assert_true(rp_simd_bvh_bin() == bin);
+    rp_bvh_walk_fn walk = rp_bvh_walk_base;
+#if RP_SIMD_DISPATCH
+    if (isa >= RP_ISA_AVX)
+        walk = rp_bvh_walk_avx;
+#endif
+    assert_true(rp_simd_bvh_walk() == walk);
 }
 
 /* ---- the sphere filter's kernels against plain C ------------------------ */
@@ -337,6 +346,235 @@ static void bvh_bin_kernels_match_plain_c_bit_for_bit(void **state)
     assert_int_equal(compared, 300 * runnable);
 }
 
+/* ---- the walk's kernels against the baseline walk ---------------------- */
+
+/* What a walk told its callbacks, in order: each leaf tested (first,
+   count) and each leaf pushed (~first, count). */
+enum { WALK_LOG = 4096 };
+typedef struct walk_log {
+    uint32_t entry[WALK_LOG][2];
+    size_t   n;         /* may pass WALK_LOG: only the first are kept */
+    float    t_max;
+    float    scale;     /* the ray's distances through the boxes */
+    uint32_t seed;
+} walk_log;
+
+static void log_entry(walk_log *log, uint32_t a, uint32_t b)
+{
+    if (log->n < WALK_LOG) {
+        log->entry[log->n][0] = a;
+        log->entry[log->n][1] = b;
+    }
+    log->n++;
+}
+
+/* A leaf "hits" at a distance drawn from its first entry and the seed
+   (up to `scale`), one leaf in three: the walk's t_max shrinks as a
+   query's would, and prunes. */
+static float log_leaf(void *user, uint32_t first, uint32_t count)
+{
+    walk_log *log = user;
+    log_entry(log, first, count);
+    uint32_t h = (first + 1u) * 2654435761u ^ log->seed;
+    h ^= h >> 15;
+    if (h % 3 == 0) {
+        const float t = (float)(h >> 8) * 0x1p-24f * log->scale;
+        if (t < log->t_max)
+            log->t_max = t;
+    }
+    return log->t_max;
+}
+
+static void log_prefetch(void *user, uint32_t first, uint32_t count)
+{
+    log_entry(user, ~first, count);
+}
+
+static bool same_log(const walk_log *a, const walk_log *b)
+{
+    if (a->n != b->n || a->t_max != b->t_max)
+        return false;
+    const size_t n = a->n < WALK_LOG ? a->n : WALK_LOG;
+    return memcmp(a->entry, b->entry, n * sizeof a->entry[0]) == 0;
+}
+
+/* A ray from around the boxes, now and then along an axis (zero
+   components: infinite inverses, NaN slabs). */
+static rp_ray random_walk_ray(test_rng *g, double extent)
+{
+    rp_ray ray;
+    for (int a = 0; a < 3; a++) {
+        ray.origin[a] = (float)rng_uniform(g, -1.5 * extent, 1.5 * extent);
+        ray.dir[a] = (float)rng_uniform(g, -1.0, 1.0);
+    }
+    if (rng_u32(g) % 4 == 0)
+        ray.dir[rng_u32(g) % 3] = 0.0f;
+    if (rng_u32(g) % 8 == 0) {
+        const int keep = (int)(rng_u32(g) % 3);
+        for (int a = 0; a < 3; a++)
+            ray.dir[a] = a == keep ? (rng_u32(g) % 2 ? 1.0f : -1.0f) : 0.0f;
+    }
+    return ray;
+}
+
+/* The AVX node test against rp_bvh4_enter per half on up to 16 of the
+   tree's nodes, with t_max set to one of the distances the ray enters
+   at (where <= and < part): mask and every used slot's t_enter, bit for
+   bit. Returns the nodes compared (0 where this CPU has no AVX). */
+static size_t compare_node_tests(const rp_bvh *bvh, const rp_bvh4_ray *ray, test_rng *g,
+                                 rp_isa cpu, int tree, int r)
+{
+    size_t compared = 0;
+#if RP_SIMD_DISPATCH
+    if (cpu < RP_ISA_AVX)
+        return 0;
+    for (int k = 0; k < 16; k++) {
+        const uint32_t ref = rng_u32(g) % 4 ? rp_bvh4_root(bvh->halves) : 2u * (rng_u32(g) % bvh->node_count);
+        const uint32_t first = rp_bvh4_child_first(ref, bvh->halves);
+        uint32_t halves = rp_bvh4_child_halves(ref, bvh->halves);
+        if (first + halves > bvh->node_count)
+            halves = 1;
+        /* a copy, some bounds moved onto the ray's shifted origin: slabs
+           of 0 (and 0 times an infinite inverse: NaN, which the max and
+           min must skip in the same operand order) */
+        rp_bvh4_node n[2];
+        memcpy(n, &bvh->nodes[first], halves * sizeof n[0]);
+        for (int moved = (int)(rng_u32(g) % 4); moved > 0; moved--) {
+            const uint32_t h = rng_u32(g) % halves, lane = rng_u32(g) % 4;
+            const int a = (int)(rng_u32(g) % 3);
+            n[h].b[ray->near_row[a]][lane] = ray->o_near[a];
+            if (rng_u32(g) % 2)
+                n[h].b[ray->far_row[a]][lane] = ray->o_far[a];
+        }
+        float want[RP_BVH8_SLOTS], got[RP_BVH8_SLOTS], t_max = INFINITY;
+        int want_mask = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            want_mask = 0;
+            for (uint32_t h = 0; h < halves; h++)
+                want_mask |= rp_bvh4_enter(&n[h], ray, t_max, want + 4 * h) << (4 * h);
+            if (pass == 0 && want_mask != 0) {
+                int s = 0;
+                while (!((want_mask >> s) & 1))
+                    s++;
+                t_max = want[s] * (rng_u32(g) % 2 ? 1.0f : 0.5f);   /* a tie, or a cut */
+            }
+        }
+        const int got_mask = rp_bvh_enter_avx(n, halves, ray, t_max, got);
+        if (got_mask != want_mask)
+            fail_msg("the avx node test's mask differs: tree %d, ray %d, %#x against %#x", tree, r,
+                     (unsigned)got_mask, (unsigned)want_mask);
+        for (int s = 0; s < (int)(4 * halves); s++)
+            if (((want_mask >> s) & 1) && memcmp(&want[s], &got[s], sizeof want[s]) != 0)
+                fail_msg("the avx node test's t_enter differs: tree %d, ray %d, slot %d", tree, r,
+                         s);
+        compared++;
+    }
+#else
+    (void)bvh;
+    (void)ray;
+    (void)g;
+    (void)cpu;
+    (void)tree;
+    (void)r;
+#endif
+    return compared;
+}
+
+typedef struct walk_kernel {
+    const char *name;
+    rp_isa needs;
+    rp_bvh_walk_fn fn;
+} walk_kernel;
+
+static void bvh_walk_kernels_match_the_baseline_bit_for_bit(void **state)
+{
+    (void)state;
+    const walk_kernel kernels[] = {
+#if RP_SIMD_DISPATCH
+        {"avx", RP_ISA_AVX, rp_bvh_walk_avx},
+#endif
+        {"(none)", RP_ISA_COUNT, NULL},
+    };
+    const rp_isa cpu = rp_simd_detect_isa();
+    enum { most = 3000, trees = 40, rays = 200 };
+    static rp_bvh_box boxes[most];
+    static uint32_t tags[most];
+    static walk_log want, got;
+    test_rng g = {0x3a1cu};
+    size_t compared = 0, runnable = 0, leaves = 0, nodes_compared = 0;
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++)
+        runnable += kernels[k].needs <= cpu;
+    for (int tree = 0; tree < trees; tree++) {
+        const uint32_t n = 1 + rng_u32(&g) % most;
+        const double extent = rng_log(&g, -3.0, 4.0);
+        for (uint32_t i = 0; i < n; i++) {
+            const double size = extent * rng_log(&g, -4.0, -0.5);
+            for (int a = 0; a < 3; a++) {
+                const float c = (float)rng_uniform(&g, -extent, extent);
+                const float h = (float)rng_uniform(&g, 0.0, size);
+                boxes[i].min[a] = c - h;
+                boxes[i].max[a] = rng_u32(&g) % 16 ? c + h : c - h;   /* some flat */
+            }
+            tags[i] = i;
+        }
+        rp_bvh bvh;
+        assert_true(rp_bvh_build_tagged(boxes, tags, n, &bvh));
+        rp_bvh_box root;
+        assert_true(rp_bvh4_bounds(bvh.nodes, bvh.node_count, bvh.halves, &root));
+        float max_abs = 0.0f;
+        for (int a = 0; a < 3; a++)
+            max_abs = fmaxf(max_abs, fmaxf(fabsf(root.min[a]), fabsf(root.max[a])));
+        for (int r = 0; r < rays; r++) {
+            rp_ray ray = random_walk_ray(&g, extent);
+            float scale = 4.0f * (float)extent;   /* |dir| <= sqrt(3) */
+            if (r % 2 == 0) {   /* aimed at a box's centre: t = 1 there */
+                const rp_bvh_box *b = &boxes[rng_u32(&g) % n];
+                for (int a = 0; a < 3; a++)
+                    ray.dir[a] = 0.5f * (b->min[a] + b->max[a]) - ray.origin[a];
+                scale = 2.0f;
+            }
+            rp_bvh4_ray box_ray;
+            rp_bvh4_ray_setup(&ray, max_abs, &box_ray);
+            const float t_max = rng_u32(&g) % 4 ? INFINITY : (float)rng_uniform(&g, 0.0, extent);
+            nodes_compared += compare_node_tests(&bvh, &box_ray, &g, cpu, tree, r);
+            const uint32_t seed = rng_u32(&g);
+            want.n = 0;
+            want.t_max = t_max;
+            want.scale = scale;
+            want.seed = seed;
+            rp_bvh_walk w = {bvh.nodes, bvh.halves, &box_ray, t_max, log_leaf, &want, log_prefetch};
+            rp_bvh_walk_base(&w);
+            for (size_t e = 0; e < want.n && e < WALK_LOG; e++)
+                leaves += want.entry[e][0] < ~want.entry[e][0];   /* a leaf tested */
+            for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++) {
+                if (kernels[k].needs > cpu)
+                    continue;
+                got.n = 0;
+                got.t_max = t_max;
+                got.scale = scale;
+                got.seed = seed;
+                w.user = &got;
+                kernels[k].fn(&w);
+                if (!same_log(&want, &got))
+                    fail_msg("the %s walk differs from the baseline: tree %d (%u boxes), ray %d",
+                             kernels[k].name, tree, (unsigned)n, r);
+                compared++;
+            }
+        }
+        rp_bvh_free(&bvh);
+    }
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++)
+        if (kernels[k].needs > cpu)
+            print_message("the %s walk was not run: this CPU lacks it\n", kernels[k].name);
+    assert_int_equal(compared, (size_t)trees * rays * runnable);
+    assert_true(leaves > (size_t)trees * rays / 2);   /* the aimed rays meet boxes */
+#if RP_SIMD_DISPATCH
+    if (cpu >= RP_ISA_AVX)
+        assert_true(nodes_compared > (size_t)trees * rays);
+#endif
+    (void)nodes_compared;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +584,7 @@ int main(void)
         cmocka_unit_test(table_gives_the_levels_kernel),
         cmocka_unit_test(sphere_kernels_match_plain_c_bit_for_bit),
         cmocka_unit_test(bvh_bin_kernels_match_plain_c_bit_for_bit),
+        cmocka_unit_test(bvh_walk_kernels_match_the_baseline_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bvh4.h"
+#include "bvh_walk.h"
 #include "internal.h"
 #include "thread_internal.h"
 
@@ -573,4 +574,23 @@ void rp_bvh4_ranges(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves, 
     rp_thread_run_pair(ranges_job_run, &jobs[0], ranges_job_run, &jobs[1],
                        threaded && half > top && count > half);
     ranges_range(nodes, halves, 0, top, out);
+}
+
+/* ---- the baseline walk (bvh_walk.h) ---- */
+
+/* rp_bvh4_enter on each half of the node. */
+static RP_INLINE_ALWAYS int enter_halves(const rp_bvh4_node *n, uint32_t halves, const void *ray,
+                                         float t_max, float t_enter[RP_BVH8_SLOTS])
+{
+    int mask = 0;
+    for (uint32_t h = 0; h < halves; h++)
+        mask |= rp_bvh4_enter(&n[h], ray, t_max, t_enter + 4 * h) << (4 * h);
+    return mask;
+}
+
+void rp_bvh_walk_base(const rp_bvh_walk *w)
+{
+    /* a copy the leaf callback cannot change: it stays in registers */
+    const rp_bvh4_ray ray = *w->ray;
+    rp_bvh_walk_loop(w, &ray, enter_halves);
 }

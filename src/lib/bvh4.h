@@ -401,9 +401,11 @@ typedef struct rp_bvh4_ref {
    half is n, entered at t_enter. */
 static inline rp_bvh4_ref rp_bvh4_child(const rp_bvh4_node *n, int slot, float t_enter)
 {
+    /* unsigned: a shift and a mask, no fix-ups for a negative slot */
+    const unsigned half = (unsigned)slot >> 2, lane = (unsigned)slot & 3u;
     rp_bvh4_ref r;
-    r.first = n[slot / 4].child[slot % 4];
-    r.count = n[slot / 4].count[slot % 4];
+    r.first = n[half].child[lane];
+    r.count = n[half].count[lane];
     r.t_enter = t_enter;
     return r;
 }

@@ -9,6 +9,7 @@
 #include "raypick/mesh.h"
 #include "internal.h"
 #include "mesh_internal.h"
+#include "bvh_walk.h"
 #include "simd.h"
 #include "thread_internal.h"
 #include "triangle_internal.h"
@@ -342,86 +343,81 @@ typedef struct nearest {
     rp_tri_result res;
 } nearest;
 
+/* What the walk's callbacks (bvh_walk.h) share: the query and its best
+   hit so far. */
+typedef struct mesh_walk {
+    const rp_mesh *m;
+    const rp_ray  *ray;
+    trav_ray       r;
+    bool           any, found;
+    nearest       *best;
+} mesh_walk;
+
+/* Starts loading every cache line of the leaf's packets (up to three per
+   packet: 160 bytes need not start a line). */
+static void prefetch_leaf(void *user, uint32_t first, uint32_t count)
+{
+    const rp_mesh *m = ((const mesh_walk *)user)->m;
+    const char *line = (const char *)&m->bvh.packs[first / RP_TRI4_LANES];
+    const char *last = (const char *)&m->bvh.packs[(first + count - 1) / RP_TRI4_LANES + 1] - 1;
+    for (; line <= last; line += 64)
+        RP_PREFETCH(line);
+    RP_PREFETCH(last);
+}
+
+/* The leaf's triangles against the best hit so far: returns the walk's
+   new t_max, -1 (nothing more to visit) once an any-hit query has one. */
+static float test_leaf(void *user, uint32_t first, uint32_t count)
+{
+    mesh_walk *w = user;
+    const rp_mesh *m = w->m;
+    nearest *best = w->best;
+    const uint32_t end = first + count;
+    /* all its packets' lines at once: the loop below reaches the later
+       ones only after the first arrived */
+    prefetch_leaf(user, first, count);
+    for (uint32_t p = first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
+        int cand = pack_candidates(&m->bvh.packs[p], &w->r, lanes_in(p, first, end));
+        for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {
+            rp_tri_result res;
+            const uint32_t i = p * RP_TRI4_LANES + lane;
+            if (!(cand & 1) || !prim_hit(m, w->ray, &w->r, i, &res) || res.t > best->t)
+                continue;
+            uint32_t tri = slot_index(m, i);
+            if (w->found && res.t == best->t && tri > best->tri)
+                continue;
+            w->found = true;
+            best->t = res.t;
+            best->prim = i;
+            best->tri = tri;
+            best->res = res;
+            if (w->any)
+                return -1.0f;
+        }
+    }
+    return best->t;
+}
+
 /* Nearest hit with t <= t_max (ties: lowest original index); any = stop
-   at the first hit. Children are visited nearest first; a pending child
-   entered after the best hit so far is skipped (one entered exactly there
-   is not: it may hold a tie with a lower index). */
+   at the first hit. The walk simd.c's table picks for this CPU
+   (bvh_walk.h): children nearest first; a pending child entered after the
+   best hit so far is skipped (one entered exactly there is not: it may
+   hold a tie with a lower index). */
 static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any, nearest *best)
 {
     if (m->bvh.node_count == 0)
         return false;
-    trav_ray r;
-    trav_setup(ray, m->max_abs, &r);
-    bool found = false;
+    mesh_walk mw;
+    mw.m = m;
+    mw.ray = ray;
+    mw.any = any;
+    mw.found = false;
+    mw.best = best;
+    trav_setup(ray, m->max_abs, &mw.r);
     best->t = t_max;
-    stack_entry stack[RP_BVH8_STACK];
-    int sp = 0;
-    stack_entry cur = {rp_bvh8_ref(0, true), 0, 0.0f};   /* the root */
-    for (;;) {
-        if (cur.count > 0) {
-            const uint32_t end = cur.first + cur.count;
-            /* all its packets' lines at once: the loop below reaches the
-               later ones only after the first arrived */
-            prefetch_child(m, &cur);
-            for (uint32_t p = cur.first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
-                int cand = pack_candidates(&m->bvh.packs[p], &r, lanes_in(p, cur.first, end));
-                for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {
-                    rp_tri_result res;
-                    const uint32_t i = p * RP_TRI4_LANES + lane;
-                    if (!(cand & 1) || !prim_hit(m, ray, &r, i, &res) || res.t > best->t)
-                        continue;
-                    uint32_t tri = slot_index(m, i);
-                    if (found && res.t == best->t && tri > best->tri)
-                        continue;
-                    found = true;
-                    best->t = res.t;
-                    best->prim = i;
-                    best->tri = tri;
-                    best->res = res;
-                    if (any)
-                        return true;
-                }
-            }
-        } else {
-            const rp_bvh4_node *n = &m->bvh.nodes[rp_bvh8_first(cur.first)];
-            float t_enter[RP_BVH8_SLOTS];
-            const int mask = child_mask(n, rp_bvh8_two(cur.first), &r, best->t, t_enter);
-            /* one or two children hit (most nodes): no sort, and no
-               prefetch of the one visited next (it is loaded right away) */
-            const int rest = mask & (mask - 1);
-            if (mask != 0 && rest == 0) {
-                const int a = rp_bvh4_lowest_slot(mask);
-                cur = rp_bvh4_child(n, a, t_enter[a]);
-                continue;
-            }
-            if (mask != 0 && (rest & (rest - 1)) == 0) {
-                const int a = rp_bvh4_lowest_slot(mask), b = rp_bvh4_lowest_slot(rest);
-                const int near = t_enter[b] < t_enter[a] ? b : a, far = a + b - near;
-                stack[sp] = rp_bvh4_child(n, far, t_enter[far]);
-                prefetch_child(m, &stack[sp]);
-                sp++;
-                cur = rp_bvh4_child(n, near, t_enter[near]);
-                continue;
-            }
-            if (mask != 0) {
-                stack_entry hit[RP_BVH8_SLOTS];
-                const int k = sort_children(m, n, mask, t_enter, hit);
-                /* the far ones wait on the stack (RP_BVH8_STACK: its bound) */
-                for (int i = k - 1; i > 0; i--)
-                    stack[sp++] = hit[i];
-                cur = hit[0];
-                continue;
-            }
-        }
-        /* pop, skipping boxes entered after the best hit so far */
-        for (;;) {
-            if (sp == 0)
-                return found;
-            cur = stack[--sp];
-            if (cur.t_enter <= best->t)
-                break;
-        }
-    }
+    const rp_bvh_walk w = {m->bvh.nodes, 2, &mw.r.box, t_max, test_leaf, &mw, prefetch_leaf};
+    rp_simd_bvh_walk()(&w);
+    return mw.found;
 }
 
 static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit *out,

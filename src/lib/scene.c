@@ -40,6 +40,7 @@
 
 #include "raypick/scene.h"
 #include "bvh4.h"
+#include "bvh_walk.h"
 #include "frustum_internal.h"
 #include "internal.h"
 #include "quadric.h"
@@ -1104,8 +1105,10 @@ static void trace_visit(rp_scene_trace *tr, const rp_aabb *box, uint32_t objects
    best hit so far (with its margin) is skipped. When tracing, each
    pending child's box waits beside it (boxes[]) until it is opened.
    `general`: the query's filter, widened boxes, t limit and any-hit.
-   Inlined into each caller with its constants, so the plain one has no
-   tracing and no filter left. */
+   Inlined into each caller with its constants. The plain query walks
+   with bvh_walk.h instead (traverse, below): the same nodes in the same
+   order as this walk with no trace and `general` false, so what
+   rp_intersect_ray_scene_traced records is what the plain query does. */
 static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace, bool general)
 {
     const rp_scene *s = q->s;
@@ -1178,9 +1181,32 @@ static RP_INLINE_ALWAYS void traverse_with(query *q, rp_scene_trace *trace, bool
     }
 }
 
+/* The walk's callback (bvh_walk.h): the leaf's objects. */
+static float test_leaf(void *user, uint32_t first, uint32_t count)
+{
+    query *q = user;
+    for (uint32_t i = first; i < first + count; i++)
+        test_object(q, i, false);
+    return q->t_max;
+}
+
+/* The walk's callback: a pending leaf's first entry. */
+static void prefetch_leaf(void *user, uint32_t first, uint32_t count)
+{
+    const rp_scene *s = ((const query *)user)->s;
+    (void)count;
+    RP_PREFETCH(&s->kind_slot[first]);
+    RP_PREFETCH(&s->prims[first]);
+}
+
+/* The plain query: the walk simd.c's table picks for this CPU (the same
+   nodes, in the same order, as traverse_with's plain walk). */
 static void traverse(query *q)
 {
-    traverse_with(q, NULL, false);
+    const rp_scene *s = q->s;
+    const rp_bvh_walk w = {s->nodes, s->halves, &q->box_ray, q->t_max, test_leaf, q,
+                           prefetch_leaf};
+    rp_simd_bvh_walk()(&w);
 }
 
 static void traverse_traced(query *q)

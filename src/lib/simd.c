@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "simd.h"
+#include "bvh_walk.h"   /* the walk's kernels in the table */
 #include "thread_internal.h"
 
 /* CPUID and XGETBV, to ask the CPU and the OS what runs: MSVC's
@@ -152,4 +153,20 @@ rp_bvh_bin_fn rp_simd_bvh_bin(void)
 {
     RP_SIMD_PICK(bvh_bins, rp_simd_isa());
     return rp_bvh_bin_scalar;
+}
+
+static const struct {
+    rp_isa isa;
+    rp_bvh_walk_fn fn;
+} bvh_walks[] = {
+#if RP_SIMD_DISPATCH
+    {RP_ISA_AVX, rp_bvh_walk_avx},
+#endif
+    {RP_ISA_SCALAR, rp_bvh_walk_base},   /* SSE2 where compiled in (bvh4.h) */
+};
+
+rp_bvh_walk_fn rp_simd_bvh_walk(void)
+{
+    RP_SIMD_PICK(bvh_walks, rp_simd_isa());
+    return rp_bvh_walk_base;
 }

@@ -109,11 +109,19 @@ static inline const char *rp_simd_isa_name(rp_isa isa)
 #include "bvh_bin.h"
 #include "sphere_filter.h"
 
+/* bvh_walk.h's job; that header includes this one (through bvh4.h), so
+   its function type is here. */
+struct rp_bvh_walk;
+typedef void (*rp_bvh_walk_fn)(const struct rp_bvh_walk *w);
+
 /* rp_intersect_ray_spheres' float pre-filter (sphere_filter.h). */
 rp_sphere_filter_fn rp_simd_sphere_filter(void);
 
 /* The BVH builder's binning (bvh_bin.h). */
 rp_bvh_bin_fn rp_simd_bvh_bin(void);
+
+/* A ray's walk of a wide tree (bvh_walk.h). */
+rp_bvh_walk_fn rp_simd_bvh_walk(void);
 
 /* Asks for the cache line at p ahead of its use (a hint: the walks start
    loading a child's lines as soon as its box is hit, so misses overlap).

@@ -1,0 +1,127 @@
+/*
+ * bvh_walk.h: a ray's nearest-first walk of a wide tree (bvh4.h), the
+ * caller's leaves through a callback; not installed. The walk is a job of
+ * simd.c's table: rp_bvh_walk_avx (bvh_walk_avx.c) tests both halves of
+ * an eight-wide node with one 256-bit operation per row, rp_bvh_walk_base
+ * (bvh4.c) half by half with rp_bvh4_enter (SSE2, or plain C). Both run
+ * rp_bvh_walk_loop below with their own node test, which does the same
+ * float operations in the same order, so they visit the same nodes in the
+ * same order and hand the callback the same leaves.
+ *
+ * The scene's plain ray query walks this way (scene.c); its queries with
+ * a filter, a tolerance or a trace keep their own walk.
+ */
+#ifndef RAYPICK_BVH_WALK_H
+#define RAYPICK_BVH_WALK_H
+
+#include <stdint.h>
+
+#include "bvh4.h"
+#include "internal.h"
+
+/* What a walk needs; the zero value is not a valid walk. */
+typedef struct rp_bvh_walk {
+    const rp_bvh4_node *nodes;      /* node 0 is the root; at least one node */
+    uint32_t            halves;     /* 1: BVH4, 2: wide tree (bvh4.h) */
+    const rp_bvh4_ray  *ray;        /* rp_bvh4_ray_setup's */
+    float               t_max;      /* boxes entered beyond it are skipped */
+    /* Tests leaf entries [first, first + count) and returns the new t_max
+       (the old one when nothing nearer was found). */
+    float (*leaf)(void *user, uint32_t first, uint32_t count);
+    void *user;
+    /* Starts loading what leaf entries [first, first + count) will read,
+       as soon as the leaf waits on the stack (NULL: nothing). */
+    void (*leaf_prefetch)(void *user, uint32_t first, uint32_t count);
+} rp_bvh_walk;
+
+/* The baseline walk (bvh4.c): SSE2 where compiled in, else plain C. */
+void rp_bvh_walk_base(const rp_bvh_walk *w);
+#if RP_SIMD_DISPATCH
+/* The AVX kernel (bvh_walk_avx.c): only where rp_simd_isa() >= RP_ISA_AVX. */
+void rp_bvh_walk_avx(const rp_bvh_walk *w);
+/* Its node test alone, for the tests: rp_bvh4_enter on each of the
+   `halves` halves from n, bit for bit (slot s: lane s % 4 of half s / 4). */
+int rp_bvh_enter_avx(const rp_bvh4_node *n, uint32_t halves, const rp_bvh4_ray *ray, float t_max,
+                     float t_enter[RP_BVH8_SLOTS]);
+#endif
+
+/* Starts loading a child: a node's lines, or a leaf's first entries. */
+static inline void rp_bvh_walk_prefetch(const rp_bvh_walk *w, const rp_bvh4_ref *r)
+{
+    if (r->count > 0) {
+        if (w->leaf_prefetch != NULL)
+            w->leaf_prefetch(w->user, r->first, r->count);
+        return;
+    }
+    const char *line = (const char *)&w->nodes[rp_bvh4_child_first(r->first, w->halves)];
+    for (uint32_t i = 0; i < 2 * rp_bvh4_child_halves(r->first, w->halves); i++)
+        RP_PREFETCH(line + 64 * i);
+}
+
+/* The node test a walk brings: bit s of the result set when child slot s
+   of the node of `halves` halves from n is used and the ray meets its box
+   within [0, t_max], t_enter[s] then where (rp_bvh4_enter per half). */
+typedef int (*rp_bvh_walk_enter_fn)(const rp_bvh4_node *n, uint32_t halves, const void *ray,
+                                    float t_max, float t_enter[RP_BVH8_SLOTS]);
+
+/* Depth first, nearest child first; a pending child entered beyond t_max
+   is skipped. `enter` is a constant of each caller, so it is inlined and
+   its ray constants stay in registers. */
+static RP_INLINE_ALWAYS void rp_bvh_walk_loop(const rp_bvh_walk *w, const void *ray,
+                                              rp_bvh_walk_enter_fn enter)
+{
+    const rp_bvh4_node *nodes = w->nodes;
+    const uint32_t tree_halves = w->halves;
+    float t_max = w->t_max;
+    rp_bvh4_ref stack[RP_BVH8_STACK];
+    int sp = 0;
+    rp_bvh4_ref cur = {rp_bvh4_root(tree_halves), 0, 0.0f};
+    for (;;) {
+        if (cur.count > 0) {
+            t_max = w->leaf(w->user, cur.first, cur.count);
+        } else {
+            const uint32_t first = rp_bvh4_child_first(cur.first, tree_halves);
+            const rp_bvh4_node *n = &nodes[first];
+            float t_enter[RP_BVH8_SLOTS];
+            const int mask = enter(n, rp_bvh4_child_halves(cur.first, tree_halves), ray, t_max,
+                                   t_enter);
+            /* one or two children entered (most nodes): no sort, and no
+               prefetch of the one visited next (it is loaded right away) */
+            const int rest = mask & (mask - 1);
+            if (mask != 0 && (rest & (rest - 1)) == 0) {
+                int near = rp_bvh4_lowest_slot(mask);
+                if (rest != 0) {
+                    const int far0 = rp_bvh4_lowest_slot(rest);
+                    const int far = t_enter[far0] < t_enter[near] ? near : far0;
+                    near = near + far0 - far;
+                    stack[sp] = rp_bvh4_child(n, far, t_enter[far]);
+                    rp_bvh_walk_prefetch(w, &stack[sp]);
+                    sp++;
+                }
+                cur = rp_bvh4_child(n, near, t_enter[near]);
+                continue;
+            }
+            if (mask != 0) {
+                rp_bvh4_ref hit[RP_BVH8_SLOTS];
+                const int k = rp_bvh4_order(n, mask, t_enter, hit);
+                for (int j = 0; j < k; j++)
+                    rp_bvh_walk_prefetch(w, &hit[j]);
+                /* the far ones wait on the stack (RP_BVH8_STACK: its bound) */
+                for (int j = k - 1; j > 0; j--)
+                    stack[sp++] = hit[j];
+                cur = hit[0];
+                continue;
+            }
+        }
+        /* pop, skipping boxes entered beyond the best hit so far */
+        for (;;) {
+            if (sp == 0)
+                return;
+            cur = stack[--sp];
+            if (cur.t_enter <= t_max)
+                break;
+        }
+    }
+}
+
+#endif /* RAYPICK_BVH_WALK_H */
