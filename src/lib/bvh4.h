@@ -418,16 +418,15 @@ static inline int rp_bvh4_lowest_slot(int mask)
 }
 
 /* The children of the node whose first half is n in `mask` (bit s: slot
-   s; not 0), nearest first: returns how many. Sorted by a key per child:
-   its entry distance's bits (t_enter >= 0, so they order as unsigned
+   s; not 0), nearest first, as keys: returns how many. A key is the
+   child's entry distance's bits (t_enter >= 0, so they order as unsigned
    integers) with the slot in the three lowest; insertion, as there are
    at most eight. The t_enter read back from a key has lost those three
    bits (rounded towards 0): a pending child is then skipped a hair
    later, never wrongly. */
-static inline int rp_bvh4_order(const rp_bvh4_node *n, int mask,
-                                const float t_enter[RP_BVH8_SLOTS], rp_bvh4_ref out[RP_BVH8_SLOTS])
+static inline int rp_bvh4_order_keys(int mask, const float t_enter[RP_BVH8_SLOTS],
+                                     uint32_t key[RP_BVH8_SLOTS])
 {
-    uint32_t key[RP_BVH8_SLOTS];
     int k = 0;
     for (int s = 0; s < RP_BVH8_SLOTS; s++) {
         if (!((mask >> s) & 1))
@@ -440,12 +439,27 @@ static inline int rp_bvh4_order(const rp_bvh4_node *n, int mask,
             key[j] = key[j - 1];
         key[j] = x;
     }
-    for (int j = 0; j < k; j++) {
-        const uint32_t bits = key[j] & ~7u;
-        float t;
-        memcpy(&t, &bits, sizeof t);
-        out[j] = rp_bvh4_child(n, (int)(key[j] & 7u), t);
-    }
+    return k;
+}
+
+/* The child a key of rp_bvh4_order_keys names, with its t_enter. */
+static inline rp_bvh4_ref rp_bvh4_child_of_key(const rp_bvh4_node *n, uint32_t key)
+{
+    const uint32_t bits = key & ~7u;
+    float t;
+    memcpy(&t, &bits, sizeof t);
+    return rp_bvh4_child(n, (int)(key & 7u), t);
+}
+
+/* The children of `mask`, nearest first, as references (out[0] the
+   nearest): returns how many. */
+static inline int rp_bvh4_order(const rp_bvh4_node *n, int mask,
+                                const float t_enter[RP_BVH8_SLOTS], rp_bvh4_ref out[RP_BVH8_SLOTS])
+{
+    uint32_t key[RP_BVH8_SLOTS];
+    const int k = rp_bvh4_order_keys(mask, t_enter, key);
+    for (int j = 0; j < k; j++)
+        out[j] = rp_bvh4_child_of_key(n, key[j]);
     return k;
 }
 

@@ -45,16 +45,19 @@ int rp_bvh_enter_avx(const rp_bvh4_node *n, uint32_t halves, const rp_bvh4_ray *
                      float t_enter[RP_BVH8_SLOTS]);
 #endif
 
-/* Starts loading a child: a node's lines, or a leaf's first entries. */
-static inline void rp_bvh_walk_prefetch(const rp_bvh_walk *w, const rp_bvh4_ref *r)
+/* Starts loading a child: a node's lines, or what a leaf will read (w's
+   leaf_prefetch). The tree's fields come as arguments: locals of the
+   loop, which the leaf callback cannot change behind its back. */
+static RP_INLINE_ALWAYS void rp_bvh_walk_prefetch(const rp_bvh_walk *w, const rp_bvh4_node *nodes,
+                                                  uint32_t halves, const rp_bvh4_ref *r)
 {
     if (r->count > 0) {
         if (w->leaf_prefetch != NULL)
             w->leaf_prefetch(w->user, r->first, r->count);
         return;
     }
-    const char *line = (const char *)&w->nodes[rp_bvh4_child_first(r->first, w->halves)];
-    for (uint32_t i = 0; i < 2 * rp_bvh4_child_halves(r->first, w->halves); i++)
+    const char *line = (const char *)&nodes[rp_bvh4_child_first(r->first, halves)];
+    for (uint32_t i = 0; i < 2 * rp_bvh4_child_halves(r->first, halves); i++)
         RP_PREFETCH(line + 64 * i);
 }
 
@@ -95,21 +98,24 @@ static RP_INLINE_ALWAYS void rp_bvh_walk_loop(const rp_bvh_walk *w, const void *
                     const int far = t_enter[far0] < t_enter[near] ? near : far0;
                     near = near + far0 - far;
                     stack[sp] = rp_bvh4_child(n, far, t_enter[far]);
-                    rp_bvh_walk_prefetch(w, &stack[sp]);
+                    rp_bvh_walk_prefetch(w, nodes, tree_halves, &stack[sp]);
                     sp++;
                 }
                 cur = rp_bvh4_child(n, near, t_enter[near]);
                 continue;
             }
             if (mask != 0) {
-                rp_bvh4_ref hit[RP_BVH8_SLOTS];
-                const int k = rp_bvh4_order(n, mask, t_enter, hit);
-                for (int j = 0; j < k; j++)
-                    rp_bvh_walk_prefetch(w, &hit[j]);
-                /* the far ones wait on the stack (RP_BVH8_STACK: its bound) */
-                for (int j = k - 1; j > 0; j--)
-                    stack[sp++] = hit[j];
-                cur = hit[0];
+                /* three or more: nearest first (rp_bvh4_order's keys); the
+                   far ones wait on the stack (RP_BVH8_STACK: its bound),
+                   each asked for as it is pushed */
+                uint32_t key[RP_BVH8_SLOTS];
+                const int k = rp_bvh4_order_keys(mask, t_enter, key);
+                for (int j = k - 1; j > 0; j--) {
+                    stack[sp] = rp_bvh4_child_of_key(n, key[j]);
+                    rp_bvh_walk_prefetch(w, nodes, tree_halves, &stack[sp]);
+                    sp++;
+                }
+                cur = rp_bvh4_child_of_key(n, key[0]);
                 continue;
             }
         }
