@@ -1,0 +1,299 @@
+/*
+ * bench_ab.c: two builds of libraypick in one process, their picks timed
+ * in alternating passes over the same rays (scripts/bench-ab builds the
+ * older one). On a shared virtual machine whose speed swings by half from
+ * one minute to the next, two benchmark runs a few seconds apart cannot
+ * tell a 10 % change from the noise; passes that alternate, A then B then
+ * B then A, meet the same moments, and the median of their ratios can.
+ *
+ *   bench_ab A.so B.so [WORKLOAD [PASSES]]
+ *
+ * WORKLOAD: spheres (1,000,000 random spheres, rp_intersect_ray_scene),
+ * mixed (100,000 spheres, ellipsoids, boxes and oriented boxes), mixed-10k
+ * (10,000 of them: a tree that fits in L2), knot (the 60k-triangle torus
+ * knot, rp_intersect_ray_mesh), knot-1m (its 1M-triangle version), or all
+ * (the default). PASSES: 21 unless given (odd: a median is a pass).
+ * Prints the CPU, each workload's CPU time per ray for A and B and the
+ * median of B/A over the passes; the picks of A and B must agree (else
+ * the exit status is 1). Linux only (dlopen).
+ */
+#define _GNU_SOURCE 1   /* dlopen's RTLD_LOCAL with -std=c11 */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <raypick/raypick.h>
+#include "knot.h"
+#include "machine.h"
+#include "stats.h"
+#include "timer.h"
+
+/* The functions a workload calls, from one build. */
+typedef struct library {
+    const char *path;
+    rp_scene *(*scene_create)(void);
+    void (*scene_destroy)(rp_scene *);
+    int (*add_sphere)(rp_scene *, const rp_sphere *);
+    int (*add_ellipsoid)(rp_scene *, const rp_ellipsoid *);
+    int (*add_aabb)(rp_scene *, const rp_aabb *);
+    int (*add_obb)(rp_scene *, const rp_obb *);
+    bool (*scene_build)(rp_scene *);
+    int (*ray_scene)(const rp_scene *, const rp_ray *, rp_hit *, rp_triangle_hit *);
+    rp_mesh *(*mesh_create)(const float *, size_t, size_t, const uint32_t *, size_t);
+    void (*mesh_destroy)(rp_mesh *);
+    bool (*ray_mesh)(const rp_mesh *, const rp_ray *, rp_hit *, rp_triangle_hit *);
+} library;
+
+static void *symbol(void *h, const char *path, const char *name)
+{
+    void *f = dlsym(h, name);
+    if (f == NULL) {
+        fprintf(stderr, "bench_ab: %s has no %s\n", path, name);
+        exit(2);
+    }
+    return f;
+}
+
+/* RTLD_LOCAL: each build keeps its own symbols, though both have the
+   same names (and soname). */
+static void load(const char *path, library *l)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL) {
+        fprintf(stderr, "bench_ab: %s\n", dlerror());
+        exit(2);
+    }
+    l->path = path;
+    *(void **)&l->scene_create = symbol(h, path, "rp_scene_create");
+    *(void **)&l->scene_destroy = symbol(h, path, "rp_scene_destroy");
+    *(void **)&l->add_sphere = symbol(h, path, "rp_scene_add_sphere");
+    *(void **)&l->add_ellipsoid = symbol(h, path, "rp_scene_add_ellipsoid");
+    *(void **)&l->add_aabb = symbol(h, path, "rp_scene_add_aabb");
+    *(void **)&l->add_obb = symbol(h, path, "rp_scene_add_obb");
+    *(void **)&l->scene_build = symbol(h, path, "rp_scene_build");
+    *(void **)&l->ray_scene = symbol(h, path, "rp_intersect_ray_scene");
+    *(void **)&l->mesh_create = symbol(h, path, "rp_mesh_create");
+    *(void **)&l->mesh_destroy = symbol(h, path, "rp_mesh_destroy");
+    *(void **)&l->ray_mesh = symbol(h, path, "rp_intersect_ray_mesh");
+}
+
+/* xorshift64: the same objects and rays for both builds */
+static uint64_t rng_state;
+static double uniform(double lo, double hi)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void random_unit_quat(versor q)
+{
+    double n = 0.0, v[4];
+    for (int a = 0; a < 4; a++) {
+        v[a] = uniform(-1.0, 1.0);
+        n += v[a] * v[a];
+    }
+    n = sqrt(n) + 1e-9;
+    for (int a = 0; a < 4; a++)
+        q[a] = (float)(v[a] / n);
+}
+
+/* n objects of radius 0.5 .. 2 in [-e, e]^3: spheres, or (mixed) a
+   quarter each of spheres, ellipsoids, boxes and oriented boxes. */
+static rp_scene *make_scene(const library *l, int n, bool mixed, double e)
+{
+    rp_scene *s = l->scene_create();
+    rng_state = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < n; i++) {
+        const float c[3] = {(float)uniform(-e, e), (float)uniform(-e, e), (float)uniform(-e, e)};
+        const float r = (float)uniform(0.5, 2.0);
+        switch (mixed ? i % 4 : 0) {
+        case 0: {
+            rp_sphere sp = {{c[0], c[1], c[2]}, r};
+            l->add_sphere(s, &sp);
+            break;
+        }
+        case 1: {
+            rp_ellipsoid el = {{c[0], c[1], c[2]}, {r, 0.5f * r, 0.8f * r}, {0, 0, 0, 1}};
+            random_unit_quat(el.orientation);
+            l->add_ellipsoid(s, &el);
+            break;
+        }
+        case 2: {
+            rp_aabb b = {{c[0] - r, c[1] - r, c[2] - r}, {c[0] + 0.7f * r, c[1] + r, c[2] + 0.4f * r}};
+            l->add_aabb(s, &b);
+            break;
+        }
+        default: {
+            rp_obb b = {{c[0], c[1], c[2]}, {0.5f * r, 0.7f * r, 0.9f * r}, {0, 0, 0, 1}};
+            random_unit_quat(b.orientation);
+            l->add_obb(s, &b);
+            break;
+        }
+        }
+    }
+    if (!l->scene_build(s)) {
+        fprintf(stderr, "bench_ab: %s: rp_scene_build failed\n", l->path);
+        exit(2);
+    }
+    return s;
+}
+
+/* From points on a sphere of radius 2e towards points in [-e, e]^3. */
+static void make_rays(rp_ray *rays, int n, double e, uint64_t seed)
+{
+    rng_state = seed;
+    for (int i = 0; i < n; i++) {
+        const double th = uniform(0.0, 6.283185307179586), z = uniform(-1.0, 1.0);
+        const double rr = sqrt(1.0 - z * z);
+        const double o[3] = {2.0 * e * rr * cos(th), 2.0 * e * rr * sin(th), 2.0 * e * z};
+        for (int a = 0; a < 3; a++) {
+            rays[i].origin[a] = (float)o[a];
+            rays[i].dir[a] = (float)(uniform(-e, e) - o[a]);
+        }
+    }
+}
+
+/* One build's data for a workload. */
+typedef struct side {
+    const library *l;
+    rp_scene *scene;
+    rp_mesh *mesh;
+} side;
+
+enum { RAYS = 20000 };
+
+/* A pass over the rays: the sum of the picks (scene: the index, -1 for
+   none; mesh: the triangle, -1 for none) and its CPU time. */
+static long pass(const side *s, const rp_ray *rays, double *cpu_ms)
+{
+    long sum = 0;
+    const double c0 = bench_process_cpu_seconds();
+    for (int i = 0; i < RAYS; i++) {
+        rp_hit h;
+        rp_triangle_hit t;
+        if (s->scene != NULL)
+            sum += s->l->ray_scene(s->scene, &rays[i], &h, NULL);
+        else
+            sum += s->l->ray_mesh(s->mesh, &rays[i], &h, &t) ? (long)t.triangle : -1;
+    }
+    *cpu_ms = (bench_process_cpu_seconds() - c0) * 1e3;
+    return sum;
+}
+
+/* The passes, alternated A B B A A B ...; false when the picks differ. */
+static bool compare(const char *name, const side sides[2], const rp_ray *rays, int passes)
+{
+    double total[2] = {0.0, 0.0}, ratio[255];
+    long sum[2] = {0, 0};
+    pass(&sides[0], rays, &total[0]);   /* warm both: caches, pages */
+    pass(&sides[1], rays, &total[1]);
+    total[0] = total[1] = 0.0;
+    for (int p = 0; p < passes; p++) {
+        double t[2];
+        for (int k = 0; k < 2; k++) {
+            const int w = (p & 1) ? 1 - k : k;
+            sum[w] = pass(&sides[w], rays, &t[w]);
+            total[w] += t[w];
+        }
+        ratio[p] = t[1] / t[0];
+    }
+    const double med = bench_median(ratio, passes);   /* sorts them */
+    const double lo = ratio[0], hi = ratio[passes - 1];
+    printf("  %-10s A %.3f us/ray, B %.3f us/ray (CPU, means of %d passes); "
+           "B/A median %.3f (passes %.3f .. %.3f); picks %s\n",
+           name, total[0] * 1e3 / passes / RAYS, total[1] * 1e3 / passes / RAYS, passes, med, lo,
+           hi, sum[0] == sum[1] ? "agree" : "DIFFER");
+    return sum[0] == sum[1];
+}
+
+static bool run_scene(const char *name, const library lib[2], int n, bool mixed, double e,
+                      int passes)
+{
+    side s[2];
+    for (int k = 0; k < 2; k++)
+        s[k] = (side){&lib[k], make_scene(&lib[k], n, mixed, e), NULL};
+    static rp_ray rays[RAYS];
+    make_rays(rays, RAYS, e, 12345u);
+    const bool ok = compare(name, s, rays, passes);
+    for (int k = 0; k < 2; k++)
+        lib[k].scene_destroy(s[k].scene);
+    return ok;
+}
+
+static bool run_knot(const char *name, const library lib[2], int segs, int sides, int passes)
+{
+    mesh m = make_knot(segs, sides, 0.3);
+    side s[2];
+    for (int k = 0; k < 2; k++) {
+        s[k] = (side){&lib[k], NULL, lib[k].mesh_create(m.pos, m.nv, 0, m.idx, m.nt)};
+        if (s[k].mesh == NULL) {
+            fprintf(stderr, "bench_ab: %s: rp_mesh_create failed\n", lib[k].path);
+            exit(2);
+        }
+    }
+    static rp_ray rays[RAYS];
+    make_rays(rays, RAYS, 3.5, 54321u);
+    const bool ok = compare(name, s, rays, passes);
+    for (int k = 0; k < 2; k++)
+        lib[k].mesh_destroy(s[k].mesh);
+    free(m.pos);
+    free(m.idx);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_ab A.so B.so [spheres|mixed|mixed-10k|knot|knot-1m|all "
+                        "[PASSES]]\n");
+        return 2;
+    }
+    const char *which = argc > 3 ? argv[3] : "all";
+    const int passes = argc > 4 ? atoi(argv[4]) : 21;
+    if (passes < 1 || passes > 255) {
+        fprintf(stderr, "bench_ab: PASSES must be 1 .. 255\n");
+        return 2;
+    }
+    library lib[2];
+    load(argv[1], &lib[0]);
+    load(argv[2], &lib[1]);
+    if (lib[0].ray_scene == lib[1].ray_scene) {
+        fprintf(stderr, "bench_ab: %s and %s are the same library\n", argv[1], argv[2]);
+        return 2;
+    }
+    bench_print_machine();
+    printf("A = %s\nB = %s\n", argv[1], argv[2]);
+    const bool all = strcmp(which, "all") == 0;
+    bool ok = true, any = false;
+    const struct {
+        const char *name;
+        int n;          /* objects; 0: the knot of segs x sides */
+        bool mixed;
+        double e;
+        int segs, sides;
+    } work[] = {
+        {"spheres", 1000000, false, 1000.0, 0, 0},
+        {"mixed", 100000, true, 300.0, 0, 0},
+        {"mixed-10k", 10000, true, 140.0, 0, 0},
+        {"knot", 0, false, 0.0, 1000, 30},
+        {"knot-1m", 0, false, 0.0, 5000, 100},
+    };
+    for (size_t w = 0; w < sizeof work / sizeof work[0]; w++) {
+        if (!all && strcmp(which, work[w].name) != 0)
+            continue;
+        any = true;
+        ok &= work[w].n > 0 ? run_scene(work[w].name, lib, work[w].n, work[w].mixed, work[w].e,
+                                        passes)
+                            : run_knot(work[w].name, lib, work[w].segs, work[w].sides, passes);
+    }
+    if (!any) {
+        fprintf(stderr, "bench_ab: no workload %s\n", which);
+        return 2;
+    }
+    return ok ? 0 : 1;
+}
