@@ -517,8 +517,12 @@ static void bvh_walk_kernels_match_the_baseline_bit_for_bit(void **state)
             }
             tags[i] = i;
         }
+        /* a scene's wide tree, every third a four-wide one with leaves of
+           up to 8 (a leaf slot of several entries) */
         rp_bvh bvh;
-        assert_true(rp_bvh_build_tagged(boxes, tags, n, &bvh));
+        const rp_bvh_shape four_wide = {8, 1.0, 0, true, 0, 1};
+        assert_true(tree % 3 == 2 ? rp_bvh_build_shaped(boxes, n, &four_wide, &bvh)
+                                  : rp_bvh_build_tagged(boxes, tags, n, &bvh));
         rp_bvh_box root;
         assert_true(rp_bvh4_bounds(bvh.nodes, bvh.node_count, bvh.halves, &root));
         float max_abs = 0.0f;
