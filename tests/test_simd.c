@@ -429,7 +429,10 @@ static size_t compare_node_tests(const rp_bvh *bvh, const rp_bvh4_ray *ray, test
     if (cpu < RP_ISA_AVX)
         return 0;
     for (int k = 0; k < 16; k++) {
-        const uint32_t ref = rng_u32(g) % 4 ? rp_bvh4_root(bvh->halves) : 2u * (rng_u32(g) % bvh->node_count);
+        /* the root, or any half as a node of one half */
+        const uint32_t i = rng_u32(g) % bvh->node_count;
+        const uint32_t ref = rng_u32(g) % 4 ? rp_bvh4_root(bvh->halves)
+                             : bvh->halves == 2 ? rp_bvh8_ref(i, false) : i;
         const uint32_t first = rp_bvh4_child_first(ref, bvh->halves);
         uint32_t halves = rp_bvh4_child_halves(ref, bvh->halves);
         if (first + halves > bvh->node_count)

@@ -92,16 +92,17 @@ static RP_INLINE_ALWAYS void rp_bvh_walk_loop(const rp_bvh_walk *w, const void *
                prefetch of the one visited next (it is loaded right away) */
             const int rest = mask & (mask - 1);
             if (mask != 0 && (rest & (rest - 1)) == 0) {
-                int near = rp_bvh4_lowest_slot(mask);
+                /* (not "near" and "far": <windows.h> defines both away) */
+                int nearer = rp_bvh4_lowest_slot(mask);
                 if (rest != 0) {
-                    const int far0 = rp_bvh4_lowest_slot(rest);
-                    const int far = t_enter[far0] < t_enter[near] ? near : far0;
-                    near = near + far0 - far;
-                    stack[sp] = rp_bvh4_child(n, far, t_enter[far]);
+                    const int other = rp_bvh4_lowest_slot(rest);
+                    const int farther = t_enter[other] < t_enter[nearer] ? nearer : other;
+                    nearer = nearer + other - farther;
+                    stack[sp] = rp_bvh4_child(n, farther, t_enter[farther]);
                     rp_bvh_walk_prefetch(w, nodes, tree_halves, &stack[sp]);
                     sp++;
                 }
-                cur = rp_bvh4_child(n, near, t_enter[near]);
+                cur = rp_bvh4_child(n, nearer, t_enter[nearer]);
                 continue;
             }
             if (mask != 0) {

@@ -16,7 +16,7 @@
 #if RP_SIMD_DISPATCH
 
 /* rp_bvh4_ray's constants in every lane of a 256-bit register, and each
-   slab's near and far rows as offsets in floats into rp_bvh4_node.b. */
+   slab's near and far rows of rp_bvh4_node.b (rp_bvh4_ray's). */
 typedef struct wide_ray {
     rp_bvh4_ray narrow;               /* for nodes of one half */
     __m256 o_near[3], o_far[3], inv[3];
