@@ -127,6 +127,17 @@ def wait_for(driver, script, timeout=60.0, what="condition"):
         time.sleep(0.1)
 
 
+def wait_frames(driver, frames=3):
+    """Returns once the page has run `frames` animation frames from now:
+    the program (which draws in its own requestAnimationFrame callback)
+    has drawn, and the browser painted, what a scroll or a click changed.
+    Frames, not seconds: a loaded machine only makes them later."""
+    driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; let left = %d;"
+        "(function next() { if (--left < 0) done(); else requestAnimationFrame(next); })();"
+        % frames)
+
+
 def console_errors(driver):
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
@@ -279,7 +290,7 @@ class SiteTest(unittest.TestCase):
                     self.wait_program(page)
                     canvas = d.find_element(By.ID, "canvas")
                     d.execute_script("arguments[0].scrollIntoView()", canvas)
-                    time.sleep(0.5)
+                    wait_frames(d)
                     image = Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("L")
                     spread = ImageStat.Stat(image).stddev[0]
                     self.assertGreater(spread, NOT_BLANK, "%s: the canvas is blank" % page)
@@ -418,14 +429,14 @@ class SiteTest(unittest.TestCase):
         box = d.find_element(By.ID, "panel-in-canvas")
         self.assertFalse(box.is_selected(), "the panel starts outside the canvas")
         d.execute_script("arguments[0].scrollIntoView()", canvas)
-        time.sleep(0.5)
+        wait_frames(d)
         before = Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("L")
         d.execute_script("window.raypickPage.panelDrawn = undefined; arguments[0].click()", box)
         drawn = wait_for(d, "const p = window.raypickPage; return p.panelDrawn !== undefined && {drawn: p.panelDrawn}",
                          what="the program's answer: the panel drawn or not")["drawn"]
         self.assertTrue(drawn, "%s: the program drew the panel in a %s canvas" % (lang, canvas.size))
         self.assertFalse(d.find_element(By.ID, "panel-note").is_displayed(), "%s: no note when it fits" % lang)
-        time.sleep(0.5)
+        wait_frames(d)
         shot = Image.open(io.BytesIO(canvas.screenshot_as_png))
         if OUT:
             shot.save(os.path.join(OUT, "panel-%s.png" % lang))
@@ -574,7 +585,7 @@ class SiteTest(unittest.TestCase):
             d.execute_script("window.scrollTo(0, 0)")
             self.shot("phone-" + lang)
             d.execute_script("document.getElementById('notes').scrollIntoView()")
-            time.sleep(0.3)
+            wait_frames(d)
             self.shot("phone-notes-" + lang)
             self.open(lang + "/index.html", PHONE)
             self.assertLessEqual(d.execute_script("return document.documentElement.scrollWidth - innerWidth"), 0)
