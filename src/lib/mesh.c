@@ -353,16 +353,12 @@ typedef struct mesh_walk {
     nearest       *best;
 } mesh_walk;
 
-/* Starts loading every cache line of the leaf's packets (up to three per
-   packet: 160 bytes need not start a line). */
+/* The walk's callback: every cache line of the leaf's packets
+   (prefetch_child). */
 static void prefetch_leaf(void *user, uint32_t first, uint32_t count)
 {
-    const rp_mesh *m = ((const mesh_walk *)user)->m;
-    const char *line = (const char *)&m->bvh.packs[first / RP_TRI4_LANES];
-    const char *last = (const char *)&m->bvh.packs[(first + count - 1) / RP_TRI4_LANES + 1] - 1;
-    for (; line <= last; line += 64)
-        RP_PREFETCH(line);
-    RP_PREFETCH(last);
+    const stack_entry leaf = {first, count, 0.0f};
+    prefetch_child(((const mesh_walk *)user)->m, &leaf);
 }
 
 /* The leaf's triangles against the best hit so far: returns the walk's
