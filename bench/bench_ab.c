@@ -11,9 +11,11 @@
  * WORKLOAD: spheres (1,000,000 random spheres, rp_intersect_ray_scene),
  * mixed (100,000 spheres, ellipsoids, boxes and oriented boxes), mixed-10k
  * (10,000 of them: a tree that fits in L2), knot (the 60k-triangle torus
- * knot, rp_intersect_ray_mesh), knot-1m (its 1M-triangle version), or all
- * (the default). PASSES: 21 unless given (odd: a median is a pass).
- * Prints the CPU, each workload's CPU time per ray for A and B and the
+ * knot, rp_intersect_ray_mesh), knot-1m (its 1M-triangle version),
+ * spheres-refit and mixed-refit (every object of spheres or mixed moved,
+ * then rp_scene_build: a refit, its CPU time alone), or all (the
+ * default). PASSES: 21 unless given (odd: a median is a pass). Prints the
+ * CPU, each workload's CPU time per ray (per refit) for A and B and the
  * median of B/A over the passes; the picks of A and B must agree (else
  * the exit status is 1). Linux only (dlopen).
  */
@@ -40,6 +42,10 @@ typedef struct library {
     int (*add_ellipsoid)(rp_scene *, const rp_ellipsoid *);
     int (*add_aabb)(rp_scene *, const rp_aabb *);
     int (*add_obb)(rp_scene *, const rp_obb *);
+    bool (*set_sphere)(rp_scene *, int, const rp_sphere *);
+    bool (*set_ellipsoid)(rp_scene *, int, const rp_ellipsoid *);
+    bool (*set_aabb)(rp_scene *, int, const rp_aabb *);
+    bool (*set_obb)(rp_scene *, int, const rp_obb *);
     bool (*scene_build)(rp_scene *);
     int (*ray_scene)(const rp_scene *, const rp_ray *, rp_hit *, rp_triangle_hit *);
     rp_mesh *(*mesh_create)(const float *, size_t, size_t, const uint32_t *, size_t);
@@ -73,6 +79,10 @@ static void load(const char *path, library *l)
     *(void **)&l->add_ellipsoid = symbol(h, path, "rp_scene_add_ellipsoid");
     *(void **)&l->add_aabb = symbol(h, path, "rp_scene_add_aabb");
     *(void **)&l->add_obb = symbol(h, path, "rp_scene_add_obb");
+    *(void **)&l->set_sphere = symbol(h, path, "rp_scene_set_sphere");
+    *(void **)&l->set_ellipsoid = symbol(h, path, "rp_scene_set_ellipsoid");
+    *(void **)&l->set_aabb = symbol(h, path, "rp_scene_set_aabb");
+    *(void **)&l->set_obb = symbol(h, path, "rp_scene_set_obb");
     *(void **)&l->scene_build = symbol(h, path, "rp_scene_build");
     *(void **)&l->ray_scene = symbol(h, path, "rp_intersect_ray_scene");
     *(void **)&l->mesh_create = symbol(h, path, "rp_mesh_create");
@@ -102,38 +112,88 @@ static void random_unit_quat(versor q)
         q[a] = (float)(v[a] / n);
 }
 
+/* One object of a workload's scene. */
+typedef struct object {
+    int kind;           /* 0 sphere, 1 ellipsoid, 2 box, 3 oriented box */
+    union {
+        rp_sphere sphere;
+        rp_ellipsoid ellipsoid;
+        rp_aabb aabb;
+        rp_obb obb;
+    } as;
+} object;
+
 /* n objects of radius 0.5 .. 2 in [-e, e]^3: spheres, or (mixed) a
    quarter each of spheres, ellipsoids, boxes and oriented boxes. */
-static rp_scene *make_scene(const library *l, int n, bool mixed, double e)
+static object *make_objects(int n, bool mixed, double e)
 {
-    rp_scene *s = l->scene_create();
+    object *o = malloc((size_t)n * sizeof *o);
+    if (o == NULL) {
+        fprintf(stderr, "bench_ab: out of memory\n");
+        exit(2);
+    }
     rng_state = 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < n; i++) {
         const float c[3] = {(float)uniform(-e, e), (float)uniform(-e, e), (float)uniform(-e, e)};
         const float r = (float)uniform(0.5, 2.0);
-        switch (mixed ? i % 4 : 0) {
-        case 0: {
-            rp_sphere sp = {{c[0], c[1], c[2]}, r};
-            l->add_sphere(s, &sp);
+        o[i].kind = mixed ? i % 4 : 0;
+        switch (o[i].kind) {
+        case 0:
+            o[i].as.sphere = (rp_sphere){{c[0], c[1], c[2]}, r};
+            break;
+        case 1:
+            o[i].as.ellipsoid =
+                (rp_ellipsoid){{c[0], c[1], c[2]}, {r, 0.5f * r, 0.8f * r}, {0, 0, 0, 1}};
+            random_unit_quat(o[i].as.ellipsoid.orientation);
+            break;
+        case 2:
+            o[i].as.aabb = (rp_aabb){{c[0] - r, c[1] - r, c[2] - r},
+                                     {c[0] + 0.7f * r, c[1] + r, c[2] + 0.4f * r}};
+            break;
+        default:
+            o[i].as.obb =
+                (rp_obb){{c[0], c[1], c[2]}, {0.5f * r, 0.7f * r, 0.9f * r}, {0, 0, 0, 1}};
+            random_unit_quat(o[i].as.obb.orientation);
             break;
         }
-        case 1: {
-            rp_ellipsoid el = {{c[0], c[1], c[2]}, {r, 0.5f * r, 0.8f * r}, {0, 0, 0, 1}};
-            random_unit_quat(el.orientation);
-            l->add_ellipsoid(s, &el);
-            break;
-        }
-        case 2: {
-            rp_aabb b = {{c[0] - r, c[1] - r, c[2] - r}, {c[0] + 0.7f * r, c[1] + r, c[2] + 0.4f * r}};
-            l->add_aabb(s, &b);
-            break;
-        }
-        default: {
-            rp_obb b = {{c[0], c[1], c[2]}, {0.5f * r, 0.7f * r, 0.9f * r}, {0, 0, 0, 1}};
-            random_unit_quat(b.orientation);
-            l->add_obb(s, &b);
-            break;
-        }
+    }
+    return o;
+}
+
+/* Object i, o moved by d along x, set in s. */
+static void move_object(const library *l, rp_scene *s, int i, const object *o, float d)
+{
+    object m = *o;
+    switch (m.kind) {
+    case 0:
+        m.as.sphere.center[0] += d;
+        l->set_sphere(s, i, &m.as.sphere);
+        break;
+    case 1:
+        m.as.ellipsoid.center[0] += d;
+        l->set_ellipsoid(s, i, &m.as.ellipsoid);
+        break;
+    case 2:
+        m.as.aabb.min[0] += d;
+        m.as.aabb.max[0] += d;
+        l->set_aabb(s, i, &m.as.aabb);
+        break;
+    default:
+        m.as.obb.center[0] += d;
+        l->set_obb(s, i, &m.as.obb);
+        break;
+    }
+}
+
+static rp_scene *make_scene(const library *l, const object *o, int n)
+{
+    rp_scene *s = l->scene_create();
+    for (int i = 0; i < n; i++) {
+        switch (o[i].kind) {
+        case 0: l->add_sphere(s, &o[i].as.sphere); break;
+        case 1: l->add_ellipsoid(s, &o[i].as.ellipsoid); break;
+        case 2: l->add_aabb(s, &o[i].as.aabb); break;
+        default: l->add_obb(s, &o[i].as.obb); break;
         }
     }
     if (!l->scene_build(s)) {
@@ -163,14 +223,46 @@ typedef struct side {
     const library *l;
     rp_scene *scene;
     rp_mesh *mesh;
+    /* refit workloads: the scene's objects, and the passes so far */
+    const object *objects;
+    int n, moves;
 } side;
 
-enum { RAYS = 20000 };
+enum { RAYS = 20000, REFIT_RAYS = 1000 };
+
+/* The picks of the first REFIT_RAYS rays, summed (a refit's check). */
+static long scene_picks(const side *s, const rp_ray *rays)
+{
+    long sum = 0;
+    for (int i = 0; i < REFIT_RAYS; i++) {
+        rp_hit h;
+        sum += s->l->ray_scene(s->scene, &rays[i], &h, NULL);
+    }
+    return sum;
+}
+
+/* A refit pass: every object moved (0.5 along x, back again the next
+   pass), then rp_scene_build: the picks after it and its CPU time. */
+static long refit_pass(side *s, const rp_ray *rays, double *cpu_ms)
+{
+    const float d = (s->moves++ & 1) ? 0.0f : 0.5f;
+    for (int i = 0; i < s->n; i++)
+        move_object(s->l, s->scene, i, &s->objects[i], d);
+    const double c0 = bench_process_cpu_seconds();
+    if (!s->l->scene_build(s->scene)) {
+        fprintf(stderr, "bench_ab: %s: rp_scene_build failed\n", s->l->path);
+        exit(2);
+    }
+    *cpu_ms = (bench_process_cpu_seconds() - c0) * 1e3;
+    return scene_picks(s, rays);
+}
 
 /* A pass over the rays: the sum of the picks (scene: the index, -1 for
    none; mesh: the triangle, -1 for none) and its CPU time. */
-static long pass(const side *s, const rp_ray *rays, double *cpu_ms)
+static long pass(side *s, const rp_ray *rays, double *cpu_ms)
 {
+    if (s->objects != NULL)
+        return refit_pass(s, rays, cpu_ms);
     long sum = 0;
     const double c0 = bench_process_cpu_seconds();
     for (int i = 0; i < RAYS; i++) {
@@ -186,7 +278,7 @@ static long pass(const side *s, const rp_ray *rays, double *cpu_ms)
 }
 
 /* The passes, alternated A B B A A B ...; false when the picks differ. */
-static bool compare(const char *name, const side sides[2], const rp_ray *rays, int passes)
+static bool compare(const char *name, side sides[2], const rp_ray *rays, int passes)
 {
     double total[2] = {0.0, 0.0}, ratio[255];
     long sum[2] = {0, 0};
@@ -204,24 +296,29 @@ static bool compare(const char *name, const side sides[2], const rp_ray *rays, i
     }
     const double med = bench_median(ratio, passes);   /* sorts them */
     const double lo = ratio[0], hi = ratio[passes - 1];
-    printf("  %-10s A %.3f us/ray, B %.3f us/ray (CPU, means of %d passes); "
+    const bool refit = sides[0].objects != NULL;
+    const double per = refit ? 1.0 : 1e3 / RAYS;     /* ms a refit, us a ray */
+    const char *unit = refit ? "ms/refit" : "us/ray";
+    printf("  %-13s A %.3f %s, B %.3f %s (CPU, means of %d passes); "
            "B/A median %.3f (passes %.3f .. %.3f); picks %s\n",
-           name, total[0] * 1e3 / passes / RAYS, total[1] * 1e3 / passes / RAYS, passes, med, lo,
+           name, total[0] * per / passes, unit, total[1] * per / passes, unit, passes, med, lo,
            hi, sum[0] == sum[1] ? "agree" : "DIFFER");
     return sum[0] == sum[1];
 }
 
 static bool run_scene(const char *name, const library lib[2], int n, bool mixed, double e,
-                      int passes)
+                      bool refit, int passes)
 {
+    object *o = make_objects(n, mixed, e);
     side s[2];
     for (int k = 0; k < 2; k++)
-        s[k] = (side){&lib[k], make_scene(&lib[k], n, mixed, e), NULL};
+        s[k] = (side){&lib[k], make_scene(&lib[k], o, n), NULL, refit ? o : NULL, n, 0};
     static rp_ray rays[RAYS];
     make_rays(rays, RAYS, e, 12345u);
     const bool ok = compare(name, s, rays, passes);
     for (int k = 0; k < 2; k++)
         lib[k].scene_destroy(s[k].scene);
+    free(o);
     return ok;
 }
 
@@ -230,7 +327,7 @@ static bool run_knot(const char *name, const library lib[2], int segs, int sides
     mesh m = make_knot(segs, sides, 0.3);
     side s[2];
     for (int k = 0; k < 2; k++) {
-        s[k] = (side){&lib[k], NULL, lib[k].mesh_create(m.pos, m.nv, 0, m.idx, m.nt)};
+        s[k] = (side){&lib[k], NULL, lib[k].mesh_create(m.pos, m.nv, 0, m.idx, m.nt), NULL, 0, 0};
         if (s[k].mesh == NULL) {
             fprintf(stderr, "bench_ab: %s: rp_mesh_create failed\n", lib[k].path);
             exit(2);
@@ -249,8 +346,8 @@ static bool run_knot(const char *name, const library lib[2], int segs, int sides
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: bench_ab A.so B.so [spheres|mixed|mixed-10k|knot|knot-1m|all "
-                        "[PASSES]]\n");
+        fprintf(stderr, "usage: bench_ab A.so B.so [spheres|mixed|mixed-10k|knot|knot-1m|"
+                        "spheres-refit|mixed-refit|all [PASSES]]\n");
         return 2;
     }
     const char *which = argc > 3 ? argv[3] : "all";
@@ -273,22 +370,24 @@ int main(int argc, char **argv)
     const struct {
         const char *name;
         int n;          /* objects; 0: the knot of segs x sides */
-        bool mixed;
+        bool mixed, refit;
         double e;
         int segs, sides;
     } work[] = {
-        {"spheres", 1000000, false, 1000.0, 0, 0},
-        {"mixed", 100000, true, 300.0, 0, 0},
-        {"mixed-10k", 10000, true, 140.0, 0, 0},
-        {"knot", 0, false, 0.0, 1000, 30},
-        {"knot-1m", 0, false, 0.0, 5000, 100},
+        {"spheres", 1000000, false, false, 1000.0, 0, 0},
+        {"mixed", 100000, true, false, 300.0, 0, 0},
+        {"mixed-10k", 10000, true, false, 140.0, 0, 0},
+        {"knot", 0, false, false, 0.0, 1000, 30},
+        {"knot-1m", 0, false, false, 0.0, 5000, 100},
+        {"spheres-refit", 1000000, false, true, 1000.0, 0, 0},
+        {"mixed-refit", 100000, true, true, 300.0, 0, 0},
     };
     for (size_t w = 0; w < sizeof work / sizeof work[0]; w++) {
         if (!all && strcmp(which, work[w].name) != 0)
             continue;
         any = true;
         ok &= work[w].n > 0 ? run_scene(work[w].name, lib, work[w].n, work[w].mixed, work[w].e,
-                                        passes)
+                                        work[w].refit, passes)
                             : run_knot(work[w].name, lib, work[w].segs, work[w].sides, passes);
     }
     if (!any) {
