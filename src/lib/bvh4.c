@@ -269,9 +269,9 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, uint32_t halves, double weight
 }
 
 /* The refit reads each leaf's boxes at random (boxes are in object order,
-   leaves in tree order), and child nodes refitted long before: those of
-   the node this many places ahead are asked for early, so the misses
-   overlap. */
+   leaves in tree order), and child nodes refitted long before: what the
+   node this many places ahead will read is asked for early, so the
+   misses overlap (refit_range's three stages). */
 #define REFIT_AHEAD 16
 
 #if RP_SIMD_SSE2
@@ -403,6 +403,45 @@ static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
 }
 #endif
 
+/* Asks for what refitting half n will read: its children's boxes (a
+   leaf entry's through prims, asked for earlier) or their nodes' lines. */
+static inline void refit_prefetch_children(const rp_bvh4_node *nodes, uint32_t halves,
+                                           const rp_bvh4_node *n, const uint32_t *prims,
+                                           const rp_bvh_box *boxes)
+{
+    for (int i = 0; i < 4; i++) {
+        const uint32_t c = n->child[i], k = n->count[i];
+        if (c != RP_BVH4_EMPTY && k > 0) {
+            for (uint32_t j = c; j < c + k; j++) {
+                const rp_bvh_box *b = &boxes[prims[j]];
+                RP_PREFETCH(b->min);    /* both lines a box may straddle */
+                RP_PREFETCH(&b->max[2]);
+            }
+        } else if (c != RP_BVH4_EMPTY) {
+            const rp_bvh4_node *child = &nodes[rp_bvh4_child_first(c, halves)];
+            for (uint32_t h = 0; h < rp_bvh4_child_halves(c, halves); h++) {
+                RP_PREFETCH(&child[h]);
+                RP_PREFETCH((const char *)&child[h] + 64);
+            }
+        }
+    }
+}
+
+/* Asks for half n's own lines. */
+static inline void refit_prefetch_node(const rp_bvh4_node *n)
+{
+    RP_PREFETCH(n);
+    RP_PREFETCH((const char *)n + 64);
+}
+
+/* Asks for the prims of half n's leaf entries. */
+static inline void refit_prefetch_prims(const rp_bvh4_node *n, const uint32_t *prims)
+{
+    for (int i = 0; i < 4; i++)
+        if (n->child[i] != RP_BVH4_EMPTY && n->count[i] > 0)
+            RP_PREFETCH(&prims[n->child[i]]);
+}
+
 /* Refits halves [from, to), which hold their own children or refitted
    ones; returns their weighted area (rp_bvh4_weighted_area). */
 static double refit_range(rp_bvh4_node *nodes, uint32_t halves, uint32_t from, uint32_t to,
@@ -410,24 +449,16 @@ static double refit_range(rp_bvh4_node *nodes, uint32_t halves, uint32_t from, u
 {
     double weighted = 0.0;
     /* children come after their parents: backwards, every child node is
-       refitted before the slot that holds it is */
+       refitted before the slot that holds it is. Three stages ahead: a
+       half's lines, then its prims, then its children's boxes. */
     for (uint32_t q = to; q-- > from;) {
-        const rp_bvh4_node *ahead = &nodes[q >= from + REFIT_AHEAD ? q - REFIT_AHEAD : from];
-        for (int i = 0; i < 4; i++) {
-            const uint32_t c = ahead->child[i], k = ahead->count[i];
-            if (c != RP_BVH4_EMPTY && k > 0) {
-                const rp_bvh_box *b = &boxes[prims[c]];
-                RP_PREFETCH(b->min);    /* both lines a box may straddle */
-                RP_PREFETCH(&b->max[2]);
-            }
-            else if (c != RP_BVH4_EMPTY) {
-                const rp_bvh4_node *child = &nodes[rp_bvh4_child_first(c, halves)];
-                for (uint32_t h = 0; h < rp_bvh4_child_halves(c, halves); h++) {
-                    RP_PREFETCH(&child[h]);
-                    RP_PREFETCH((const char *)&child[h] + 64);
-                }
-            }
-        }
+        if (q >= from + 3 * REFIT_AHEAD)
+            refit_prefetch_node(&nodes[q - 3 * REFIT_AHEAD]);
+        if (q >= from + 2 * REFIT_AHEAD)
+            refit_prefetch_prims(&nodes[q - 2 * REFIT_AHEAD], prims);
+        refit_prefetch_children(nodes, halves,
+                                &nodes[q >= from + REFIT_AHEAD ? q - REFIT_AHEAD : from], prims,
+                                boxes);
         weighted += refit_node(nodes, halves, &nodes[q], prims, boxes);
     }
     return weighted;
