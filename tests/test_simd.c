@@ -7,7 +7,8 @@
  *   - the table: each job gets the kernel of the level in use;
  *   - every kernel this CPU runs against its plain C twin, bit for bit
  *     (the sphere filter, the BVH builder's binning, the ray's walk of a
- *     wide tree).
+ *     wide tree), and the walk's SSE2 ordering of a node's children
+ *     against the insertion sort it replaces.
  *
  * Links the library's objects (raypick_internal_dep): the dispatch is
  * internal. */
@@ -483,6 +484,44 @@ static size_t compare_node_tests(const rp_bvh *bvh, const rp_bvh4_ray *ray, test
     return compared;
 }
 
+/* rp_bvh4_order_keys (SSE2: each key placed at its rank) against the
+   insertion sort it replaces, on every kind of entry distance a node
+   test gives: ties (the slot decides), +0 and -0 (-0's bits sort last,
+   as unsigned), subnormals, infinity, distances that differ only in the
+   three bits a key drops; nodes of one half leave slots 4-7 unwritten
+   (here: NaN bits, which must not matter). */
+static void order_keys_match_the_insertion_sort(void **state)
+{
+    (void)state;
+    test_rng g = {0x0dde5u};
+    const float pool[] = {0.0f, -0.0f, 1e-45f, 1e-40f, 1.0f, 1.0000001f, 1.0000002f, 2.0f,
+                          100.0f, 3.4e38f, INFINITY};
+    const int pooled = (int)(sizeof pool / sizeof pool[0]);
+    size_t sorted = 0;
+    for (int c = 0; c < 200000; c++) {
+        const bool one_half = rng_u32(&g) % 4 == 0;
+        const int mask = (int)(1 + rng_u32(&g) % (one_half ? 15 : 255));
+        float t_enter[RP_BVH8_SLOTS];
+        for (int s = 0; s < RP_BVH8_SLOTS; s++)
+            t_enter[s] = rng_u32(&g) % 3 ? pool[rng_u32(&g) % (uint32_t)pooled]
+                                         : (float)rng_uniform(&g, 0.0, 1000.0);
+        if (one_half)
+            for (int s = 4; s < RP_BVH8_SLOTS; s++)
+                t_enter[s] = NAN;
+        uint32_t want[RP_BVH8_SLOTS], got[RP_BVH8_SLOTS];
+        const int k_want = rp_bvh4_order_keys_insertion(mask, t_enter, want);
+        const int k_got = rp_bvh4_order_keys(mask, t_enter, got);
+        if (k_got != k_want)
+            fail_msg("case %d: %d keys against %d (mask %#x)", c, k_got, k_want, (unsigned)mask);
+        for (int j = 0; j < k_want; j++)
+            if (got[j] != want[j])
+                fail_msg("case %d (mask %#x): key %d is %#x, the insertion sort's %#x", c,
+                         (unsigned)mask, j, (unsigned)got[j], (unsigned)want[j]);
+        sorted += k_want >= 3;
+    }
+    assert_true(sorted > 100000);   /* most cases order three or more */
+}
+
 typedef struct walk_kernel {
     const char *name;
     rp_isa needs;
@@ -591,6 +630,7 @@ int main(void)
         cmocka_unit_test(table_gives_the_levels_kernel),
         cmocka_unit_test(sphere_kernels_match_plain_c_bit_for_bit),
         cmocka_unit_test(bvh_bin_kernels_match_plain_c_bit_for_bit),
+        cmocka_unit_test(order_keys_match_the_insertion_sort),
         cmocka_unit_test(bvh_walk_kernels_match_the_baseline_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -417,15 +417,18 @@ static inline int rp_bvh4_lowest_slot(int mask)
     return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
 }
 
+/* A child's sort key: its entry distance's bits (t_enter >= 0, so they
+   order as unsigned integers) with its slot in the three lowest. The
+   t_enter read back from a key has lost those three bits (rounded
+   towards 0): a pending child is then skipped a hair later, never
+   wrongly. Keys of one node differ (their slots do). */
+
 /* The children of the node whose first half is n in `mask` (bit s: slot
-   s; not 0), nearest first, as keys: returns how many. A key is the
-   child's entry distance's bits (t_enter >= 0, so they order as unsigned
-   integers) with the slot in the three lowest; insertion, as there are
-   at most eight. The t_enter read back from a key has lost those three
-   bits (rounded towards 0): a pending child is then skipped a hair
-   later, never wrongly. */
-static inline int rp_bvh4_order_keys(int mask, const float t_enter[RP_BVH8_SLOTS],
-                                     uint32_t key[RP_BVH8_SLOTS])
+   s; not 0), nearest first, as keys: returns how many. Insertion, as
+   there are at most eight: the plain C form, and the reference the SSE2
+   form is tested against. */
+static inline int rp_bvh4_order_keys_insertion(int mask, const float t_enter[RP_BVH8_SLOTS],
+                                               uint32_t key[RP_BVH8_SLOTS])
 {
     int k = 0;
     for (int s = 0; s < RP_BVH8_SLOTS; s++) {
@@ -441,6 +444,63 @@ static inline int rp_bvh4_order_keys(int mask, const float t_enter[RP_BVH8_SLOTS
     }
     return k;
 }
+
+#if RP_SIMD_SSE2
+/* rp_bvh4_order_keys_insertion without a branch per child, whose
+   outcome no predictor knows: each key goes to its rank, the number of
+   keys below it (an unsigned compare: signed, with the sign bits
+   flipped). An unused slot's key is all ones, above every used key, so
+   the unused all land on key[k], past the used ones. */
+static inline int rp_bvh4_order_keys(int mask, const float t_enter[RP_BVH8_SLOTS],
+                                     uint32_t key[RP_BVH8_SLOTS])
+{
+    const __m128i m = _mm_set1_epi32(mask), zero = _mm_setzero_si128();
+    const __m128i unused_lo = _mm_cmpeq_epi32(_mm_and_si128(m, _mm_setr_epi32(1, 2, 4, 8)), zero);
+    const __m128i unused_hi =
+        _mm_cmpeq_epi32(_mm_and_si128(m, _mm_setr_epi32(16, 32, 64, 128)), zero);
+    /* slots 4-7 are only written for nodes of two halves: read zeros
+       (a pointer chosen, not a branch) when none of them is used */
+    static const float none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const float *t_hi = (mask & 0xf0) != 0 ? t_enter + 4 : none;
+    const __m128i high_bits = _mm_set1_epi32(~7);
+    __m128i k_lo = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)t_enter), high_bits);
+    __m128i k_hi = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)t_hi), high_bits);
+    k_lo = _mm_or_si128(_mm_or_si128(k_lo, _mm_setr_epi32(0, 1, 2, 3)), unused_lo);
+    k_hi = _mm_or_si128(_mm_or_si128(k_hi, _mm_setr_epi32(4, 5, 6, 7)), unused_hi);
+    const __m128i flip = _mm_set1_epi32(INT32_MIN);
+    const __m128i s_lo = _mm_xor_si128(k_lo, flip), s_hi = _mm_xor_si128(k_hi, flip);
+    /* rank: minus the sum of the compares' all-ones (-1) lanes */
+    __m128i r_lo = zero, r_hi = zero;
+#define RP_BVH4_RANK(v, lane)                                                        \
+    do {                                                                             \
+        const __m128i b = _mm_shuffle_epi32(v, _MM_SHUFFLE(lane, lane, lane, lane)); \
+        r_lo = _mm_sub_epi32(r_lo, _mm_cmpgt_epi32(s_lo, b));                        \
+        r_hi = _mm_sub_epi32(r_hi, _mm_cmpgt_epi32(s_hi, b));                        \
+    } while (0)
+    RP_BVH4_RANK(s_lo, 0);
+    RP_BVH4_RANK(s_lo, 1);
+    RP_BVH4_RANK(s_lo, 2);
+    RP_BVH4_RANK(s_lo, 3);
+    RP_BVH4_RANK(s_hi, 0);
+    RP_BVH4_RANK(s_hi, 1);
+    RP_BVH4_RANK(s_hi, 2);
+    RP_BVH4_RANK(s_hi, 3);
+#undef RP_BVH4_RANK
+    uint32_t keys[RP_BVH8_SLOTS], rank[RP_BVH8_SLOTS];
+    _mm_storeu_si128((__m128i *)(void *)keys, k_lo);
+    _mm_storeu_si128((__m128i *)(void *)(keys + 4), k_hi);
+    _mm_storeu_si128((__m128i *)(void *)rank, r_lo);
+    _mm_storeu_si128((__m128i *)(void *)(rank + 4), r_hi);
+    for (int s = 0; s < RP_BVH8_SLOTS; s++)
+        key[rank[s]] = keys[s];
+    /* k: mask's bits counted */
+    int c = mask - ((mask >> 1) & 0x55);
+    c = (c & 0x33) + ((c >> 2) & 0x33);
+    return (c + (c >> 4)) & 0x0f;
+}
+#else
+#define rp_bvh4_order_keys rp_bvh4_order_keys_insertion
+#endif
 
 /* The child a key of rp_bvh4_order_keys names, with its t_enter. */
 static inline rp_bvh4_ref rp_bvh4_child_of_key(const rp_bvh4_node *n, uint32_t key)
