@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>     /* _BitScanForward */
+#endif
+
 #include "raypick/ray.h"
 #include "bvh.h"
 #include "simd.h"
@@ -410,11 +414,19 @@ static inline rp_bvh4_ref rp_bvh4_child(const rp_bvh4_node *n, int slot, float t
     return r;
 }
 
-/* The lowest set bit of an eight-bit mask of slots (0 for none). */
+/* The lowest set bit of an eight-bit mask of slots (0 for none): one
+   bit-scan instruction where the compiler has one, a table elsewhere. */
 static inline int rp_bvh4_lowest_slot(int mask)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return mask != 0 ? __builtin_ctz((unsigned)mask) : 0;
+#elif defined(_MSC_VER)
+    unsigned long slot;
+    return _BitScanForward(&slot, (unsigned long)mask) ? (int)slot : 0;
+#else
     static const int8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
     return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
+#endif
 }
 
 /* A child's sort key: its entry distance's bits (t_enter >= 0, so they
