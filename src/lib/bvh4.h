@@ -237,12 +237,23 @@ typedef struct rp_bvh4_ray {
 /* 1 + 2 gamma(3), gamma(n) = n eps / (1 - n eps), eps = 2^-24 */
 #define RP_BVH4_SLAB_PAD (1.0f + 2.0f * (3.0f * 0x1p-24f) / (1.0f - 3.0f * 0x1p-24f))
 
+/* The slab test's pad for a valid ray (a finite origin) against boxes
+   whose coordinates are all at most max_abs (>= 0) in magnitude. No NaN
+   can reach the maxima, so they are plain compares, not calls to libm's
+   fmaxf (which gcc keeps as calls for its NaN rules). */
+static inline float rp_bvh4_pad(const rp_ray *ray, float max_abs)
+{
+    const float x = fabsf(ray->origin[0]), y = fabsf(ray->origin[1]), z = fabsf(ray->origin[2]);
+    const float yz = y > z ? y : z, omax = x > yz ? x : yz;
+    const float pad = 16.0f * FLT_EPSILON * (omax + max_abs);
+    return pad > FLT_MIN ? pad : FLT_MIN;
+}
+
 /* Sets r up for a valid ray against boxes whose coordinates are all at
    most max_abs in magnitude. */
 static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_ray *r)
 {
-    float omax = fmaxf(fabsf(ray->origin[0]), fmaxf(fabsf(ray->origin[1]), fabsf(ray->origin[2])));
-    float pad = fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
+    const float pad = rp_bvh4_pad(ray, max_abs);
     for (int a = 0; a < 3; a++) {
         float d = ray->dir[a], p = pad;
         int neg = signbit(d) ? 1 : 0;
@@ -347,8 +358,7 @@ typedef struct rp_bvh4_cone {
 static inline void rp_bvh4_cone_setup(const rp_ray *ray, float max_abs, double w, double p,
                                       rp_bvh4_cone *c)
 {
-    float omax = fmaxf(fabsf(ray->origin[0]), fmaxf(fabsf(ray->origin[1]), fabsf(ray->origin[2])));
-    c->w = w + (double)fmaxf(16.0f * FLT_EPSILON * (omax + max_abs), FLT_MIN);
+    c->w = w + (double)rp_bvh4_pad(ray, max_abs);
     for (int a = 0; a < 3; a++) {
         c->o[a] = ray->origin[a];
         c->d_plus[a] = (double)ray->dir[a] + p;

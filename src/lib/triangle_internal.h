@@ -62,10 +62,13 @@ static inline void rp_tri_ray_setup(const rp_ray *ray, rp_tri_ray *r)
     /* 1/dir[kz] overflows for a tiny (subnormal) dir: then work with
        dir * 2^-e, |dir[kz] 2^-e| in [0.5, 1) (an exact scaling; t comes
        back times 2^-e, also exact). Ordinary dirs keep e = 0. */
-    int e = 0;
-    if (!(fabsf(d[kz]) >= 0x1p-60f && fabsf(d[kz]) <= 0x1p60f))
-        frexpf(d[kz], &e);   /* only then: a libm call per ray is not free */
-    r->t_scale = ldexp(1.0, -e);
+    r->t_scale = 1.0;
+    if (!(fabsf(d[kz]) >= 0x1p-60f && fabsf(d[kz]) <= 0x1p60f)) {
+        /* only then: a libm call per ray is not free */
+        int e = 0;
+        frexpf(d[kz], &e);
+        r->t_scale = ldexp(1.0, -e);
+    }
     float dz = (float)((double)d[kz] * r->t_scale);
     r->sx = (float)((double)d[kx] * r->t_scale) / dz;
     r->sy = (float)((double)d[ky] * r->t_scale) / dz;
