@@ -230,19 +230,25 @@ typedef struct side {
 
 enum { RAYS = 20000, REFIT_RAYS = 1000 };
 
-/* The picks of the first REFIT_RAYS rays, summed (a refit's check). */
-static long scene_picks(const side *s, const rp_ray *rays)
+/* The picks of rays[0 .. n), summed (scene: the index, -1 for none;
+   mesh: the triangle, -1 for none). */
+static long picks(const side *s, const rp_ray *rays, int n)
 {
     long sum = 0;
-    for (int i = 0; i < REFIT_RAYS; i++) {
+    for (int i = 0; i < n; i++) {
         rp_hit h;
-        sum += s->l->ray_scene(s->scene, &rays[i], &h, NULL);
+        rp_triangle_hit t;
+        if (s->scene != NULL)
+            sum += s->l->ray_scene(s->scene, &rays[i], &h, NULL);
+        else
+            sum += s->l->ray_mesh(s->mesh, &rays[i], &h, &t) ? (long)t.triangle : -1;
     }
     return sum;
 }
 
 /* A refit pass: every object moved (0.5 along x, back again the next
-   pass), then rp_scene_build: the picks after it and its CPU time. */
+   pass), then rp_scene_build: its CPU time, and the picks of the first
+   REFIT_RAYS rays after it (the check). */
 static long refit_pass(side *s, const rp_ray *rays, double *cpu_ms)
 {
     const float d = (s->moves++ & 1) ? 0.0f : 0.5f;
@@ -254,25 +260,16 @@ static long refit_pass(side *s, const rp_ray *rays, double *cpu_ms)
         exit(2);
     }
     *cpu_ms = (bench_process_cpu_seconds() - c0) * 1e3;
-    return scene_picks(s, rays);
+    return picks(s, rays, REFIT_RAYS);
 }
 
-/* A pass over the rays: the sum of the picks (scene: the index, -1 for
-   none; mesh: the triangle, -1 for none) and its CPU time. */
+/* A pass over the rays: the sum of their picks and its CPU time. */
 static long pass(side *s, const rp_ray *rays, double *cpu_ms)
 {
     if (s->objects != NULL)
         return refit_pass(s, rays, cpu_ms);
-    long sum = 0;
     const double c0 = bench_process_cpu_seconds();
-    for (int i = 0; i < RAYS; i++) {
-        rp_hit h;
-        rp_triangle_hit t;
-        if (s->scene != NULL)
-            sum += s->l->ray_scene(s->scene, &rays[i], &h, NULL);
-        else
-            sum += s->l->ray_mesh(s->mesh, &rays[i], &h, &t) ? (long)t.triangle : -1;
-    }
+    const long sum = picks(s, rays, RAYS);
     *cpu_ms = (bench_process_cpu_seconds() - c0) * 1e3;
     return sum;
 }
