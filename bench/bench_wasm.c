@@ -19,16 +19,11 @@
 #include <raypick/raypick.h>
 
 #include "knot.h"
+#include "../tests/random_scene.h"   /* the generator, the rays */
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static rs_rng rng = {0x9e3779b97f4a7c15ULL};
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
+static double uniform(double lo, double hi) { return rs_uniform(&rng, lo, hi); }
 
 static double now_us(void)
 {
@@ -37,19 +32,7 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-/* From a sphere of radius 2r around the origin towards a point within r. */
-static rp_ray ray_towards(double r)
-{
-    const double th = uniform(0.0, 6.283185307179586), z = uniform(-1.0, 1.0);
-    const double s = sqrt(1.0 - z * z);
-    const double o[3] = {2.0 * r * s * cos(th), 2.0 * r * s * sin(th), 2.0 * r * z};
-    rp_ray ray;
-    for (int a = 0; a < 3; a++) {
-        ray.origin[a] = (float)o[a];
-        ray.dir[a] = (float)(uniform(-r, r) - o[a]);
-    }
-    return ray;
-}
+static rp_ray ray_towards(double r) { return rs_ray_towards(&rng, r); }
 
 enum { PASSES = 5, RAYS = 20000 };
 
@@ -109,7 +92,7 @@ int main(void)
         s = rp_scene_create();
         if (s == NULL)
             fail("rp_scene_create");
-        rng = 0x9e3779b97f4a7c15ULL;   /* the same scene each pass */
+        rng.s = 0x9e3779b97f4a7c15ULL;   /* the same scene each pass */
         for (int i = 0; i < OBJECTS; i++) {
             const float c[3] = {(float)uniform(-100, 100), (float)uniform(-100, 100),
                                 (float)uniform(-100, 100)};

@@ -4,10 +4,12 @@
    fuzz/fuzz_scene.c, bench/bench_scene.c): one object of any kind, adding
    and moving it in a scene, its own ray function, the loop's nearest hit,
    a closed cube for mesh instances, and the xorshift generator their
-   random scenes and rays come from. Header-only; cglm and raypick only. */
+   random scenes and rays come from (and tests/web/wasm_paths.c's and
+   bench/bench_wasm.c's). Header-only; cglm and raypick only. */
 #ifndef RAYPICK_RANDOM_SCENE_H
 #define RAYPICK_RANDOM_SCENE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <raypick/raypick.h>
@@ -25,6 +27,21 @@ static inline double rs_uniform(rs_rng *r, double lo, double hi)
     r->s ^= r->s >> 7;
     r->s ^= r->s << 17;
     return lo + (hi - lo) * ((double)(r->s >> 11) * (1.0 / 9007199254740992.0));
+}
+
+/* A ray from a random point of the sphere of radius 2r around the origin
+   towards a random point of the cube [-r, r]^3 (t = 1 there). */
+static inline rp_ray rs_ray_towards(rs_rng *g, double r)
+{
+    const double th = rs_uniform(g, 0.0, 6.283185307179586), z = rs_uniform(g, -1.0, 1.0);
+    const double s = sqrt(1.0 - z * z);
+    const double o[3] = {2.0 * r * s * cos(th), 2.0 * r * s * sin(th), 2.0 * r * z};
+    rp_ray ray;
+    for (int a = 0; a < 3; a++) {
+        ray.origin[a] = (float)o[a];
+        ray.dir[a] = (float)(rs_uniform(g, -r, r) - o[a]);
+    }
+    return ray;
 }
 
 /* ---- objects ---------------------------------------------------------- */

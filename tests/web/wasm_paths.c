@@ -21,6 +21,7 @@
 #include <raypick/raypick.h>
 
 #include "../../bench/knot.h"
+#include "../random_scene.h"   /* the generator, the objects */
 
 /* ---- the digest ---------------------------------------------------------- */
 
@@ -56,29 +57,11 @@ static void print(const char *what, const digest *d)
 
 /* ---- rays ---------------------------------------------------------------- */
 
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
+static rs_rng rng = {0x2545f4914f6cdd1dULL};
 
-static double uniform(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * ((double)(rng >> 11) * (1.0 / 9007199254740992.0));
-}
+static double uniform(double lo, double hi) { return rs_uniform(&rng, lo, hi); }
 
-/* From a sphere of radius 2r around the origin towards a point within r. */
-static rp_ray ray_towards(double r)
-{
-    const double th = uniform(0.0, 6.283185307179586), z = uniform(-1.0, 1.0);
-    const double s = sqrt(1.0 - z * z);
-    const double o[3] = {2.0 * r * s * cos(th), 2.0 * r * s * sin(th), 2.0 * r * z};
-    rp_ray ray;
-    for (int a = 0; a < 3; a++) {
-        ray.origin[a] = (float)o[a];
-        ray.dir[a] = (float)(uniform(-r, r) - o[a]);
-    }
-    return ray;
-}
+static rp_ray ray_towards(double r) { return rs_ray_towards(&rng, r); }
 
 /* ---- the queries --------------------------------------------------------- */
 
@@ -131,50 +114,46 @@ static void random_versor(versor q)
         q[a] /= n;
 }
 
-static void add_object(rp_scene *s, int i, const rp_mesh *knot, float shift)
+/* Object i of the scene: spheres, ellipsoids, boxes and oriented boxes in
+   turn, and every 250th a knot instance. */
+static void add_object(rp_scene *s, int i, const rp_mesh *knot)
 {
-    const float c[3] = {(float)uniform(-100, 100) + shift, (float)uniform(-100, 100),
+    const float c[3] = {(float)uniform(-100, 100), (float)uniform(-100, 100),
                         (float)uniform(-100, 100)};
     const float r = (float)uniform(0.2, 1.5);
-    bool ok = true;
+    rs_object o;
     switch (i % 5) {
-    case 0: {
-        rp_sphere sp = {{c[0], c[1], c[2]}, r};
-        ok = rp_scene_add_sphere(s, &sp) >= 0;
+    case 0:
+        o.kind = RS_SPHERE;
+        o.sphere = (rp_sphere){{c[0], c[1], c[2]}, r};
         break;
-    }
-    case 1: {
-        rp_ellipsoid e = {{c[0], c[1], c[2]}, {r, 0.5f * r, 0.3f * r}, {0, 0, 0, 1}};
-        random_versor(e.orientation);
-        ok = rp_scene_add_ellipsoid(s, &e) >= 0;
+    case 1:
+        o.kind = RS_ELLIPSOID;
+        o.ellipsoid = (rp_ellipsoid){{c[0], c[1], c[2]}, {r, 0.5f * r, 0.3f * r}, {0, 0, 0, 1}};
+        random_versor(o.ellipsoid.orientation);
         break;
-    }
-    case 2: {
-        rp_aabb b = {{c[0] - r, c[1] - r, c[2] - 0.5f * r}, {c[0] + r, c[1] + 0.5f * r, c[2] + r}};
-        ok = rp_scene_add_aabb(s, &b) >= 0;
+    case 2:
+        o.kind = RS_AABB;
+        o.aabb = (rp_aabb){{c[0] - r, c[1] - r, c[2] - 0.5f * r}, {c[0] + r, c[1] + 0.5f * r, c[2] + r}};
         break;
-    }
-    case 3: {
-        rp_obb b = {{c[0], c[1], c[2]}, {r, 0.4f * r, 0.7f * r}, {0, 0, 0, 1}};
-        random_versor(b.orientation);
-        ok = rp_scene_add_obb(s, &b) >= 0;
+    case 3:
+        o.kind = RS_OBB;
+        o.obb = (rp_obb){{c[0], c[1], c[2]}, {r, 0.4f * r, 0.7f * r}, {0, 0, 0, 1}};
+        random_versor(o.obb.orientation);
         break;
-    }
-    default: {
-        if (i % 250 == 4) {   /* a few knots, scaled and placed */
-            mat4 model;
-            glm_mat4_identity(model);
-            glm_translate(model, (vec3){c[0], c[1], c[2]});
-            glm_scale_uni(model, r);
-            ok = rp_scene_add_mesh(s, knot, model) >= 0;
+    default:
+        if (i % 250 == 4) {   /* a knot, scaled and placed */
+            o.kind = RS_MESH;
+            glm_mat4_identity(o.model);
+            glm_translate(o.model, (vec3){c[0], c[1], c[2]});
+            glm_scale_uni(o.model, r);
         } else {
-            rp_sphere sp = {{c[0], c[1], c[2]}, 0.5f * r};
-            ok = rp_scene_add_sphere(s, &sp) >= 0;
+            o.kind = RS_SPHERE;
+            o.sphere = (rp_sphere){{c[0], c[1], c[2]}, 0.5f * r};
         }
         break;
     }
-    }
-    if (!ok) {
+    if (rs_add(s, knot, &o) < 0) {
         printf("scene: adding object %d failed\n", i);
         exit(1);
     }
@@ -202,7 +181,7 @@ static void scene_queries(void)
         exit(1);
     }
     for (int i = 0; i < OBJECTS; i++)
-        add_object(s, i, knot, 0.0f);
+        add_object(s, i, knot);
     if (!rp_scene_build(s)) {
         printf("scene: rp_scene_build failed\n");
         exit(1);
