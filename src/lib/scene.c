@@ -8,6 +8,12 @@
  * queries read: the tree and a snapshot of the kind arrays taken by
  * rp_scene_build. Queries see only the first built_count objects, so an add
  * or a move stays invisible until the next build, as the contract asks.
+ * The build takes its snapshot by swapping each kind's two arrays, not by
+ * copying one into the other: the old snapshot becomes the pending array,
+ * stale in the slots the build took new data from. A set overwrites a
+ * stale slot anyway; the next build first copies back only the stale
+ * slots nothing set since. When every object moves every frame, nothing is
+ * copied at all.
  *
  * The tree is the builder's binary tree collapsed into nodes of up to
  * eight children, two BVH4 halves side by side (bvh4.h), walked nearest
@@ -91,6 +97,14 @@ typedef struct kind_array {
     size_t count, cap;      /* elements */
 } kind_array;
 
+/* One bit per slot of a kind's pending array: dirty, set (or added) since
+   the last build; stale, older than the snapshot's copy (the build's swap
+   left it so, and nothing has set it since). */
+typedef struct kind_marks {
+    uint64_t *dirty, *stale;
+    size_t    words;
+} kind_marks;
+
 struct rp_scene {
     /* per object, by index */
     uint32_t      *where;   /* kind << RP_SLOT_BITS | slot in its kind's array */
@@ -101,6 +115,7 @@ struct rp_scene {
 
     kind_array pending[KIND_COUNT];
     kind_array built[KIND_COUNT];   /* snapshot at the last build          */
+    kind_marks marks[KIND_COUNT];   /* the pending slots' state            */
     size_t     built_count;         /* objects the tree covers             */
     bool       moved;               /* a set_* since the last build        */
     bool       masks_used;          /* a set_mask ever: the tree has masks */
@@ -167,6 +182,28 @@ static void free_retired(rp_scene *s)
     s->retired_count = 0;
 }
 
+static bool slot_marked(const uint64_t *bits, size_t slot)
+{
+    return (bits[slot / 64] >> (slot % 64) & 1u) != 0;
+}
+
+/* Slot `slot` of kind k as it is now: the pending array's, or the
+   snapshot's where the pending one is stale. */
+static const void *current_slot(const rp_scene *s, enum kind k, size_t slot)
+{
+    const kind_array *a = slot_marked(s->marks[k].stale, slot) ? &s->built[k] : &s->pending[k];
+    return a->data + slot * kind_size[k];
+}
+
+/* Marks slot `slot` of kind k as set since the last build: dirty, and no
+   longer stale. */
+static void mark_set(rp_scene *s, enum kind k, size_t slot)
+{
+    const uint64_t bit = (uint64_t)1 << (slot % 64);
+    s->marks[k].dirty[slot / 64] |= bit;
+    s->marks[k].stale[slot / 64] &= ~bit;
+}
+
 rp_scene *rp_scene_create(void)
 {
     return calloc(1, sizeof(rp_scene));
@@ -178,14 +215,15 @@ void rp_scene_destroy(rp_scene *s)
         return;
     /* every polyline copy is pending or retired (a snapshot's are the
        pending ones or retired ones) */
-    const thin_polyline *lines = (const thin_polyline *)(void *)s->pending[KIND_POLYLINE].data;
     for (size_t i = 0; i < s->pending[KIND_POLYLINE].count; i++)
-        free(lines[i].xyz);
+        free(((const thin_polyline *)current_slot(s, KIND_POLYLINE, i))->xyz);
     free_retired(s);
     rp_free_large(s->retired);
     for (int k = 0; k < KIND_COUNT; k++) {
         rp_free_large(s->pending[k].data);
         rp_free_large(s->built[k].data);
+        rp_free_large(s->marks[k].dirty);
+        rp_free_large(s->marks[k].stale);
     }
     rp_free_large(s->where);
     rp_free_large(s->box);
@@ -436,6 +474,23 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
+/* Room in both bit arrays for `slots` slots, new words zero. */
+static bool grow_marks(kind_marks *m, size_t slots)
+{
+    const size_t need = (slots + 63) / 64, old = m->words;
+    size_t c1 = old, c2 = old;
+    if (!grow((void **)&m->dirty, &c1, need, sizeof *m->dirty) ||
+        !grow((void **)&m->stale, &c2, need, sizeof *m->stale))
+        return false;
+    const size_t words = c1 < c2 ? c1 : c2;
+    if (words > old) {
+        memset(m->dirty + old, 0, (words - old) * sizeof *m->dirty);
+        memset(m->stale + old, 0, (words - old) * sizeof *m->stale);
+    }
+    m->words = words;
+    return true;
+}
+
 /* Appends one object of the kind (its data and world box); its index, or
    -1 when out of memory or full. */
 static int add_object(rp_scene *s, enum kind k, const void *data, const rp_bvh_box *box)
@@ -452,9 +507,11 @@ static int add_object(rp_scene *s, enum kind k, const void *data, const rp_bvh_b
         return -1;
     s->cap = c1 < c2 ? c1 : c2;
     s->cap = s->mask != NULL && c3 < s->cap ? c3 : s->cap;
-    if (!grow((void **)&a->data, &a->cap, a->count + 1, kind_size[k]))
+    if (!grow((void **)&a->data, &a->cap, a->count + 1, kind_size[k]) ||
+        !grow_marks(&s->marks[k], a->count + 1))
         return -1;
     memcpy(a->data + a->count * kind_size[k], data, kind_size[k]);
+    mark_set(s, k, a->count);
     s->where[s->count] = (uint32_t)k << RP_SLOT_BITS | (uint32_t)a->count;
     s->box[s->count] = *box;
     if (s->mask != NULL)
@@ -463,22 +520,24 @@ static int add_object(rp_scene *s, enum kind k, const void *data, const rp_bvh_b
     return (int)s->count++;
 }
 
-/* The pending data of object `index` when it is of kind k; NULL otherwise. */
-static void *object_of_kind(rp_scene *s, int index, enum kind k)
+/* The data of object `index` as it is now, when it is of kind k; NULL
+   otherwise. */
+static const void *object_of_kind(const rp_scene *s, int index, enum kind k)
 {
     if (s == NULL || index < 0 || (size_t)index >= s->count ||
         s->where[index] >> RP_SLOT_BITS != (uint32_t)k)
         return NULL;
-    return s->pending[k].data + (size_t)(s->where[index] & RP_SLOT_MAX) * kind_size[k];
+    return current_slot(s, k, s->where[index] & RP_SLOT_MAX);
 }
 
 static bool set_object(rp_scene *s, int index, enum kind k, const void *data,
                        const rp_bvh_box *box)
 {
-    void *dst = object_of_kind(s, index, k);
-    if (dst == NULL)
+    if (object_of_kind(s, index, k) == NULL)
         return false;
-    memcpy(dst, data, kind_size[k]);
+    const size_t slot = s->where[index] & RP_SLOT_MAX;
+    memcpy(s->pending[k].data + slot * kind_size[k], data, kind_size[k]);
+    mark_set(s, k, slot);
     s->box[index] = *box;
     s->moved = true;
     return true;
@@ -636,7 +695,7 @@ bool rp_scene_set_obb(rp_scene *s, int index, const rp_obb *b)
 bool rp_scene_set_mesh_model(rp_scene *s, int index, mat4 model)
 {
     rp_bvh_box box;
-    mesh_instance *inst = object_of_kind(s, index, KIND_MESH);
+    const mesh_instance *inst = object_of_kind(s, index, KIND_MESH);
     if (inst == NULL || model == NULL || !mesh_box(inst->mesh, model, &box))
         return false;
     mesh_instance moved = *inst;
@@ -678,7 +737,7 @@ bool rp_scene_set_segment(rp_scene *s, int index, const vec3 a, const vec3 b,
 bool rp_scene_set_polyline(rp_scene *s, int index, const float *xyz, size_t count,
                            size_t stride_bytes, const rp_thin_tolerance *tol)
 {
-    thin_polyline *old = object_of_kind(s, index, KIND_POLYLINE);
+    const thin_polyline *old = object_of_kind(s, index, KIND_POLYLINE);
     size_t cap = s ? s->retired_cap : 0;
     /* room to retire the old copy first, so nothing fails after the new
        copy is made */
@@ -725,13 +784,58 @@ static bool reserve_snapshot(rp_scene *s)
     return true;
 }
 
+/* The lowest set bit of x, which is not 0. */
+static unsigned lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned i = (uint32_t)x == 0 ? 32u : 0u;  /* the high half when the low one is empty */
+    for (uint64_t rest = x >> i; (rest & 1u) == 0; rest >>= 1)
+        i++;
+    return i;
+#endif
+}
+
+/* Copies into the pending array of kind k the slots of word w that are
+   stale and not set since: the snapshot holds them as they are. */
+static void refresh_stale(rp_scene *s, enum kind k, size_t w)
+{
+    const kind_marks *m = &s->marks[k];
+    const size_t size = kind_size[k];
+    uint64_t copy = m->stale[w] & ~m->dirty[w];
+    unsigned char *to = s->pending[k].data + w * 64 * size;
+    const unsigned char *from = s->built[k].data + w * 64 * size;
+    if (copy == UINT64_MAX) {       /* the whole word: one copy */
+        memcpy(to, from, 64 * size);
+        return;
+    }
+    while (copy != 0) {
+        const unsigned i = lowest_bit(copy);
+        memcpy(to + i * size, from + i * size, size);
+        copy &= copy - 1;
+    }
+}
+
+/* The snapshot: each kind's pending array, made current, swapped with the
+   built one (reserve_snapshot made that big enough). */
 static void take_snapshot(rp_scene *s)
 {
     for (int k = 0; k < KIND_COUNT; k++) {
-        kind_array *b = &s->built[k];
-        if (s->pending[k].count > 0)
-            memcpy(b->data, s->pending[k].data, s->pending[k].count * kind_size[k]);
-        b->count = s->pending[k].count;
+        kind_array *p = &s->pending[k], *b = &s->built[k];
+        kind_marks *m = &s->marks[k];
+        for (size_t w = 0; w < (p->count + 63) / 64; w++) {
+            refresh_stale(s, (enum kind)k, w);
+            m->stale[w] = m->dirty[w];  /* what the swap leaves behind */
+            m->dirty[w] = 0;
+        }
+        unsigned char *data = p->data;
+        const size_t cap = p->cap;
+        p->data = b->data;
+        p->cap = b->cap;
+        b->data = data;
+        b->cap = cap;
+        b->count = p->count;
     }
     s->built_count = s->count;
     s->built_thin_per_t = s->thin_per_t;
