@@ -259,17 +259,27 @@ static rp_bvh_box *random_boxes(uint32_t n, double spread, double h_lo, double h
    collapsed on their threads under the top's nodes), then refitted after
    every box moved (some far): still exact boxes around their contents,
    and the cost the refit returns is the tree's cost. A tree of one leaf
-   too. */
+   too. The scene's trees (a slot per object) and trees whose leaf slots
+   hold several, four-wide and eight-wide. */
 static void bvh4_boxes_hold_their_contents_after_build_and_refit(void **state)
 {
     (void)state;
     rng.s = 99991u;
     const uint32_t sizes[] = {3, 5000, 40000};
-    for (int s = 0; s < 3; s++) {
-        uint32_t n = sizes[s];
+    const rp_bvh_shape several[2] = {{8, 1.0, 0, true, 0, 1}, {8, 1.0, 0, true, 0, 2}};
+    for (int t = 0; t < 9; t++) {
+        uint32_t n = sizes[t % 3];
         rp_bvh_box *boxes = random_boxes(n, 100, 0, 3);
         rp_bvh bin;
-        assert_true(rp_bvh_build(boxes, n, &bin));
+        assert_true(t < 3 ? rp_bvh_build(boxes, n, &bin)
+                          : rp_bvh_build_shaped(boxes, n, &several[t / 3 - 1], &bin));
+        if (t >= 3 && n > 4) {      /* leaf slots of several entries */
+            uint32_t several_in_a_slot = 0;
+            for (uint32_t q = 0; q < bin.node_count; q++)
+                for (int i = 0; i < 4; i++)
+                    several_in_a_slot += bin.nodes[q].count[i] > 1;
+            assert_true(several_in_a_slot > 0);
+        }
         rp_bvh4_node *nodes = bin.nodes;
         uint32_t count = bin.node_count;
         assert_non_null(nodes);

@@ -273,9 +273,18 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, uint32_t halves, double weight
    is asked for early, so the misses overlap (refit_range's three stages). */
 #define REFIT_AHEAD 16
 
+/* The entry a leaf slot's box starts from: its first; entry 0 for a
+   node's or an empty slot (a read thrown away, cheaper than a branch no
+   CPU guesses: the slots of leaves and of nodes alternate at random). */
+static inline uint32_t leaf_entry(const rp_bvh4_node *n, int i)
+{
+    /* a mask, not a ?: (which compilers turn into that branch) */
+    return n->child[i] & (0u - (uint32_t)(n->count[i] > 0));
+}
+
 #if RP_SIMD_SSE2
-/* The box around the leaf entries [first, first + count), count >= 1:
-   min and max as (x, y, z, any). */
+/* The box around the leaf entries [first, first + count), entry first's
+   when count is 0: min and max as (x, y, z, any). */
 static inline void leaf_box4(const uint32_t *prims, uint32_t first, uint32_t count,
                              const rp_bvh_box *boxes, __m128 *lo, __m128 *hi)
 {
@@ -308,38 +317,15 @@ static inline void node_box4(const rp_bvh4_node *n, __m128 *lo, __m128 *hi)
     *hi = _mm_max_ps(_mm_max_ps(x, y), _mm_max_ps(z, w));
 }
 
-/* Refits half n from its children (nodes of `halves` halves); returns
-   its weighted area (the same sum, in the same order, as
-   node_weighted_area). */
-static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
-                         const uint32_t *prims, const rp_bvh_box *boxes)
+/* Stores half n's rows lo[0..2] (min x, y, z of its four slots) and
+   hi[0..2], and returns its weighted area (node_weighted_area's sum: the
+   same operations, in the same order, two slots at a time in double). */
+static inline double store_rows(rp_bvh4_node *n, const __m128 lo[3], const __m128 hi[3])
 {
-    __m128 lo[4], hi[4];
-    for (int i = 0; i < 4; i++) {
-        if (n->child[i] == RP_BVH4_EMPTY) {
-            lo[i] = _mm_set1_ps(INFINITY);
-            hi[i] = _mm_set1_ps(-INFINITY);
-        } else if (n->count[i] > 0) {
-            leaf_box4(prims, n->child[i], n->count[i], boxes, &lo[i], &hi[i]);
-        } else {
-            const uint32_t first = rp_bvh4_child_first(n->child[i], halves);
-            node_box4(&nodes[first], &lo[i], &hi[i]);
-            if (rp_bvh4_child_halves(n->child[i], halves) == 2) {
-                __m128 l, u;
-                node_box4(&nodes[first + 1], &l, &u);
-                lo[i] = _mm_min_ps(lo[i], l);
-                hi[i] = _mm_max_ps(hi[i], u);
-            }
-        }
-    }
-    _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
-    _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
     for (int a = 0; a < 3; a++) {
         _mm_storeu_ps(n->b[a], lo[a]);
         _mm_storeu_ps(n->b[3 + a], hi[a]);
     }
-    /* node_weighted_area on the rows just made, two slots at a time in
-       double: the same operations, summed in the same order */
     const __m128i counts = _mm_loadu_si128((const __m128i *)(const void *)n->count);
     const __m128i used = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
                                          _mm_set1_epi32(-1));
@@ -365,6 +351,57 @@ static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
         sum += _mm_cvtsd_f64(_mm_unpackhi_pd(area, area));
     }
     return sum;
+}
+
+/* Refits half n from its children (nodes of `halves` halves); returns
+   its weighted area (the same sum, in the same order, as
+   node_weighted_area). */
+static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
+                         const uint32_t *prims, const rp_bvh_box *boxes)
+{
+    __m128 lo[4], hi[4];
+    const __m128 empty = _mm_castsi128_ps(
+        _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
+                        _mm_set1_epi32(-1)));
+    const __m128 leaf = _mm_castsi128_ps(   /* counts are below 2^31 */
+        _mm_cmpgt_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->count),
+                        _mm_setzero_si128()));
+    if (_mm_movemask_ps(_mm_or_ps(empty, leaf)) == 15) {
+        /* leaves only, as most halves (the bottom of the tree): every
+           slot reads a box, an empty one entry 0's, then drops it (no
+           branch on what a slot holds, which no CPU guesses) */
+        for (int i = 0; i < 4; i++)
+            leaf_box4(prims, leaf_entry(n, i), n->count[i], boxes, &lo[i], &hi[i]);
+        _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
+        _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
+        for (int a = 0; a < 3; a++) {     /* empty slots: inverted boxes */
+            lo[a] = _mm_or_ps(_mm_and_ps(empty, _mm_set1_ps(INFINITY)),
+                              _mm_andnot_ps(empty, lo[a]));
+            hi[a] = _mm_or_ps(_mm_and_ps(empty, _mm_set1_ps(-INFINITY)),
+                              _mm_andnot_ps(empty, hi[a]));
+        }
+        return store_rows(n, lo, hi);
+    }
+    for (int i = 0; i < 4; i++) {
+        if (n->child[i] == RP_BVH4_EMPTY) {
+            lo[i] = _mm_set1_ps(INFINITY);
+            hi[i] = _mm_set1_ps(-INFINITY);
+        } else if (n->count[i] > 0) {
+            leaf_box4(prims, n->child[i], n->count[i], boxes, &lo[i], &hi[i]);
+        } else {
+            const uint32_t first = rp_bvh4_child_first(n->child[i], halves);
+            node_box4(&nodes[first], &lo[i], &hi[i]);
+            if (rp_bvh4_child_halves(n->child[i], halves) == 2) {
+                __m128 l, u;
+                node_box4(&nodes[first + 1], &l, &u);
+                lo[i] = _mm_min_ps(lo[i], l);
+                hi[i] = _mm_max_ps(hi[i], u);
+            }
+        }
+    }
+    _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
+    _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
+    return store_rows(n, lo, hi);
 }
 #else
 /* The box around the leaf entries [first, first + count). */
@@ -421,10 +458,13 @@ static inline void refit_prefetch_leaves(const rp_bvh4_node *n, const uint32_t *
                                          const rp_bvh_box *boxes)
 {
     for (int i = 0; i < 4; i++) {
-        const uint32_t first = n->child[i], count = n->count[i];
-        for (uint32_t j = first; j < first + count; j++) {   /* none for a node or empty slot */
-            const rp_bvh_box *b = &boxes[prims[j]];
-            RP_PREFETCH(b->min);    /* both lines a box may straddle */
+        const uint32_t first = leaf_entry(n, i);
+        const rp_bvh_box *b = &boxes[prims[first]];
+        RP_PREFETCH(b->min);    /* both lines a box may straddle */
+        RP_PREFETCH(&b->max[2]);
+        for (uint32_t j = first + 1; j < first + n->count[i]; j++) {   /* leaves of more */
+            b = &boxes[prims[j]];
+            RP_PREFETCH(b->min);
             RP_PREFETCH(&b->max[2]);
         }
     }
