@@ -444,7 +444,7 @@ static void split_refit_equals_serial_refit(void **state)
             rp_bvh4_node *split = malloc(bytes);
             memcpy(split, bin.nodes, bytes);
             double got = rp_bvh4_refit_split(split, bin.node_count, bin.halves, bin.top_count,
-                                             bin.half, bin.prims, boxes, threaded);
+                                             bin.prims, boxes, threaded);
             assert_memory_equal(split, serial, bytes);
             assert_true(fabs(got - want) <= 1e-12 * want);
             free(split);
@@ -452,7 +452,7 @@ static void split_refit_equals_serial_refit(void **state)
         /* a split that is not the builder's: the serial refit */
         rp_bvh4_node *bad = malloc(bytes);
         memcpy(bad, bin.nodes, bytes);
-        double got = rp_bvh4_refit_split(bad, bin.node_count, bin.halves, bin.node_count, 0,
+        double got = rp_bvh4_refit_split(bad, bin.node_count, bin.halves, bin.node_count,
                                          bin.prims, boxes, true);
         assert_memory_equal(bad, serial, bytes);
         assert_true(got == want);

@@ -504,33 +504,84 @@ double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const
     return rp_bvh4_cost_of(nodes, halves, refit_range(nodes, halves, 0, count, prims, boxes));
 }
 
-typedef struct refit_job {
+/* A tree as the builder lays it out: the top's nodes [0, top), then
+   whole subtrees, each from its root to the next one's (or the end). The
+   parts are those subtrees; two threads take them one at a time, the
+   largest first, so the one that starts first (the caller's, which also
+   has in cache the boxes the sets just wrote) does more of them. */
+#define REFIT_PARTS_MAX 128
+
+typedef struct refit_parts {
     rp_bvh4_node     *nodes;
-    uint32_t          halves, from, to;
+    uint32_t          halves, count;
     const uint32_t   *prims;
     const rp_bvh_box *boxes;
-    double            weighted;
-} refit_job;
+    uint32_t          at[REFIT_PARTS_MAX + 1];  /* part i: halves [at[i], at[i + 1]) */
+    uint32_t          order[REFIT_PARTS_MAX];   /* the parts, largest first       */
+    double            weighted[REFIT_PARTS_MAX];
+    rp_ticket         ticket;
+} refit_parts;
 
-static void refit_job_run(void *arg)
+/* Finds the parts of a tree of `count` halves whose top is [0, top):
+   false when it is not laid out so (too many subtrees, the first not right
+   after the top, or halves under none). */
+static bool find_parts(const rp_bvh4_node *nodes, uint32_t count, uint32_t halves, uint32_t top,
+                       refit_parts *p)
 {
-    refit_job *j = arg;
-    j->weighted = refit_range(j->nodes, j->halves, j->from, j->to, j->prims, j->boxes);
+    uint32_t n = 0;
+    for (uint32_t q = 0; q < top; q++) {
+        for (int i = 0; i < 4; i++) {
+            const uint32_t c = nodes[q].child[i];
+            if (c == RP_BVH4_EMPTY || nodes[q].count[i] > 0 ||
+                rp_bvh4_child_first(c, halves) < top)
+                continue;   /* a leaf, nothing, or a node of the top */
+            if (n == REFIT_PARTS_MAX)
+                return false;
+            uint32_t k = n++;   /* insertion: the roots in order */
+            for (; k > 0 && p->at[k - 1] > rp_bvh4_child_first(c, halves); k--)
+                p->at[k] = p->at[k - 1];
+            p->at[k] = rp_bvh4_child_first(c, halves);
+        }
+    }
+    p->at[n] = count;
+    if (n == 0 ? top != count : p->at[0] != top)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (p->at[i] >= p->at[i + 1])
+            return false;   /* two slots of one node, or past the end */
+        uint32_t k = i;     /* insertion: the largest part first */
+        for (; k > 0 && p->at[p->order[k - 1] + 1] - p->at[p->order[k - 1]] <
+                            p->at[i + 1] - p->at[i]; k--)
+            p->order[k] = p->order[k - 1];
+        p->order[k] = i;
+    }
+    p->count = n;
+    return true;
+}
+
+/* Refits parts, the largest first, until none is left (both threads). */
+static void refit_parts_run(void *arg)
+{
+    refit_parts *p = arg;
+    for (long k; (k = rp_ticket_take(&p->ticket)) < (long)p->count;) {
+        const uint32_t i = p->order[k];
+        p->weighted[i] = refit_range(p->nodes, p->halves, p->at[i], p->at[i + 1], p->prims,
+                                     p->boxes);
+    }
 }
 
 double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, uint32_t top,
-                           uint32_t half, const uint32_t *prims, const rp_bvh_box *boxes,
-                           bool threaded)
+                           const uint32_t *prims, const rp_bvh_box *boxes, bool threaded)
 {
     if (count == 0)
         return 0.0;
-    if (!(top <= half && half <= count))
+    refit_parts p = {.nodes = nodes, .halves = halves, .prims = prims, .boxes = boxes};
+    if (top > count || !find_parts(nodes, count, halves, top, &p))
         return rp_bvh4_refit(nodes, count, halves, prims, boxes);
-    refit_job jobs[2] = {{nodes, halves, top, half, prims, boxes, 0.0},
-                         {nodes, halves, half, count, prims, boxes, 0.0}};
-    rp_thread_run_pair(refit_job_run, &jobs[0], refit_job_run, &jobs[1],
-                       threaded && half > top && count > half);
-    double weighted = jobs[0].weighted + jobs[1].weighted;
+    rp_thread_run_pair(refit_parts_run, &p, refit_parts_run, &p, threaded && p.count > 1);
+    double weighted = 0.0;
+    for (uint32_t i = 0; i < p.count; i++)  /* in one order, whoever refitted them */
+        weighted += p.weighted[i];
     weighted += refit_range(nodes, halves, 0, top, prims, boxes);
     return rp_bvh4_cost_of(nodes, halves, weighted);
 }

@@ -126,15 +126,14 @@ uint32_t rp_bvh4_collapse(const rp_bvh2_node *nodes, uint32_t root, uint32_t dep
 double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const uint32_t *prims,
                      const rp_bvh_box *boxes);
 
-/* rp_bvh4_refit of a tree whose nodes [top, half) and [half, count) each
-   hold whole subtrees (their nodes' children among them), as the builder
-   lays them out (rp_bvh's top_count and half): those two ranges on two
-   threads when `threaded` (and both hold nodes), then the top's. The same
-   boxes as rp_bvh4_refit; the cost summed in another order. Bounds out of
-   that order fall back to rp_bvh4_refit. */
+/* rp_bvh4_refit of a tree laid out as the builder does: the top's nodes
+   [0, top) (rp_bvh's top_count), then whole subtrees, each from its root
+   (a child of the top) to the next one's or the end. The subtrees on two
+   threads when `threaded`, each taking the next, largest first; then the
+   top's. The same boxes as rp_bvh4_refit; the cost summed in another
+   order. A tree not laid out so gets rp_bvh4_refit. */
 double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, uint32_t top,
-                           uint32_t half, const uint32_t *prims, const rp_bvh_box *boxes,
-                           bool threaded);
+                           const uint32_t *prims, const rp_bvh_box *boxes, bool threaded);
 
 /* SAH cost of the tree: the sum over its child slots of the slot's area
    over the root's, times the slot's primitives for a leaf (1 for a node):

@@ -30,8 +30,8 @@ typedef struct rp_bvh {
     uint32_t  depth;        /* deepest leaf of the binary tree (root = 0)   */
     double    cost;         /* the tree's SAH cost (rp_bvh4_cost)           */
     /* nodes [top_count, half) and [half, node_count) each hold whole
-       subtrees, and [0, top_count) the nodes above them: the refit's two
-       halves (rp_bvh4_refit_split) */
+       subtrees, and [0, top_count) the nodes above them (rp_bvh4_ranges'
+       two halves; rp_bvh4_refit_split's top) */
     uint32_t  top_count, half;
 } rp_bvh;
 

@@ -138,7 +138,7 @@ struct rp_scene {
     uint32_t     *prims;
     uint32_t     *kind_slot;
     uint32_t      leaf_count;       /* entries of prims and kind_slot      */
-    uint32_t      top_count, half;  /* the refit's parts (rp_bvh's)        */
+    uint32_t      top_count, half;  /* the top, and the ranges' two halves */
     double        built_cost;       /* SAH cost right after the build      */
     float         max_abs;          /* largest |coordinate| of the root box */
     /* the masks, once masks_used (else NULL: every mask all ones): per
@@ -953,7 +953,7 @@ bool rp_scene_build(rp_scene *s)
             /* two threads pay from some thousands of nodes on */
             bool threaded = s->node_count > 4096 && rp_cpu_count() > 1;
             double cost = rp_bvh4_refit_split(s->nodes, s->node_count, s->halves, s->top_count,
-                                              s->half, s->prims, s->box, threaded);
+                                              s->prims, s->box, threaded);
             update_max_abs(s);
             /* A refitted tree keeps its shape; when objects have moved so
                far that its boxes overlap badly, a rebuild pays for itself.
