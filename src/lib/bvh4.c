@@ -513,7 +513,7 @@ double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const
 
 typedef struct refit_parts {
     rp_bvh4_node     *nodes;
-    uint32_t          halves, count;
+    uint32_t          halves, parts;
     const uint32_t   *prims;
     const rp_bvh_box *boxes;
     uint32_t          at[REFIT_PARTS_MAX + 1];  /* part i: halves [at[i], at[i + 1]) */
@@ -521,6 +521,12 @@ typedef struct refit_parts {
     double            weighted[REFIT_PARTS_MAX];
     rp_ticket         ticket;
 } refit_parts;
+
+/* Halves in part i. */
+static inline uint32_t part_size(const refit_parts *p, uint32_t i)
+{
+    return p->at[i + 1] - p->at[i];
+}
 
 /* Finds the parts of a tree of `count` halves whose top is [0, top):
    false when it is not laid out so (too many subtrees, the first not right
@@ -532,15 +538,17 @@ static bool find_parts(const rp_bvh4_node *nodes, uint32_t count, uint32_t halve
     for (uint32_t q = 0; q < top; q++) {
         for (int i = 0; i < 4; i++) {
             const uint32_t c = nodes[q].child[i];
-            if (c == RP_BVH4_EMPTY || nodes[q].count[i] > 0 ||
-                rp_bvh4_child_first(c, halves) < top)
-                continue;   /* a leaf, nothing, or a node of the top */
+            if (c == RP_BVH4_EMPTY || nodes[q].count[i] > 0)
+                continue;   /* nothing, or a leaf */
+            const uint32_t root = rp_bvh4_child_first(c, halves);
+            if (root < top)
+                continue;   /* a node of the top */
             if (n == REFIT_PARTS_MAX)
                 return false;
             uint32_t k = n++;   /* insertion: the roots in order */
-            for (; k > 0 && p->at[k - 1] > rp_bvh4_child_first(c, halves); k--)
+            for (; k > 0 && p->at[k - 1] > root; k--)
                 p->at[k] = p->at[k - 1];
-            p->at[k] = rp_bvh4_child_first(c, halves);
+            p->at[k] = root;
         }
     }
     p->at[n] = count;
@@ -550,12 +558,11 @@ static bool find_parts(const rp_bvh4_node *nodes, uint32_t count, uint32_t halve
         if (p->at[i] >= p->at[i + 1])
             return false;   /* two slots of one node, or past the end */
         uint32_t k = i;     /* insertion: the largest part first */
-        for (; k > 0 && p->at[p->order[k - 1] + 1] - p->at[p->order[k - 1]] <
-                            p->at[i + 1] - p->at[i]; k--)
+        for (; k > 0 && part_size(p, p->order[k - 1]) < part_size(p, i); k--)
             p->order[k] = p->order[k - 1];
         p->order[k] = i;
     }
-    p->count = n;
+    p->parts = n;
     return true;
 }
 
@@ -563,7 +570,7 @@ static bool find_parts(const rp_bvh4_node *nodes, uint32_t count, uint32_t halve
 static void refit_parts_run(void *arg)
 {
     refit_parts *p = arg;
-    for (long k; (k = rp_ticket_take(&p->ticket)) < (long)p->count;) {
+    for (long k; (k = rp_ticket_take(&p->ticket)) < (long)p->parts;) {
         const uint32_t i = p->order[k];
         p->weighted[i] = refit_range(p->nodes, p->halves, p->at[i], p->at[i + 1], p->prims,
                                      p->boxes);
@@ -578,9 +585,9 @@ double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t halves,
     refit_parts p = {.nodes = nodes, .halves = halves, .prims = prims, .boxes = boxes};
     if (top > count || !find_parts(nodes, count, halves, top, &p))
         return rp_bvh4_refit(nodes, count, halves, prims, boxes);
-    rp_thread_run_pair(refit_parts_run, &p, refit_parts_run, &p, threaded && p.count > 1);
+    rp_thread_run_pair(refit_parts_run, &p, refit_parts_run, &p, threaded && p.parts > 1);
     double weighted = 0.0;
-    for (uint32_t i = 0; i < p.count; i++)  /* in one order, whoever refitted them */
+    for (uint32_t i = 0; i < p.parts; i++)  /* in one order, whoever refitted them */
         weighted += p.weighted[i];
     weighted += refit_range(nodes, halves, 0, top, prims, boxes);
     return rp_bvh4_cost_of(nodes, halves, weighted);
