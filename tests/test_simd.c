@@ -7,7 +7,7 @@
  *   - the table: each job gets the kernel of the level in use;
  *   - every kernel this CPU runs against its plain C twin, bit for bit
  *     (the sphere filter, the BVH builder's binning, the ray's walk of a
- *     wide tree), and the walk's SSE2 ordering of a node's children
+ *     wide tree, its refit), and the walk's SSE2 ordering of a node's children
  *     against the insertion sort it replaces.
  *
  * Links the library's objects (raypick_internal_dep): the dispatch is
@@ -29,6 +29,7 @@
 
 #include "simd.h"
 #include "bvh_build.h"
+#include "bvh_refit.h"
 #include "bvh_walk.h"
 #include "ref_quadric.h"
 
@@ -154,6 +155,12 @@ static void table_gives_the_levels_kernel(void **state)
         walk = rp_bvh_walk_avx;
 #endif
     assert_true(rp_simd_bvh_walk() == walk);
+    rp_bvh_refit_fn refit = rp_bvh_refit_base;
+#if RP_SIMD_DISPATCH
+    if (isa >= RP_ISA_AVX)
+        refit = rp_bvh_refit_avx;
+#endif
+    assert_true(rp_simd_bvh_refit() == refit);
 }
 
 /* ---- the sphere filter's kernels against plain C ------------------------ */
@@ -522,6 +529,28 @@ static void order_keys_match_the_insertion_sort(void **state)
     assert_true(sorted > 100000);   /* most cases order three or more */
 }
 
+/* n boxes of sizes over several magnitudes in [-extent, extent]^3, some
+   flat, and a tree over them: a scene's wide tree, every third
+   (tree % 3 == 2) a four-wide one with leaves of up to 8 (a leaf slot of
+   several entries). */
+static void random_tree(test_rng *g, uint32_t n, double extent, int tree, rp_bvh_box *boxes,
+                        uint32_t *tags, rp_bvh *bvh)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const double size = extent * rng_log(g, -4.0, -0.5);
+        for (int a = 0; a < 3; a++) {
+            const float c = (float)rng_uniform(g, -extent, extent);
+            const float h = (float)rng_uniform(g, 0.0, size);
+            boxes[i].min[a] = c - h;
+            boxes[i].max[a] = rng_u32(g) % 16 ? c + h : c - h;   /* some flat */
+        }
+        tags[i] = i;
+    }
+    const rp_bvh_shape four_wide = {8, 1.0, 0, true, 0, 1};
+    assert_true(tree % 3 == 2 ? rp_bvh_build_shaped(boxes, n, &four_wide, bvh)
+                              : rp_bvh_build_tagged(boxes, tags, n, bvh));
+}
+
 typedef struct walk_kernel {
     const char *name;
     rp_isa needs;
@@ -549,22 +578,8 @@ static void bvh_walk_kernels_match_the_baseline_bit_for_bit(void **state)
     for (int tree = 0; tree < trees; tree++) {
         const uint32_t n = 1 + rng_u32(&g) % most;
         const double extent = rng_log(&g, -3.0, 4.0);
-        for (uint32_t i = 0; i < n; i++) {
-            const double size = extent * rng_log(&g, -4.0, -0.5);
-            for (int a = 0; a < 3; a++) {
-                const float c = (float)rng_uniform(&g, -extent, extent);
-                const float h = (float)rng_uniform(&g, 0.0, size);
-                boxes[i].min[a] = c - h;
-                boxes[i].max[a] = rng_u32(&g) % 16 ? c + h : c - h;   /* some flat */
-            }
-            tags[i] = i;
-        }
-        /* a scene's wide tree, every third a four-wide one with leaves of
-           up to 8 (a leaf slot of several entries) */
         rp_bvh bvh;
-        const rp_bvh_shape four_wide = {8, 1.0, 0, true, 0, 1};
-        assert_true(tree % 3 == 2 ? rp_bvh_build_shaped(boxes, n, &four_wide, &bvh)
-                                  : rp_bvh_build_tagged(boxes, tags, n, &bvh));
+        random_tree(&g, n, extent, tree, boxes, tags, &bvh);
         rp_bvh_box root;
         assert_true(rp_bvh4_bounds(bvh.nodes, bvh.node_count, bvh.halves, &root));
         float max_abs = 0.0f;
@@ -621,6 +636,87 @@ static void bvh_walk_kernels_match_the_baseline_bit_for_bit(void **state)
     (void)nodes_compared;
 }
 
+/* ---- the refit's kernels against the baseline --------------------------- */
+
+typedef struct refit_kernel {
+    const char *name;
+    rp_isa needs;
+    rp_bvh_refit_fn fn;
+} refit_kernel;
+
+/* Each refit kernel this CPU runs writes the baseline's boxes and returns
+   its sum, bit for bit: trees of one to 3,000 boxes (scene trees and
+   four-wide ones of several entries a leaf slot), the boxes then moved,
+   grown, shrunk or made flat; the whole tree, then a range of it. */
+static void bvh_refit_kernels_match_the_baseline_bit_for_bit(void **state)
+{
+    (void)state;
+    const refit_kernel kernels[] = {
+#if RP_SIMD_DISPATCH
+        {"avx", RP_ISA_AVX, rp_bvh_refit_avx},
+#endif
+        {"(none)", RP_ISA_COUNT, NULL},
+    };
+    const rp_isa cpu = rp_simd_detect_isa();
+    enum { most = 3000, trees = 60 };
+    static rp_bvh_box boxes[most];
+    static uint32_t tags[most];
+    test_rng g = {0x7e51u};
+    size_t compared = 0, runnable = 0, changed = 0;
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++)
+        runnable += kernels[k].needs <= cpu;
+    for (int tree = 0; tree < trees; tree++) {
+        const uint32_t n = 1 + rng_u32(&g) % most;
+        const double extent = rng_log(&g, -3.0, 4.0);
+        rp_bvh bvh;
+        random_tree(&g, n, extent, tree, boxes, tags, &bvh);
+        for (uint32_t i = 0; i < n; i++) {      /* the objects move */
+            const float d = (float)rng_uniform(&g, -0.1 * extent, 0.1 * extent);
+            const float grow = (float)rng_log(&g, -2.0, 0.5);
+            for (int a = 0; a < 3; a++) {
+                const float c = 0.5f * (boxes[i].min[a] + boxes[i].max[a]) + d;
+                const float h = 0.5f * (boxes[i].max[a] - boxes[i].min[a]) * grow;
+                boxes[i].min[a] = c - h;
+                boxes[i].max[a] = rng_u32(&g) % 16 ? c + h : c - h;
+            }
+        }
+        const size_t bytes = (size_t)bvh.node_count * sizeof *bvh.nodes;
+        rp_bvh4_node *want = malloc(bytes), *got = malloc(bytes);
+        assert_non_null(want);
+        assert_non_null(got);
+        /* the whole tree, then halves [from, to) of the refitted one */
+        const uint32_t from = rng_u32(&g) % bvh.node_count;
+        const uint32_t to = from + 1 + rng_u32(&g) % (bvh.node_count - from);
+        memcpy(want, bvh.nodes, bytes);
+        const double want_all = rp_bvh_refit_base(want, bvh.halves, 0, bvh.node_count, bvh.prims,
+                                                  boxes);
+        changed += memcmp(want, bvh.nodes, bytes) != 0;
+        const double want_range = rp_bvh_refit_base(want, bvh.halves, from, to, bvh.prims, boxes);
+        for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++) {
+            if (kernels[k].needs > cpu)
+                continue;
+            memcpy(got, bvh.nodes, bytes);
+            const double got_all = kernels[k].fn(got, bvh.halves, 0, bvh.node_count, bvh.prims,
+                                                 boxes);
+            const double got_range = kernels[k].fn(got, bvh.halves, from, to, bvh.prims, boxes);
+            if (memcmp(&got_all, &want_all, sizeof got_all) != 0 ||
+                memcmp(&got_range, &want_range, sizeof got_range) != 0 ||
+                memcmp(got, want, bytes) != 0)
+                fail_msg("the %s refit differs from the baseline: tree %d (%u boxes, %u halves)",
+                         kernels[k].name, tree, (unsigned)n, (unsigned)bvh.node_count);
+            compared++;
+        }
+        free(want);
+        free(got);
+        rp_bvh_free(&bvh);
+    }
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++)
+        if (kernels[k].needs > cpu)
+            print_message("the %s refit was not run: this CPU lacks it\n", kernels[k].name);
+    assert_int_equal(compared, (size_t)trees * runnable);
+    assert_true(changed > trees / 2);     /* the moves changed the boxes */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -632,6 +728,7 @@ int main(void)
         cmocka_unit_test(bvh_bin_kernels_match_plain_c_bit_for_bit),
         cmocka_unit_test(order_keys_match_the_insertion_sort),
         cmocka_unit_test(bvh_walk_kernels_match_the_baseline_bit_for_bit),
+        cmocka_unit_test(bvh_refit_kernels_match_the_baseline_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
  *   bvh_build.c      boxes -> binary tree by binned SAH, on threads
  *                    (bvh_partition.c: moving a node's boxes to its sides)
  *   bvh4.c           binary tree -> nodes of four children; refit; cost
+ *                    (bvh_refit.h: the refit's loop, SSE2 and AVX kernels)
  *   mesh_bvh.c       meshes only: nodes of eight, triangles in packets of four
  *   mesh.c, scene.c  the walks
  */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bvh4.h"
+#include "bvh_refit.h"
 #include "bvh_walk.h"
 #include "internal.h"
 #include "thread_internal.h"
@@ -268,142 +269,7 @@ double rp_bvh4_cost_of(const rp_bvh4_node *nodes, uint32_t halves, double weight
     return weighted / root;
 }
 
-/* The refit reads each leaf's boxes at random (boxes are in object order,
-   leaves in tree order): what the node this many places ahead will read
-   is asked for early, so the misses overlap (refit_range's three stages). */
-#define REFIT_AHEAD 16
-
-/* The entry a leaf slot's box starts from: its first; entry 0 for a
-   node's or an empty slot (a read thrown away, cheaper than a branch no
-   CPU guesses: the slots of leaves and of nodes alternate at random). */
-static inline uint32_t leaf_entry(const rp_bvh4_node *n, int i)
-{
-    /* a mask, not a ?: (which compilers turn into that branch) */
-    return n->child[i] & (0u - (uint32_t)(n->count[i] > 0));
-}
-
-#if RP_SIMD_SSE2
-/* The box around the leaf entries [first, first + count), entry first's
-   when count is 0: min and max as (x, y, z, any). */
-static inline void leaf_box4(const uint32_t *prims, uint32_t first, uint32_t count,
-                             const rp_bvh_box *boxes, __m128 *lo, __m128 *hi)
-{
-    /* max read as (min z, max x, y, z): no load past the box */
-    const rp_bvh_box *b = &boxes[prims[first]];
-    __m128 m = _mm_loadu_ps(&b->min[2]);
-    *lo = _mm_loadu_ps(b->min);
-    *hi = _mm_shuffle_ps(m, m, _MM_SHUFFLE(0, 3, 2, 1));
-    for (uint32_t j = first + 1; j < first + count; j++) {
-        b = &boxes[prims[j]];
-        m = _mm_loadu_ps(&b->min[2]);
-        *lo = _mm_min_ps(*lo, _mm_loadu_ps(b->min));
-        *hi = _mm_max_ps(*hi, _mm_shuffle_ps(m, m, _MM_SHUFFLE(0, 3, 2, 1)));
-    }
-}
-
-/* The box around a node's four slots: rows b[0..2] are its slots' min
-   x, y, z, b[3..5] their max (empty slots are inverted boxes). */
-static inline void node_box4(const rp_bvh4_node *n, __m128 *lo, __m128 *hi)
-{
-    __m128 x = _mm_loadu_ps(n->b[0]), y = _mm_loadu_ps(n->b[1]), z = _mm_loadu_ps(n->b[2]);
-    __m128 w = z;
-    _MM_TRANSPOSE4_PS(x, y, z, w);
-    *lo = _mm_min_ps(_mm_min_ps(x, y), _mm_min_ps(z, w));
-    x = _mm_loadu_ps(n->b[3]);
-    y = _mm_loadu_ps(n->b[4]);
-    z = _mm_loadu_ps(n->b[5]);
-    w = z;
-    _MM_TRANSPOSE4_PS(x, y, z, w);
-    *hi = _mm_max_ps(_mm_max_ps(x, y), _mm_max_ps(z, w));
-}
-
-/* Stores half n's rows lo[0..2] (min x, y, z of its four slots) and
-   hi[0..2], and returns its weighted area (node_weighted_area's sum: the
-   same operations, in the same order, two slots at a time in double). */
-static inline double store_rows(rp_bvh4_node *n, const __m128 lo[3], const __m128 hi[3])
-{
-    for (int a = 0; a < 3; a++) {
-        _mm_storeu_ps(n->b[a], lo[a]);
-        _mm_storeu_ps(n->b[3 + a], hi[a]);
-    }
-    const __m128i counts = _mm_loadu_si128((const __m128i *)(const void *)n->count);
-    const __m128i used = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
-                                         _mm_set1_epi32(-1));
-    /* weight: the count, 1 for a node (count 0), 0 for an empty slot */
-    __m128i w = _mm_or_si128(counts, _mm_and_si128(_mm_cmpeq_epi32(counts, _mm_setzero_si128()),
-                                                   _mm_set1_epi32(1)));
-    w = _mm_andnot_si128(used, w);
-    double sum = 0.0;
-    for (int half = 0; half < 2; half++) {
-        __m128d d[3];
-        for (int a = 0; a < 3; a++) {
-            const __m128 l = half ? _mm_movehl_ps(lo[a], lo[a]) : lo[a];
-            const __m128 h = half ? _mm_movehl_ps(hi[a], hi[a]) : hi[a];
-            d[a] = _mm_sub_pd(_mm_cvtps_pd(h), _mm_cvtps_pd(l));
-        }
-        __m128d area = _mm_add_pd(_mm_add_pd(_mm_mul_pd(d[0], d[1]), _mm_mul_pd(d[1], d[2])),
-                                  _mm_mul_pd(d[2], d[0]));
-        /* rp_bvh4_half_area: 0 unless dx >= 0 (inverted: an empty slot) */
-        area = _mm_and_pd(area, _mm_cmpge_pd(d[0], _mm_setzero_pd()));
-        const __m128i wh = half ? _mm_srli_si128(w, 8) : w;
-        area = _mm_mul_pd(area, _mm_cvtepi32_pd(wh));
-        sum += _mm_cvtsd_f64(area);
-        sum += _mm_cvtsd_f64(_mm_unpackhi_pd(area, area));
-    }
-    return sum;
-}
-
-/* Refits half n from its children (nodes of `halves` halves); returns
-   its weighted area (the same sum, in the same order, as
-   node_weighted_area). */
-static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
-                         const uint32_t *prims, const rp_bvh_box *boxes)
-{
-    __m128 lo[4], hi[4];
-    const __m128 empty = _mm_castsi128_ps(
-        _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->child),
-                        _mm_set1_epi32(-1)));
-    const __m128 leaf = _mm_castsi128_ps(   /* counts are below 2^31 */
-        _mm_cmpgt_epi32(_mm_loadu_si128((const __m128i *)(const void *)n->count),
-                        _mm_setzero_si128()));
-    if (_mm_movemask_ps(_mm_or_ps(empty, leaf)) == 15) {
-        /* leaves only, as most halves (the bottom of the tree): every
-           slot reads a box, an empty one entry 0's, then drops it (no
-           branch on what a slot holds, which no CPU guesses) */
-        for (int i = 0; i < 4; i++)
-            leaf_box4(prims, leaf_entry(n, i), n->count[i], boxes, &lo[i], &hi[i]);
-        _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
-        _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
-        for (int a = 0; a < 3; a++) {     /* empty slots: inverted boxes */
-            lo[a] = _mm_or_ps(_mm_and_ps(empty, _mm_set1_ps(INFINITY)),
-                              _mm_andnot_ps(empty, lo[a]));
-            hi[a] = _mm_or_ps(_mm_and_ps(empty, _mm_set1_ps(-INFINITY)),
-                              _mm_andnot_ps(empty, hi[a]));
-        }
-        return store_rows(n, lo, hi);
-    }
-    for (int i = 0; i < 4; i++) {
-        if (n->child[i] == RP_BVH4_EMPTY) {
-            lo[i] = _mm_set1_ps(INFINITY);
-            hi[i] = _mm_set1_ps(-INFINITY);
-        } else if (n->count[i] > 0) {
-            leaf_box4(prims, n->child[i], n->count[i], boxes, &lo[i], &hi[i]);
-        } else {
-            const uint32_t first = rp_bvh4_child_first(n->child[i], halves);
-            node_box4(&nodes[first], &lo[i], &hi[i]);
-            if (rp_bvh4_child_halves(n->child[i], halves) == 2) {
-                __m128 l, u;
-                node_box4(&nodes[first + 1], &l, &u);
-                lo[i] = _mm_min_ps(lo[i], l);
-                hi[i] = _mm_max_ps(hi[i], u);
-            }
-        }
-    }
-    _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
-    _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
-    return store_rows(n, lo, hi);
-}
-#else
+#if !RP_SIMD_SSE2     /* the plain C twins of bvh_refit.h's SSE2 refit */
 /* The box around the leaf entries [first, first + count). */
 static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
                      const rp_bvh_box *boxes, float lo[3], float hi[3])
@@ -420,8 +286,10 @@ static void leaf_box(const uint32_t *prims, uint32_t first, uint32_t count,
     }
 }
 
-static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
-                         const uint32_t *prims, const rp_bvh_box *boxes)
+/* rp_bvh_refit_node_simd: half n's boxes from its children's; returns its
+   weighted area. */
+static double refit_node_plain(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
+                               const uint32_t *prims, const rp_bvh_box *boxes)
 {
     for (int i = 0; i < 4; i++) {
         if (n->child[i] == RP_BVH4_EMPTY)
@@ -441,59 +309,14 @@ static double refit_node(rp_bvh4_node *nodes, uint32_t halves, rp_bvh4_node *n,
 }
 #endif
 
-/* The first entry of half n's first leaf slot (0 when it has none): its
-   leaf entries lie from there on, most within one line of prims. */
-static inline uint32_t first_leaf_entry(const rp_bvh4_node *n)
+double rp_bvh_refit_base(rp_bvh4_node *nodes, uint32_t halves, uint32_t from, uint32_t to,
+                         const uint32_t *prims, const rp_bvh_box *boxes)
 {
-    return n->count[0] > 0   ? n->child[0]
-           : n->count[1] > 0 ? n->child[1]
-           : n->count[2] > 0 ? n->child[2]
-           : n->count[3] > 0 ? n->child[3]
-                             : 0u;
-}
-
-/* Asks for the boxes of half n's leaf entries: the refit's reads at
-   random. */
-static inline void refit_prefetch_leaves(const rp_bvh4_node *n, const uint32_t *prims,
-                                         const rp_bvh_box *boxes)
-{
-    for (int i = 0; i < 4; i++) {
-        const uint32_t first = leaf_entry(n, i);
-        const rp_bvh_box *b = &boxes[prims[first]];
-        RP_PREFETCH(b->min);    /* both lines a box may straddle */
-        RP_PREFETCH(&b->max[2]);
-        for (uint32_t j = first + 1; j < first + n->count[i]; j++) {   /* leaves of more */
-            b = &boxes[prims[j]];
-            RP_PREFETCH(b->min);
-            RP_PREFETCH(&b->max[2]);
-        }
-    }
-}
-
-/* Refits halves [from, to), which hold their own children or refitted
-   ones; returns their weighted area (rp_bvh4_weighted_area). */
-static double refit_range(rp_bvh4_node *nodes, uint32_t halves, uint32_t from, uint32_t to,
-                          const uint32_t *prims, const rp_bvh_box *boxes)
-{
-    double weighted = 0.0;
-    /* children come after their parents: backwards, every child node is
-       refitted before the slot that holds it is. Three stages ahead: a
-       half's lines, then its leaf entries (backwards streams, which the
-       hardware's prefetcher is slow to follow), then their boxes. The
-       child nodes a half reads were refitted earlier in this pass, mostly
-       still in cache (asking for them too measured no faster). */
-    for (uint32_t q = to; q-- > from;) {
-        if (q >= from + 3 * REFIT_AHEAD) {
-            RP_PREFETCH(&nodes[q - 3 * REFIT_AHEAD]);
-            RP_PREFETCH((const char *)&nodes[q - 3 * REFIT_AHEAD] + 64);
-        }
-        if (q >= from + 2 * REFIT_AHEAD)
-            RP_PREFETCH(&prims[first_leaf_entry(&nodes[q - 2 * REFIT_AHEAD])]);
-        if (q >= from + REFIT_AHEAD)
-            refit_prefetch_leaves(&nodes[q - REFIT_AHEAD], prims, boxes);
-        weighted += refit_node(nodes, halves, &nodes[q], prims, boxes);
-    }
-    return weighted;
+#if RP_SIMD_SSE2
+    return rp_bvh_refit_loop(nodes, halves, from, to, prims, boxes, rp_bvh_refit_node_simd);
+#else
+    return rp_bvh_refit_loop(nodes, halves, from, to, prims, boxes, refit_node_plain);
+#endif
 }
 
 double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const uint32_t *prims,
@@ -501,7 +324,7 @@ double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const
 {
     if (count == 0)
         return 0.0;
-    return rp_bvh4_cost_of(nodes, halves, refit_range(nodes, halves, 0, count, prims, boxes));
+    return rp_bvh4_cost_of(nodes, halves, rp_simd_bvh_refit()(nodes, halves, 0, count, prims, boxes));
 }
 
 /* A tree as the builder lays it out: the top's nodes [0, top), then
@@ -512,6 +335,7 @@ double rp_bvh4_refit(rp_bvh4_node *nodes, uint32_t count, uint32_t halves, const
 #define REFIT_PARTS_MAX 128
 
 typedef struct refit_parts {
+    rp_bvh_refit_fn   refit;                    /* the kernel (simd.c)            */
     rp_bvh4_node     *nodes;
     uint32_t          halves, parts;
     const uint32_t   *prims;
@@ -572,8 +396,8 @@ static void refit_parts_run(void *arg)
     refit_parts *p = arg;
     for (long k; (k = rp_ticket_take(&p->ticket)) < (long)p->parts;) {
         const uint32_t i = p->order[k];
-        p->weighted[i] = refit_range(p->nodes, p->halves, p->at[i], p->at[i + 1], p->prims,
-                                     p->boxes);
+        p->weighted[i] = p->refit(p->nodes, p->halves, p->at[i], p->at[i + 1], p->prims,
+                                  p->boxes);
     }
 }
 
@@ -582,14 +406,15 @@ double rp_bvh4_refit_split(rp_bvh4_node *nodes, uint32_t count, uint32_t halves,
 {
     if (count == 0)
         return 0.0;
-    refit_parts p = {.nodes = nodes, .halves = halves, .prims = prims, .boxes = boxes};
+    refit_parts p = {.refit = rp_simd_bvh_refit(), .nodes = nodes, .halves = halves,
+                     .prims = prims, .boxes = boxes};
     if (top > count || !find_parts(nodes, count, halves, top, &p))
         return rp_bvh4_refit(nodes, count, halves, prims, boxes);
     rp_thread_run_pair(refit_parts_run, &p, refit_parts_run, &p, threaded && p.parts > 1);
     double weighted = 0.0;
     for (uint32_t i = 0; i < p.parts; i++)  /* in one order, whoever refitted them */
         weighted += p.weighted[i];
-    weighted += refit_range(nodes, halves, 0, top, prims, boxes);
+    weighted += p.refit(nodes, halves, 0, top, prims, boxes);
     return rp_bvh4_cost_of(nodes, halves, weighted);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "simd.h"
+#include "bvh_refit.h"  /* the refit's kernels in the table */
 #include "bvh_walk.h"   /* the walk's kernels in the table */
 #include "thread_internal.h"
 
@@ -169,4 +170,20 @@ rp_bvh_walk_fn rp_simd_bvh_walk(void)
 {
     RP_SIMD_PICK(bvh_walks, rp_simd_isa());
     return rp_bvh_walk_base;
+}
+
+static const struct {
+    rp_isa isa;
+    rp_bvh_refit_fn fn;
+} bvh_refits[] = {
+#if RP_SIMD_DISPATCH
+    {RP_ISA_AVX, rp_bvh_refit_avx},
+#endif
+    {RP_ISA_SCALAR, rp_bvh_refit_base},  /* SSE2 where compiled in (bvh_refit.h) */
+};
+
+rp_bvh_refit_fn rp_simd_bvh_refit(void)
+{
+    RP_SIMD_PICK(bvh_refits, rp_simd_isa());
+    return rp_bvh_refit_base;
 }

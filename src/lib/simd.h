@@ -123,6 +123,15 @@ rp_bvh_bin_fn rp_simd_bvh_bin(void);
 /* A ray's walk of a wide tree (bvh_walk.h). */
 rp_bvh_walk_fn rp_simd_bvh_walk(void);
 
+/* bvh_refit.h's job, for the same reason: refits halves [from, to) of a
+   wide tree and returns their weighted area. */
+struct rp_bvh4_node;
+typedef double (*rp_bvh_refit_fn)(struct rp_bvh4_node *nodes, uint32_t halves, uint32_t from,
+                                  uint32_t to, const uint32_t *prims, const rp_bvh_box *boxes);
+
+/* The refit of a wide tree's halves (bvh_refit.h). */
+rp_bvh_refit_fn rp_simd_bvh_refit(void);
+
 /* Asks for the cache line at p ahead of its use (a hint: the walks start
    loading a child's lines as soon as its box is hit, so misses overlap).
    On x86 an asm statement, not __builtin_prefetch: gcc 12's dead code
