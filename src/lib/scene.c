@@ -154,6 +154,20 @@ struct rp_scene {
    freshly built one's by this factor. */
 #define RP_SCENE_REBUILD_FACTOR 2.0
 
+/* The refit and the ranges' pass run on two threads from this many
+   halves on. Starting a thread costs 75-80 us of CPU on a virtual machine
+   whose other core has been idle (docs/performance.md, "The refit and the
+   snapshot"): below about 50,000 spheres (15,000 halves) one thread's
+   refit was done sooner, and always with less CPU. */
+#define RP_SCENE_THREADS_FROM_HALVES 16384
+
+/* Two threads for a pass over the tree's halves: enough of them, and a
+   second core. */
+static bool threads_pay(uint32_t halves)
+{
+    return halves >= RP_SCENE_THREADS_FROM_HALVES && rp_cpu_count() > 1;
+}
+
 /* The scene's object count must fit an int (the index type). */
 #define RP_SCENE_MAX_OBJECTS ((size_t)INT_MAX)
 
@@ -910,9 +924,8 @@ static bool rebuild(rp_scene *s)
         rp_bvh_free(&bin);
         return false;
     }
-    /* two threads pay from some thousands of nodes on (as the refit) */
     rp_bvh4_ranges(bin.nodes, bin.node_count, bin.halves, bin.top_count, bin.half,
-                   bin.node_count > 4096 && rp_cpu_count() > 1, ranges);
+                   threads_pay(bin.node_count), ranges);
     free_tree(s);
     s->leaf_mask = leaf_mask;
     s->node_masks = node_masks;
@@ -950,10 +963,8 @@ bool rp_scene_build(rp_scene *s)
         if (!reserve_masks(s))          /* before anything changes */
             return false;
         if (s->moved) {
-            /* two threads pay from some thousands of nodes on */
-            bool threaded = s->node_count > 4096 && rp_cpu_count() > 1;
             double cost = rp_bvh4_refit_split(s->nodes, s->node_count, s->halves, s->top_count,
-                                              s->prims, s->box, threaded);
+                                              s->prims, s->box, threads_pay(s->node_count));
             update_max_abs(s);
             /* A refitted tree keeps its shape; when objects have moved so
                far that its boxes overlap badly, a rebuild pays for itself.
