@@ -31,12 +31,13 @@ static int setup_full(void **state)
 }
 
 /* The same with fewer objects at a smaller RAYPICK_TEST_SCALE: at least
-   40,000, above the builder's threaded subtrees (bvh_build.c: SUBTREE_MIN)
-   and the threaded refit (scene.c: over 4096 nodes). */
+   60,000, above the builder's threaded subtrees (bvh_build.c: SUBTREE_MIN)
+   and the threaded refit (scene.c: RP_SCENE_THREADS_FROM_HALVES, 16,384
+   halves; 60,000 of these objects make 23,528). */
 static int setup(void **state)
 {
     char err[128] = "";
-    *state = lesson1_many_create(7, (int)test_scaled(LESSON1_MANY_OBJECTS, 40000), err, sizeof err);
+    *state = lesson1_many_create(7, (int)test_scaled(LESSON1_MANY_OBJECTS, 60000), err, sizeof err);
     return *state ? 0 : -1;
 }
 
