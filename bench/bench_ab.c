@@ -14,11 +14,12 @@
  * knot, rp_intersect_ray_mesh), knot-1m (its 1M-triangle version),
  * spheres-refit and mixed-refit (every object of spheres or mixed moved,
  * then rp_scene_build: a refit, its CPU time alone; mixed-refit-30k on
- * 30,000 of them, where whether a second thread pays is the question), or
- * all (the default). PASSES: 21 unless given (odd: a median is a pass).
+ * 30,000 of them, where whether a second thread pays is the question),
+ * spheres-build and mixed-build (a new scene of them built: rp_scene_build
+ * alone, the adds before it not counted), or all (the default). PASSES: 21 unless given (odd: a median is a pass).
  * Prints the CPU, each workload's CPU time per ray (per refit) for A and
- * B and the median of B/A over the passes, for a refit the wall clock's
- * too; the picks of A and B must agree (else the exit status is 1). Linux
+ * B and the median of B/A over the passes, for a refit or a build the
+ * wall clock's too; the picks of A and B must agree (else the exit status is 1). Linux
  * only (dlopen).
  */
 #define _GNU_SOURCE 1   /* dlopen's RTLD_LOCAL with -std=c11 */
@@ -187,7 +188,8 @@ static void move_object(const library *l, rp_scene *s, int i, const object *o, f
     }
 }
 
-static rp_scene *make_scene(const library *l, const object *o, int n)
+/* A scene of the objects, not built yet. */
+static rp_scene *add_objects(const library *l, const object *o, int n)
 {
     rp_scene *s = l->scene_create();
     for (int i = 0; i < n; i++) {
@@ -198,10 +200,21 @@ static rp_scene *make_scene(const library *l, const object *o, int n)
         default: l->add_obb(s, &o[i].as.obb); break;
         }
     }
+    return s;
+}
+
+static void build_scene(const library *l, rp_scene *s)
+{
     if (!l->scene_build(s)) {
         fprintf(stderr, "bench_ab: %s: rp_scene_build failed\n", l->path);
         exit(2);
     }
+}
+
+static rp_scene *make_scene(const library *l, const object *o, int n)
+{
+    rp_scene *s = add_objects(l, o, n);
+    build_scene(l, s);
     return s;
 }
 
@@ -225,9 +238,11 @@ typedef struct side {
     const library *l;
     rp_scene *scene;
     rp_mesh *mesh;
-    /* refit workloads: the scene's objects, and the passes so far */
+    /* refit and build workloads: the scene's objects, and the passes so
+       far; build: each pass makes the scene anew */
     const object *objects;
     int n, moves;
+    bool build;
 } side;
 
 enum { RAYS = 20000, REFIT_RAYS = 1000 };
@@ -250,17 +265,20 @@ static long picks(const side *s, const rp_ray *rays, int n)
 
 /* A refit pass: every object moved (0.5 along x, back again the next
    pass), then rp_scene_build: its CPU and wall time, and the picks of the
-   first REFIT_RAYS rays after it (the check). */
+   first REFIT_RAYS rays after it (the check). A build pass the same, on
+   a new scene of the objects. */
 static long refit_pass(side *s, const rp_ray *rays, double *cpu_ms, double *wall_ms)
 {
-    const float d = (s->moves++ & 1) ? 0.0f : 0.5f;
-    for (int i = 0; i < s->n; i++)
-        move_object(s->l, s->scene, i, &s->objects[i], d);
-    const double c0 = bench_process_cpu_seconds(), w0 = bench_now_seconds();
-    if (!s->l->scene_build(s->scene)) {
-        fprintf(stderr, "bench_ab: %s: rp_scene_build failed\n", s->l->path);
-        exit(2);
+    if (s->build) {
+        s->l->scene_destroy(s->scene);
+        s->scene = add_objects(s->l, s->objects, s->n);
+    } else {
+        const float d = (s->moves++ & 1) ? 0.0f : 0.5f;
+        for (int i = 0; i < s->n; i++)
+            move_object(s->l, s->scene, i, &s->objects[i], d);
     }
+    const double c0 = bench_process_cpu_seconds(), w0 = bench_now_seconds();
+    build_scene(s->l, s->scene);
     *wall_ms = (bench_now_seconds() - w0) * 1e3;
     *cpu_ms = (bench_process_cpu_seconds() - c0) * 1e3;
     return picks(s, rays, REFIT_RAYS);
@@ -301,7 +319,7 @@ static bool compare(const char *name, side sides[2], const rp_ray *rays, int pas
     const double lo = ratio[0], hi = ratio[passes - 1];
     const bool refit = sides[0].objects != NULL;
     const double per = refit ? 1.0 : 1e3 / RAYS;     /* ms a refit, us a ray */
-    const char *unit = refit ? "ms/refit" : "us/ray";
+    const char *unit = sides[0].build ? "ms/build" : refit ? "ms/refit" : "us/ray";
     printf("  %-15s A %.3f %s, B %.3f %s (CPU, means of %d passes); "
            "B/A median %.3f (passes %.3f .. %.3f); picks %s\n",
            name, total[0] * per / passes, unit, total[1] * per / passes, unit, passes, med, lo,
@@ -314,12 +332,13 @@ static bool compare(const char *name, side sides[2], const rp_ray *rays, int pas
 }
 
 static bool run_scene(const char *name, const library lib[2], int n, bool mixed, double e,
-                      bool refit, int passes)
+                      bool refit, bool build, int passes)
 {
     object *o = make_objects(n, mixed, e);
     side s[2];
     for (int k = 0; k < 2; k++)
-        s[k] = (side){&lib[k], make_scene(&lib[k], o, n), NULL, refit ? o : NULL, n, 0};
+        s[k] = (side){&lib[k], make_scene(&lib[k], o, n), NULL, refit || build ? o : NULL, n, 0,
+                      build};
     static rp_ray rays[RAYS];
     make_rays(rays, RAYS, e, 12345u);
     const bool ok = compare(name, s, rays, passes);
@@ -334,7 +353,8 @@ static bool run_knot(const char *name, const library lib[2], int segs, int sides
     mesh m = make_knot(segs, sides, 0.3);
     side s[2];
     for (int k = 0; k < 2; k++) {
-        s[k] = (side){&lib[k], NULL, lib[k].mesh_create(m.pos, m.nv, 0, m.idx, m.nt), NULL, 0, 0};
+        s[k] = (side){&lib[k], NULL, lib[k].mesh_create(m.pos, m.nv, 0, m.idx, m.nt), NULL, 0, 0,
+                      false};
         if (s[k].mesh == NULL) {
             fprintf(stderr, "bench_ab: %s: rp_mesh_create failed\n", lib[k].path);
             exit(2);
@@ -354,7 +374,8 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: bench_ab A.so B.so [spheres|mixed|mixed-10k|knot|knot-1m|"
-                        "spheres-refit|mixed-refit|mixed-refit-30k|all [PASSES]]\n");
+                        "spheres-refit|mixed-refit|mixed-refit-30k|spheres-build|mixed-build|"
+                        "all [PASSES]]\n");
         return 2;
     }
     const char *which = argc > 3 ? argv[3] : "all";
@@ -377,25 +398,27 @@ int main(int argc, char **argv)
     const struct {
         const char *name;
         int n;          /* objects; 0: the knot of segs x sides */
-        bool mixed, refit;
+        bool mixed, refit, build;
         double e;
         int segs, sides;
     } work[] = {
-        {"spheres", 1000000, false, false, 1000.0, 0, 0},
-        {"mixed", 100000, true, false, 300.0, 0, 0},
-        {"mixed-10k", 10000, true, false, 140.0, 0, 0},
-        {"knot", 0, false, false, 0.0, 1000, 30},
-        {"knot-1m", 0, false, false, 0.0, 5000, 100},
-        {"spheres-refit", 1000000, false, true, 1000.0, 0, 0},
-        {"mixed-refit", 100000, true, true, 300.0, 0, 0},
-        {"mixed-refit-30k", 30000, true, true, 200.0, 0, 0},   /* as dense: 300 cbrt(0.3) */
+        {"spheres", 1000000, false, false, false, 1000.0, 0, 0},
+        {"mixed", 100000, true, false, false, 300.0, 0, 0},
+        {"mixed-10k", 10000, true, false, false, 140.0, 0, 0},
+        {"knot", 0, false, false, false, 0.0, 1000, 30},
+        {"knot-1m", 0, false, false, false, 0.0, 5000, 100},
+        {"spheres-refit", 1000000, false, true, false, 1000.0, 0, 0},
+        {"mixed-refit", 100000, true, true, false, 300.0, 0, 0},
+        {"mixed-refit-30k", 30000, true, true, false, 200.0, 0, 0},   /* as dense: 300 cbrt(0.3) */
+        {"spheres-build", 1000000, false, false, true, 1000.0, 0, 0},
+        {"mixed-build", 100000, true, false, true, 300.0, 0, 0},
     };
     for (size_t w = 0; w < sizeof work / sizeof work[0]; w++) {
         if (!all && strcmp(which, work[w].name) != 0)
             continue;
         any = true;
         ok &= work[w].n > 0 ? run_scene(work[w].name, lib, work[w].n, work[w].mixed, work[w].e,
-                                        work[w].refit, passes)
+                                        work[w].refit, work[w].build, passes)
                             : run_knot(work[w].name, lib, work[w].segs, work[w].sides, passes);
     }
     if (!any) {
