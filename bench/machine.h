@@ -1,7 +1,9 @@
 /* machine.h: the machine a benchmark's figures come from: the CPU model
    and its AVX level (from /proc/cpuinfo where there is one: the level the
    library's run-time kernels take, src/lib/simd.c, unless RAYPICK_SIMD
-   caps it) and the SIMD compiled in (src/lib/simd.h decides it; the
+   caps it), its cpuid family, model and stepping and its cache (virtual
+   machines of two CPU generations both call themselves "Intel(R) Xeon(R)
+   Processor"), and the SIMD compiled in (src/lib/simd.h decides it; the
    benchmarks are built with the same flags). */
 #ifndef RP_BENCH_MACHINE_H
 #define RP_BENCH_MACHINE_H
@@ -31,25 +33,42 @@ static inline const char *bench_isa_of_flags(char *flags_line)
     return rp_simd_isa_name(isa);
 }
 
+/* The value of a /proc/cpuinfo line "key<tabs>: value" into out (its first
+   such line only: out still empty), without the newline. */
+static inline void bench_cpuinfo_field(const char *line, const char *key, char *out, size_t size)
+{
+    const size_t n = strlen(key);
+    const char *colon = strchr(line, ':');
+    if (out[0] != '\0' || colon == NULL || strncmp(line, key, n) != 0 ||
+        strspn(line + n, " \t") != (size_t)(colon - line) - n)
+        return;     /* another key, or one that only starts with this one */
+    snprintf(out, size, "%s", colon[1] == ' ' ? colon + 2 : colon + 1);
+    out[strcspn(out, "\n")] = '\0';
+}
+
 static inline void bench_print_machine(void)
 {
-    char line[8192], model[256] = "unknown";
+    char line[8192], model[256] = "", family[32] = "", number[32] = "", stepping[32] = "",
+                     cache[64] = "";
     const char *isa = "unknown";
     FILE *f = fopen("/proc/cpuinfo", "r");
     while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        const char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon != NULL && strcmp(model, "unknown") == 0) {
-            snprintf(model, sizeof model, "%s", colon + 2);
-            model[strcspn(model, "\n")] = '\0';
-        } else if (strncmp(line, "flags", 5) == 0 && strcmp(isa, "unknown") == 0) {
+        bench_cpuinfo_field(line, "model name", model, sizeof model);
+        bench_cpuinfo_field(line, "cpu family", family, sizeof family);
+        bench_cpuinfo_field(line, "model", number, sizeof number);
+        bench_cpuinfo_field(line, "stepping", stepping, sizeof stepping);
+        bench_cpuinfo_field(line, "cache size", cache, sizeof cache);
+        if (strncmp(line, "flags", 5) == 0 && strcmp(isa, "unknown") == 0)
             isa = bench_isa_of_flags(line + 5);
-        }
     }
     if (f != NULL)
         fclose(f);
     const char *cap = getenv("RAYPICK_SIMD");
-    printf("CPU: %s (%s); SIMD: %s compiled in%s%s%s\n", model, isa,
-           RP_SIMD_SSE2 ? "SSE2" : "none (plain C)",
+    printf("CPU: %s (%s)", model[0] ? model : "unknown", isa);
+    if (family[0] && number[0])
+        printf(", family %s model %s stepping %s, cache %s", family, number,
+               stepping[0] ? stepping : "?", cache[0] ? cache : "?");
+    printf("; SIMD: %s compiled in%s%s%s\n", RP_SIMD_SSE2 ? "SSE2" : "none (plain C)",
            RP_SIMD_DISPATCH ? ", run-time kernels" : "", cap ? ", RAYPICK_SIMD=" : "",
            cap ? cap : "");
 }
