@@ -317,14 +317,14 @@ static bool compare(const char *name, side sides[2], const rp_ray *rays, int pas
     }
     const double med = bench_median(ratio, passes);   /* sorts them */
     const double lo = ratio[0], hi = ratio[passes - 1];
-    const bool refit = sides[0].objects != NULL;
-    const double per = refit ? 1.0 : 1e3 / RAYS;     /* ms a refit, us a ray */
-    const char *unit = sides[0].build ? "ms/build" : refit ? "ms/refit" : "us/ray";
+    const bool one_build = sides[0].objects != NULL;   /* a pass is one rp_scene_build */
+    const double per = one_build ? 1.0 : 1e3 / RAYS;   /* ms a build or refit, us a ray */
+    const char *unit = sides[0].build ? "ms/build" : one_build ? "ms/refit" : "us/ray";
     printf("  %-15s A %.3f %s, B %.3f %s (CPU, means of %d passes); "
            "B/A median %.3f (passes %.3f .. %.3f); picks %s\n",
            name, total[0] * per / passes, unit, total[1] * per / passes, unit, passes, med, lo,
            hi, sum[0] == sum[1] ? "agree" : "DIFFER");
-    if (refit)      /* the wall clock: what a second thread is for */
+    if (one_build)  /* the wall clock: what a second thread is for */
         printf("  %-15s A %.3f %s, B %.3f %s (wall, means); B/A median %.3f\n", "",
                wall_total[0] / passes, unit, wall_total[1] / passes, unit,
                bench_median(wall_ratio, passes));
