@@ -465,7 +465,10 @@ static uint32_t build_subtree(rp_bvh_prim *p, rp_bvh2_node *nodes, const rp_bvh_
  *    subtree's object indices and tags;
  * 3. the top is collapsed over the subtrees' BVH4 roots, and the threads'
  *    nodes are copied behind it, subtree by subtree in object order, on
- *    two threads, which also sum the tree's SAH cost.
+ *    two threads, which also sum the tree's SAH cost; into the records'
+ *    block when they fit, whose pages the records have touched already
+ *    (the kernel zeroes each fresh page on its first write: on the
+ *    project's virtual machines a quarter of a big build's time).
  * Which thread builds which subtree changes nothing but the time.
  */
 #define SUBTREES 16
@@ -531,6 +534,47 @@ static bool reserve4(build_job *j, uint32_t more)
     return true;
 }
 
+/* About the halves a tree of `count` objects takes: a scene's wide tree
+   took 0.39-0.40 an object (1M spheres, 100k mixed objects), a mesh's
+   four-wide one 0.044 a triangle. An estimate, not a bound: build and
+   reserve4 manage without it. */
+static uint64_t halves_expected(uint32_t count, uint32_t halves)
+{
+    return halves == 2 ? (uint64_t)count * 27 / 64 : (uint64_t)count / 16;
+}
+
+/* The records' block: room for the records, and for the nodes when they
+   come to about halves_expected (build puts them there, as the block is
+   warm by then). Pages that neither touches are never backed. */
+static size_t records_bytes(uint32_t count, uint32_t halves)
+{
+    const uint64_t records = (uint64_t)count * sizeof(rp_bvh_prim);
+    const uint64_t nodes = (halves_expected(count, halves) + 2 * SUBTREES) * sizeof(rp_bvh4_node);
+    const uint64_t bytes = records > nodes ? records : nodes;
+    return bytes <= SIZE_MAX ? (size_t)bytes : SIZE_MAX;    /* (then no allocation succeeds) */
+}
+
+/* A job's list whose share of the expected halves takes this many bytes
+   or more gets its room at once (first_reserve). Blocks that big come
+   fresh from the system anyway (glibc maps anything over 32 MiB), and a
+   list growing by doubling copies itself into fresh pages each time; a
+   smaller list grows as before, in blocks the allocator recycles. */
+#define FIRST_RESERVE_FROM ((uint64_t)16 << 20)
+
+/* A job's first room for BVH4 nodes (0: none, for a small build): its
+   share of the expected halves, and the most that collapsing its biggest
+   subtree asks for, so that its list does not have to grow. Only the
+   part the job writes is ever touched. */
+static uint32_t first_reserve(uint32_t count, const rp_bvh_shape *shape, int workers,
+                              uint32_t scratch_nodes)
+{
+    const uint64_t share = halves_expected(count, rp_bvh_halves(shape)) / (uint64_t)workers;
+    if (share * sizeof(rp_bvh4_node) < FIRST_RESERVE_FROM)
+        return 0;
+    const uint64_t r = share + (uint64_t)scratch_nodes * rp_bvh_halves(shape);
+    return r < UINT32_MAX / 2 ? (uint32_t)r : UINT32_MAX / 2;
+}
+
 /* Builds subtree s into scratch (its root at 0), collapses it into the
    job's BVH4 list, and marks its root in the top accordingly. */
 static void build_one(build_job *j, subtree *s, rp_bvh2_node *scratch)
@@ -567,7 +611,7 @@ static void build_job_run(void *arg)
     build_job *j = arg;
     /* one scratch array, reused */
     rp_bvh2_node *scratch = rp_alloc_large((size_t)j->scratch_nodes * sizeof *scratch);
-    j->failed = scratch == NULL;
+    j->failed |= scratch == NULL;
     while (!j->failed) {
         long next = rp_ticket_take(j->ticket);
         if (next >= j->subs)
@@ -787,7 +831,11 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
     memset(out, 0, sizeof *out);
     if (count == 0)
         return false;
-    rp_bvh_prim *p = rp_alloc_large((size_t)count * sizeof *p);
+    /* the records' block, dead once the subtrees are built, then takes
+       the tree's nodes when they fit (records_bytes): fresh memory costs
+       a page fault and the kernel's zeroing of every page it touches */
+    const size_t p_bytes = records_bytes(count, rp_bvh_halves(shape));
+    rp_bvh_prim *p = rp_alloc_large(p_bytes);
     uint32_t *prims = rp_alloc_large((size_t)count * sizeof *prims);
     uint32_t *tags_out = tags ? rp_alloc_large((size_t)count * sizeof *tags_out) : NULL;
     if (p == NULL || prims == NULL || (tags != NULL && tags_out == NULL)) {
@@ -829,10 +877,11 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
                        w,     &ticket, scratch_nodes, NULL, 0,     0,   false};
         jobs[w] = j;
     }
+    for (int w = 0; w < workers && n > 0; w++)
+        jobs[w].failed = !reserve4(&jobs[w], first_reserve(count, shape, workers, scratch_nodes));
     if (n > 0)
         run_workers(jobs, workers);
     exact_boxes(p, top, 0, used);
-    rp_free_large(p);
     bool failed = false;
     for (int w = 0; w < workers; w++)
         failed |= jobs[w].failed;
@@ -853,7 +902,10 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
         top_count = collapse_top(top, sub, n, halves, top4);
     rp_bvh4_node *nodes = NULL;
     if (!failed && (top_count > 0 || total > 0) && total <= UINT32_MAX)
-        nodes = rp_alloc_large((size_t)total * sizeof *nodes);
+        nodes = total * sizeof *nodes <= p_bytes ? (rp_bvh4_node *)(void *)p
+                                                 : rp_alloc_large((size_t)total * sizeof *nodes);
+    if ((void *)nodes != (void *)p)
+        rp_free_large(p);
     if (nodes == NULL) {
         free_jobs(jobs, workers);
         rp_free_large(prims);
