@@ -209,7 +209,10 @@ static inline int rp_bvh4_layer_slots(const rp_bvh4_masks *m, uint32_t layers)
  * than the ray truly meets it. Three things could make a plain slab test
  * reject one:
  * 1. Rounding in the slab test itself: Ize, "Robust BVH Ray Traversal"
- *    (JCGT 2013), scales the far distance by 1 + 2 gamma(3).
+ *    (JCGT 2013), scales the far distance by 1 + 2 gamma(3). Here the far
+ *    slabs use 1/d times that, rounded once more (inv_far): the far
+ *    distance then carries four roundings of at most eps each, still less
+ *    than the scale adds, and the test saves a multiply on its chain.
  * 2. A primitive test may report a hit a few ulps (of the larger of
  *    |origin| and |coordinate|) outside the primitive's true outline (the
  *    watertight triangle test decides on sheared coordinates). Every box
@@ -225,10 +228,11 @@ static inline int rp_bvh4_layer_slots(const rp_bvh4_masks *m, uint32_t layers)
  */
 typedef struct rp_bvh4_ray {
 #if RP_SIMD_SSE2
-    __m128 o_near4[3], o_far4[3], inv4[3];   /* the three below, in every lane */
+    __m128 o_near4[3], o_far4[3], inv4[3], inv_far4[3];   /* the four below, in every lane */
 #endif
     float  o_near[3], o_far[3];   /* the origin shifted by -+pad per slab */
-    float  inv[3];
+    float  inv[3];                /* 1 / dir, for the near slabs */
+    float  inv_far[3];            /* inv * RP_BVH4_SLAB_PAD, for the far slabs */
     int    near_row[3], far_row[3];   /* rows of rp_bvh4_node.b: the slab's near
                                          bound is the max when dir[a] < 0 */
 } rp_bvh4_ray;
@@ -271,10 +275,12 @@ static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_r
         float s = neg ? -p : p;
         r->o_near[a] = ray->origin[a] + s;
         r->o_far[a] = ray->origin[a] - s;
+        r->inv_far[a] = r->inv[a] * RP_BVH4_SLAB_PAD;
 #if RP_SIMD_SSE2
         r->o_near4[a] = _mm_set1_ps(r->o_near[a]);
         r->o_far4[a] = _mm_set1_ps(r->o_far[a]);
         r->inv4[a] = _mm_set1_ps(r->inv[a]);
+        r->inv_far4[a] = _mm_set1_ps(r->inv_far[a]);
 #endif
     }
 }
@@ -299,37 +305,35 @@ static inline int rp_bvh4_slots_used(const rp_bvh4_node *n)
    box within [0, t_max]; t_enter[i] is then where it enters. The SSE2
    and the plain C versions do the same float operations in the same
    order, so they agree bit for bit: _mm_max_ps(x, y) is x > y ? x : y,
-   the scalar line below, and keeps y when x is NaN (likewise _mm_min_ps). */
+   the scalar line below, and keeps y when x is NaN (likewise _mm_min_ps).
+   The interval starts as [0, t_max]: a node's test is a chain of three
+   max (min) operations, then the compare, for a walk waits on it. */
 static inline int rp_bvh4_enter(const rp_bvh4_node *n, const rp_bvh4_ray *r, float t_max,
                                 float t_enter[4])
 {
 #if RP_SIMD_SSE2
-    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(INFINITY);
+    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(t_max);
     for (int a = 0; a < 3; a++) {
         __m128 t0 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->near_row[a]]), r->o_near4[a]),
                                r->inv4[a]);
         __m128 t1 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->far_row[a]]), r->o_far4[a]),
-                               r->inv4[a]);
+                               r->inv_far4[a]);
         t_near = _mm_max_ps(t0, t_near);
         t_far = _mm_min_ps(t1, t_far);
     }
-    t_far = _mm_mul_ps(t_far, _mm_set1_ps(RP_BVH4_SLAB_PAD));
-    t_far = _mm_min_ps(_mm_set1_ps(t_max), t_far);
     _mm_storeu_ps(t_enter, t_near);
     return _mm_movemask_ps(_mm_cmple_ps(t_near, t_far)) & rp_bvh4_slots_used(n);
 #else
     int mask = 0;
     for (int i = 0; i < 4; i++) {
-        float t_near = 0.0f, t_far = INFINITY;
+        float t_near = 0.0f, t_far = t_max;
         for (int a = 0; a < 3; a++) {
             float t0 = (n->b[r->near_row[a]][i] - r->o_near[a]) * r->inv[a];
-            float t1 = (n->b[r->far_row[a]][i] - r->o_far[a]) * r->inv[a];
+            float t1 = (n->b[r->far_row[a]][i] - r->o_far[a]) * r->inv_far[a];
             /* a NaN compares false: the interval keeps its old end */
             t_near = t0 > t_near ? t0 : t_near;
             t_far = t1 < t_far ? t1 : t_far;
         }
-        t_far *= RP_BVH4_SLAB_PAD;
-        t_far = t_max < t_far ? t_max : t_far;
         t_enter[i] = t_near;
         mask |= (t_near <= t_far) << i;
     }

@@ -19,7 +19,7 @@
    slab's near and far rows of rp_bvh4_node.b (rp_bvh4_ray's). */
 typedef struct wide_ray {
     rp_bvh4_ray narrow;               /* for nodes of one half */
-    __m256 o_near[3], o_far[3], inv[3];
+    __m256 o_near[3], o_far[3], inv[3], inv_far[3];
     int    near_row[3], far_row[3];
 } wide_ray;
 
@@ -47,17 +47,15 @@ static RP_INLINE_ALWAYS int enter_wide(const rp_bvh4_node *n, uint32_t halves, c
     const wide_ray *r = ray;
     if (halves == 1)
         return rp_bvh4_enter(n, &r->narrow, t_max, t_enter);
-    __m256 t_near = _mm256_setzero_ps(), t_far = _mm256_set1_ps(INFINITY);
+    __m256 t_near = _mm256_setzero_ps(), t_far = _mm256_set1_ps(t_max);
     for (int a = 0; a < 3; a++) {
         const __m256 t0 = _mm256_mul_ps(_mm256_sub_ps(both_halves(n, r->near_row[a]), r->o_near[a]),
                                         r->inv[a]);
         const __m256 t1 = _mm256_mul_ps(_mm256_sub_ps(both_halves(n, r->far_row[a]), r->o_far[a]),
-                                        r->inv[a]);
+                                        r->inv_far[a]);
         t_near = _mm256_max_ps(t0, t_near);
         t_far = _mm256_min_ps(t1, t_far);
     }
-    t_far = _mm256_mul_ps(t_far, _mm256_set1_ps(RP_BVH4_SLAB_PAD));
-    t_far = _mm256_min_ps(_mm256_set1_ps(t_max), t_far);
     _mm256_storeu_ps(t_enter, t_near);
     return _mm256_movemask_ps(_mm256_cmp_ps(t_near, t_far, _CMP_LE_OS)) & slots_used8(n);
 }
@@ -69,6 +67,7 @@ static void wide_ray_setup(const rp_bvh4_ray *ray, wide_ray *r)
         r->o_near[a] = _mm256_set1_ps(ray->o_near[a]);
         r->o_far[a] = _mm256_set1_ps(ray->o_far[a]);
         r->inv[a] = _mm256_set1_ps(ray->inv[a]);
+        r->inv_far[a] = _mm256_set1_ps(ray->inv_far[a]);
         r->near_row[a] = ray->near_row[a];
         r->far_row[a] = ray->far_row[a];
     }
