@@ -153,6 +153,8 @@ static void table_gives_the_levels_kernel(void **state)
 #if RP_SIMD_DISPATCH
     if (isa >= RP_ISA_AVX)
         walk = rp_bvh_walk_avx;
+    if (isa >= RP_ISA_AVX2)
+        walk = rp_bvh_walk_avx2;
 #endif
     assert_true(rp_simd_bvh_walk() == walk);
     rp_bvh_refit_fn refit = rp_bvh_refit_base;
@@ -425,10 +427,22 @@ static rp_ray random_walk_ray(test_rng *g, double extent)
     return ray;
 }
 
-/* The AVX node test against rp_bvh4_enter per half on up to 16 of the
-   tree's nodes, with t_max set to one of the distances the ray enters
-   at (where <= and < part): mask and every used slot's t_enter, bit for
-   bit. Returns the nodes compared (0 where this CPU has no AVX). */
+#if RP_SIMD_DISPATCH
+/* The kernels' node tests (bvh_walk.h), each with the level it needs. */
+typedef int (*node_test_fn)(const rp_bvh4_node *n, uint32_t halves, const rp_bvh4_ray *ray,
+                            float t_max, float t_enter[RP_BVH8_SLOTS]);
+static const struct {
+    const char  *name;
+    rp_isa       needs;
+    node_test_fn fn;
+} node_tests[] = {{"avx", RP_ISA_AVX, rp_bvh_enter_avx}, {"avx2", RP_ISA_AVX2, rp_bvh_enter_avx2}};
+#endif
+
+/* The AVX and AVX2 node tests against rp_bvh4_enter per half on up to 16
+   of the tree's nodes, with t_max set to one of the distances the ray
+   enters at (where <= and < part), or -0, or -1 (an any-hit walk's
+   stop): mask and every used slot's t_enter, bit for bit. Returns the
+   nodes compared (0 where this CPU has no AVX). */
 static size_t compare_node_tests(const rp_bvh *bvh, const rp_bvh4_ray *ray, test_rng *g,
                                  rp_isa cpu, int tree, int r)
 {
@@ -468,16 +482,22 @@ static size_t compare_node_tests(const rp_bvh *bvh, const rp_bvh4_ray *ray, test
                 while (!((want_mask >> s) & 1))
                     s++;
                 t_max = want[s] * (rng_u32(g) % 2 ? 1.0f : 0.5f);   /* a tie, or a cut */
+                if (rng_u32(g) % 8 == 0)
+                    t_max = rng_u32(g) % 2 ? -0.0f : -1.0f;
             }
         }
-        const int got_mask = rp_bvh_enter_avx(n, halves, ray, t_max, got);
-        if (got_mask != want_mask)
-            fail_msg("the avx node test's mask differs: tree %d, ray %d, %#x against %#x", tree, r,
-                     (unsigned)got_mask, (unsigned)want_mask);
-        for (int s = 0; s < (int)(4 * halves); s++)
-            if (((want_mask >> s) & 1) && memcmp(&want[s], &got[s], sizeof want[s]) != 0)
-                fail_msg("the avx node test's t_enter differs: tree %d, ray %d, slot %d", tree, r,
-                         s);
+        for (size_t k = 0; k < sizeof node_tests / sizeof node_tests[0]; k++) {
+            if (node_tests[k].needs > cpu)
+                continue;
+            const int got_mask = node_tests[k].fn(n, halves, ray, t_max, got);
+            if (got_mask != want_mask)
+                fail_msg("the %s node test's mask differs: tree %d, ray %d, %#x against %#x",
+                         node_tests[k].name, tree, r, (unsigned)got_mask, (unsigned)want_mask);
+            for (int s = 0; s < (int)(4 * halves); s++)
+                if (((want_mask >> s) & 1) && memcmp(&want[s], &got[s], sizeof want[s]) != 0)
+                    fail_msg("the %s node test's t_enter differs: tree %d, ray %d, slot %d",
+                             node_tests[k].name, tree, r, s);
+        }
         compared++;
     }
 #else
@@ -563,6 +583,7 @@ static void bvh_walk_kernels_match_the_baseline_bit_for_bit(void **state)
     const walk_kernel kernels[] = {
 #if RP_SIMD_DISPATCH
         {"avx", RP_ISA_AVX, rp_bvh_walk_avx},
+        {"avx2", RP_ISA_AVX2, rp_bvh_walk_avx2},
 #endif
         {"(none)", RP_ISA_COUNT, NULL},
     };

@@ -307,12 +307,19 @@ static inline int rp_bvh4_slots_used(const rp_bvh4_node *n)
    order, so they agree bit for bit: _mm_max_ps(x, y) is x > y ? x : y,
    the scalar line below, and keeps y when x is NaN (likewise _mm_min_ps).
    The interval starts as [0, t_max]: a node's test is a chain of three
-   max (min) operations, then the compare, for a walk waits on it. */
+   max (min) operations, then the compare, for a walk waits on it.
+   A far slab at or behind the origin closes the box: its distance's sign
+   bit set (< 0, -0, or a NaN that has it), which the compare alone would
+   not say for -0 (0 <= -0) or a NaN. Such a box holds no hit at t >= 0:
+   its padded far plane is at the origin or behind it, and the pad is
+   more than any primitive test's error. So the interval's far end is
+   the least of its values as integers too (the AVX2 walk's test), and t_max
+   is taken as +0 when it is -0. */
 static inline int rp_bvh4_enter(const rp_bvh4_node *n, const rp_bvh4_ray *r, float t_max,
                                 float t_enter[4])
 {
 #if RP_SIMD_SSE2
-    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(t_max);
+    __m128 t_near = _mm_setzero_ps(), t_far = _mm_set1_ps(t_max + 0.0f), behind = t_near;
     for (int a = 0; a < 3; a++) {
         __m128 t0 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[r->near_row[a]]), r->o_near4[a]),
                                r->inv4[a]);
@@ -320,22 +327,26 @@ static inline int rp_bvh4_enter(const rp_bvh4_node *n, const rp_bvh4_ray *r, flo
                                r->inv_far4[a]);
         t_near = _mm_max_ps(t0, t_near);
         t_far = _mm_min_ps(t1, t_far);
+        behind = _mm_or_ps(behind, t1);
     }
     _mm_storeu_ps(t_enter, t_near);
-    return _mm_movemask_ps(_mm_cmple_ps(t_near, t_far)) & rp_bvh4_slots_used(n);
+    return _mm_movemask_ps(_mm_cmple_ps(t_near, t_far)) & ~_mm_movemask_ps(behind) &
+           rp_bvh4_slots_used(n);
 #else
     int mask = 0;
     for (int i = 0; i < 4; i++) {
-        float t_near = 0.0f, t_far = t_max;
+        float t_near = 0.0f, t_far = t_max + 0.0f;
+        bool behind = false;
         for (int a = 0; a < 3; a++) {
             float t0 = (n->b[r->near_row[a]][i] - r->o_near[a]) * r->inv[a];
             float t1 = (n->b[r->far_row[a]][i] - r->o_far[a]) * r->inv_far[a];
             /* a NaN compares false: the interval keeps its old end */
             t_near = t0 > t_near ? t0 : t_near;
             t_far = t1 < t_far ? t1 : t_far;
+            behind = behind || signbit(t1);
         }
         t_enter[i] = t_near;
-        mask |= (t_near <= t_far) << i;
+        mask |= (t_near <= t_far && !behind) << i;
     }
     return mask & rp_bvh4_slots_used(n);
 #endif

@@ -2,7 +2,8 @@
  * bvh_walk.h: a ray's nearest-first walk of a wide tree (bvh4.h), the
  * caller's leaves through a callback; not installed. The walk is a job of
  * simd.c's table: rp_bvh_walk_avx (bvh_walk_avx.c) tests both halves of
- * an eight-wide node with one 256-bit operation per row, rp_bvh_walk_base
+ * an eight-wide node with one 256-bit operation per row (rp_bvh_walk_avx2:
+ * the same, its max and min as integers), rp_bvh_walk_base
  * (bvh4.c) half by half with rp_bvh4_enter (SSE2, or plain C). Both run
  * rp_bvh_walk_loop below with their own node test, which does the same
  * float operations in the same order, so they visit the same nodes in the
@@ -43,6 +44,12 @@ void rp_bvh_walk_avx(const rp_bvh_walk *w);
    `halves` halves from n, bit for bit (slot s: lane s % 4 of half s / 4). */
 int rp_bvh_enter_avx(const rp_bvh4_node *n, uint32_t halves, const rp_bvh4_ray *ray, float t_max,
                      float t_enter[RP_BVH8_SLOTS]);
+/* The AVX2 kernel (bvh_walk_avx2.c), its intervals' ends as integers
+   where no slab can be NaN: only where rp_simd_isa() >= RP_ISA_AVX2. */
+void rp_bvh_walk_avx2(const rp_bvh_walk *w);
+/* Its node test alone, for the tests: as rp_bvh_enter_avx. */
+int rp_bvh_enter_avx2(const rp_bvh4_node *n, uint32_t halves, const rp_bvh4_ray *ray,
+                      float t_max, float t_enter[RP_BVH8_SLOTS]);
 #endif
 
 /* Starts loading a child: a node's lines, or what a leaf will read (w's

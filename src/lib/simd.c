@@ -161,6 +161,7 @@ static const struct {
     rp_bvh_walk_fn fn;
 } bvh_walks[] = {
 #if RP_SIMD_DISPATCH
+    {RP_ISA_AVX2, rp_bvh_walk_avx2},
     {RP_ISA_AVX, rp_bvh_walk_avx},
 #endif
     {RP_ISA_SCALAR, rp_bvh_walk_base},   /* SSE2 where compiled in (bvh4.h) */
