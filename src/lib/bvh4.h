@@ -32,7 +32,8 @@
    all bits set: compared four at a time); its box is then inverted (min
    +inf, max -inf), but the queries skip it by the child, not the box (a
    ray whose box padding overflowed to infinity gets NaN slabs, which
-   constrain nothing). Node 0 is the root; every node comes after its
+   constrain nothing), except the AVX2 walk's test for rays with no NaN
+   slab, which the inverted box stops (bvh_walk_avx2.c). Node 0 is the root; every node comes after its
    parent (a backwards pass meets children first). */
 #define RP_BVH4_EMPTY UINT32_MAX
 typedef struct rp_bvh4_node {

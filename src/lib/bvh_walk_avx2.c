@@ -30,7 +30,9 @@ static bool nan_free(const rp_bvh4_ray *ray)
    only grows, and floats of +0 or more order as their bits do as
    integers, every negative one (and -0) below them; a far end whose bits
    are negative as an integer is one rp_bvh4_enter closes the box for
-   (a far slab at or behind the origin). */
+   (a far slab at or behind the origin). An empty slot's inverted box
+   (min +inf, max -inf) is entered at +inf and left at -inf by such a
+   ray, so it needs no look at the children's references. */
 static RP_INLINE_ALWAYS int enter_wide_int(const rp_bvh4_node *n, uint32_t halves,
                                            const void *ray, float t_max,
                                            float t_enter[RP_BVH8_SLOTS])
@@ -49,8 +51,7 @@ static RP_INLINE_ALWAYS int enter_wide_int(const rp_bvh4_node *n, uint32_t halve
             t_far = _mm_min_epi32(_mm_castps_si128(t1), t_far);
         }
         _mm_storeu_si128((__m128i *)(void *)t_enter, t_near);
-        return ~_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(t_near, t_far))) &
-               rp_bvh4_slots_used(n);
+        return ~_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(t_near, t_far))) & 15;
     }
     __m256i t_near = _mm256_setzero_si256(), t_far = _mm256_castps_si256(_mm256_set1_ps(t_far0));
     for (int a = 0; a < 3; a++) {
@@ -62,8 +63,7 @@ static RP_INLINE_ALWAYS int enter_wide_int(const rp_bvh4_node *n, uint32_t halve
         t_far = _mm256_min_epi32(_mm256_castps_si256(t1), t_far);
     }
     _mm256_storeu_si256((__m256i *)(void *)t_enter, t_near);
-    return ~_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t_near, t_far))) &
-           slots_used8(n);
+    return ~_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t_near, t_far))) & 255;
 }
 
 void rp_bvh_walk_avx2(const rp_bvh_walk *w)
