@@ -521,6 +521,14 @@ static size_t compare_node_tests(const rp_bvh *bvh, const rp_bvh4_ray *ray, test
    as unsigned), subnormals, infinity, distances that differ only in the
    three bits a key drops; nodes of one half leave slots 4-7 unwritten
    (here: NaN bits, which must not matter). */
+static int bits_set(int mask)
+{
+    int n = 0;
+    for (; mask != 0; mask &= mask - 1)
+        n++;
+    return n;
+}
+
 static void order_keys_match_the_insertion_sort(void **state)
 {
     (void)state;
@@ -549,6 +557,20 @@ static void order_keys_match_the_insertion_sort(void **state)
                 fail_msg("case %d (mask %#x): key %d is %#x, the insertion sort's %#x", c,
                          (unsigned)mask, j, (unsigned)got[j], (unsigned)want[j]);
         sorted += k_want >= 3;
+        /* the network for three (the walk's), on this mask's lowest three */
+        int three = mask;
+        while (bits_set(three) > 3)
+            three &= three - 1;
+        if (bits_set(three) == 3) {
+            uint32_t net[3];
+            rp_bvh4_order3_keys(three, t_enter, net);
+            rp_bvh4_order_keys_insertion(three, t_enter, want);
+            for (int j = 0; j < 3; j++)
+                if (net[j] != want[j])
+                    fail_msg("case %d (mask %#x): the network's key %d is %#x, the insertion "
+                             "sort's %#x", c, (unsigned)three, j, (unsigned)net[j],
+                             (unsigned)want[j]);
+        }
     }
     assert_true(sorted > 100000);   /* most cases order three or more */
 }

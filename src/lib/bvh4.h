@@ -539,6 +539,29 @@ static inline int rp_bvh4_order_keys(int mask, const float t_enter[RP_BVH8_SLOTS
 #define rp_bvh4_order_keys rp_bvh4_order_keys_insertion
 #endif
 
+/* rp_bvh4_order_keys of a mask of exactly three slots (the most common
+   count above two): three keys and a network of three compare-exchanges,
+   whose minima and maxima compile to conditional moves, where the ranks
+   of eight keys take about a hundred instructions. The same keys in the
+   same order (keys of one node differ). */
+static inline void rp_bvh4_order3_keys(int mask, const float t_enter[RP_BVH8_SLOTS],
+                                       uint32_t key[3])
+{
+    uint32_t k[3];
+    for (int j = 0; j < 3; j++) {
+        const int s = rp_bvh4_lowest_slot(mask);
+        mask &= mask - 1;
+        uint32_t bits;
+        memcpy(&bits, &t_enter[s], sizeof bits);
+        k[j] = (bits & ~7u) | (uint32_t)s;
+    }
+    const uint32_t lo01 = k[0] < k[1] ? k[0] : k[1], hi01 = k[0] < k[1] ? k[1] : k[0];
+    const uint32_t lo12 = hi01 < k[2] ? hi01 : k[2];
+    key[2] = hi01 < k[2] ? k[2] : hi01;
+    key[0] = lo01 < lo12 ? lo01 : lo12;
+    key[1] = lo01 < lo12 ? lo12 : lo01;
+}
+
 /* The child a key of rp_bvh4_order_keys names, with its t_enter. */
 static inline rp_bvh4_ref rp_bvh4_child_of_key(const rp_bvh4_node *n, uint32_t key)
 {

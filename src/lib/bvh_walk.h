@@ -117,7 +117,12 @@ static RP_INLINE_ALWAYS void rp_bvh_walk_loop(const rp_bvh_walk *w, const void *
                    far ones wait on the stack (RP_BVH8_STACK: its bound),
                    each asked for as it is pushed */
                 uint32_t key[RP_BVH8_SLOTS];
-                const int k = rp_bvh4_order_keys(mask, t_enter, key);
+                const int more = rest & (rest - 1);
+                int k = 3;
+                if ((more & (more - 1)) == 0)
+                    rp_bvh4_order3_keys(mask, t_enter, key);
+                else
+                    k = rp_bvh4_order_keys(mask, t_enter, key);
                 for (int j = k - 1; j > 0; j--) {
                     stack[sp] = rp_bvh4_child_of_key(n, key[j]);
                     rp_bvh_walk_prefetch(w, nodes, tree_halves, &stack[sp]);
