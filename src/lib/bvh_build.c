@@ -925,6 +925,13 @@ static bool build(const rp_bvh_box *boxes, const rp_tri_source *tris, const uint
     double weighted = rp_bvh4_weighted_area(nodes, 0, top_count);
     weighted += copy[0].weighted;
     weighted += copy[1].weighted;
+    if ((void *)nodes == (void *)p && total * sizeof *nodes < p_bytes) {
+        /* the records' block handed back past the nodes (a small mesh's
+           tree would otherwise keep room for 32 more halves): a shrink,
+           which allocators do in place or by remapping pages */
+        rp_bvh4_node *fit = rp_realloc_large(nodes, p_bytes, (size_t)total * sizeof *nodes);
+        nodes = fit != NULL ? fit : nodes;
+    }
 
     out->nodes = nodes;
     out->node_count = (uint32_t)total;
