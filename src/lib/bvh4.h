@@ -33,8 +33,9 @@
    +inf, max -inf), but the queries skip it by the child, not the box (a
    ray whose box padding overflowed to infinity gets NaN slabs, which
    constrain nothing), except the AVX2 walk's test for rays with no NaN
-   slab, which the inverted box stops (bvh_walk_avx2.c). Node 0 is the root; every node comes after its
-   parent (a backwards pass meets children first). */
+   slab, which the inverted box stops (bvh_walk_avx2.c). Node 0 is the
+   root; every node comes after its parent (a backwards pass meets
+   children first). */
 #define RP_BVH4_EMPTY UINT32_MAX
 typedef struct rp_bvh4_node {
     float    b[6][4];

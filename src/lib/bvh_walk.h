@@ -4,10 +4,12 @@
  * simd.c's table: rp_bvh_walk_avx (bvh_walk_avx.c) tests both halves of
  * an eight-wide node with one 256-bit operation per row (rp_bvh_walk_avx2:
  * the same, its max and min as integers), rp_bvh_walk_base
- * (bvh4.c) half by half with rp_bvh4_enter (SSE2, or plain C). Both run
- * rp_bvh_walk_loop below with their own node test, which does the same
- * float operations in the same order, so they visit the same nodes in the
- * same order and hand the callback the same leaves.
+ * (bvh4.c) half by half with rp_bvh4_enter (SSE2, or plain C). All run
+ * rp_bvh_walk_loop below with their own node test, which gives the same
+ * masks and entry distances bit for bit (the same float operations in the
+ * same order; the AVX2 test's integer max and min order the same bits),
+ * so they visit the same nodes in the same order and hand the callback
+ * the same leaves.
  *
  * The scene's plain ray query walks this way (scene.c); its queries with
  * a filter, a tolerance or a trace keep their own walk.
