@@ -6,8 +6,8 @@
  *     a value that names no level, which is ignored);
  *   - the table: each job gets the kernel of the level in use;
  *   - every kernel this CPU runs against its plain C twin, bit for bit
- *     (the sphere filter, the BVH builder's binning, the ray's walk of a
- *     wide tree, its refit), and the walk's SSE2 ordering of a node's children
+ *     (the sphere filter, the mesh leaves' triangle filter, the BVH
+ *     builder's binning, the ray's walk of a wide tree, its refit), and the walk's SSE2 ordering of a node's children
  *     against the insertion sort it replaces.
  *
  * Links the library's objects (raypick_internal_dep): the dispatch is
@@ -31,6 +31,8 @@
 #include "bvh_build.h"
 #include "bvh_refit.h"
 #include "bvh_walk.h"
+#include "tri_filter.h"
+#include "triangle_internal.h"
 #include "ref_quadric.h"
 
 /* ---- cpuid against a second opinion ------------------------------------ */
@@ -139,6 +141,16 @@ static void table_gives_the_levels_kernel(void **state)
         expected = rp_sphere_filter_avx;
 #endif
     assert_true(rp_simd_sphere_filter() == expected);
+    rp_tri_filter_fn tri = rp_tri_filter_scalar;
+#if RP_SIMD_SSE2
+    if (isa >= RP_ISA_SSE2)
+        tri = rp_tri_filter_sse2;
+#endif
+#if RP_SIMD_DISPATCH
+    if (isa >= RP_ISA_AVX)
+        tri = rp_tri_filter_avx;
+#endif
+    assert_true(rp_simd_tri_filter() == tri);
     rp_bvh_bin_fn bin = rp_bvh_bin_scalar;
 #if RP_SIMD_SSE2
     if (isa >= RP_ISA_SSE2)
@@ -252,6 +264,115 @@ static void sphere_kernels_match_plain_c_bit_for_bit(void **state)
             print_message("the %s kernel was not run: this CPU lacks it\n", kernels[k].name);
     }
     assert_true(rounds > 200);
+    assert_int_equal(compared, rounds * runnable);
+}
+
+/* ---- the mesh leaves' triangle filter against plain C --------------------- */
+
+/* Packets of triangles around the ray: about half straddle it, some
+   have a corner or an edge on it (edge functions of exactly 0), some
+   coordinates are huge (products that overflow), a few NaN. */
+static void fill_packets(test_rng *g, const rp_ray *ray, rp_tri4 *packs, int n)
+{
+    for (int p = 0; p < n; p++)
+        for (int lane = 0; lane < RP_TRI4_LANES; lane++) {
+            const double t = rng_uniform(g, 0.5, 20.0), size = rng_uniform(g, 0.01, 3.0);
+            const int kind = (int)(rng_u32(g) % 12);
+            for (int k = 0; k < 3; k++)
+                for (int a = 0; a < 3; a++) {
+                    double c = ray->origin[a] + t * ray->dir[a] + size * rng_uniform(g, -1, 1);
+                    if (kind == 0 && k == 0)   /* a corner on the ray */
+                        c = ray->origin[a] + 2.0 * ray->dir[a];
+                    if (kind == 1 && k < 2)    /* an edge along the ray */
+                        c = ray->origin[a] + (k + 1.0) * ray->dir[a];
+                    if (kind == 2)
+                        c *= 1e30;
+                    packs[p].v[3 * k + a][lane] = (float)c;
+                }
+            if (kind == 3)
+                packs[p].v[rng_u32(g) % 9][lane] = NAN;
+            packs[p].index[lane] = (uint32_t)(4 * p + lane);
+        }
+}
+
+typedef struct tri_kernel {
+    const char *name;
+    rp_isa needs;
+    rp_tri_filter_fn fn;
+} tri_kernel;
+
+static void tri_filter_kernels_match_plain_c_bit_for_bit(void **state)
+{
+    (void)state;
+    const tri_kernel kernels[] = {
+#if RP_SIMD_SSE2
+        {"sse2", RP_ISA_SSE2, rp_tri_filter_sse2},
+#endif
+#if RP_SIMD_DISPATCH
+        {"avx", RP_ISA_AVX, rp_tri_filter_avx},
+#endif
+        {"(none)", RP_ISA_COUNT, NULL},
+    };
+    const rp_isa cpu = rp_simd_detect_isa();
+    test_rng g = {0x7a1f0001u};
+    int rounds = 0, compared = 0, runnable = 0, dropped = 0, kept = 0;
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++)
+        runnable += kernels[k].needs <= cpu;
+    for (int round = 0; round < 3000; round++) {
+        rp_ray ray = {{(float)rng_uniform(&g, -10, 10), (float)rng_uniform(&g, -10, 10),
+                       (float)rng_uniform(&g, -10, 10)},
+                      {(float)rng_uniform(&g, -1, 1), (float)rng_uniform(&g, -1, 1),
+                       (float)rng_uniform(&g, -1, 1)}};
+        if (round % 7 == 0)
+            ray.dir[round % 3] = 0.0f;   /* axis-aligned ones too */
+        if (!rp_ray_is_valid(&ray))
+            continue;
+        rp_tri_ray tr;
+        rp_tri_ray_setup(&ray, &tr);
+        const rp_tri_filter_ray fr = {tr.ox, tr.oy, tr.oz, tr.sx, tr.sy, tr.kx, tr.ky, tr.kz};
+        /* a leaf's slots: 1 to 16 of them, in as few packets as they need
+           (mesh_bvh.c's rule), from any lane where that allows */
+        const uint32_t count = 1 + rng_u32(&g) % RP_TRI_FILTER_SLOTS;
+        const uint32_t lane = rng_u32(&g) % (RP_TRI4_LANES - (count - 1) % RP_TRI4_LANES);
+        const uint32_t first = RP_TRI4_LANES * 3 + lane;   /* the leaf starts in packet 3 of 7 */
+        rp_tri4 all[7];
+        fill_packets(&g, &ray, all, 7);
+        assert_true(rp_tri_filter_packets(first, count) <= 4);
+        const unsigned want = rp_tri_filter_scalar(all, first, count, &fr);
+        assert_int_equal(want & ~rp_tri_filter_lanes(first, count), 0);
+        /* what the filter drops, the exact test rejects */
+        for (uint32_t j = 0; j < 16; j++) {
+            if (!((rp_tri_filter_lanes(first, count) >> j) & 1u))
+                continue;
+            const rp_tri4 *pk = &all[3 + j / 4];
+            float v[9];
+            for (int c = 0; c < 9; c++)
+                v[c] = pk->v[c][j % 4];
+            if ((want >> j) & 1u) {
+                kept++;
+                continue;
+            }
+            dropped++;
+            rp_tri_result res;
+            if (!rp_tri_is_degenerate(v, v + 3, v + 6) && rp_tri_intersect(&tr, v, v + 3, v + 6, &res))
+                fail_msg("round %d: slot %u dropped, but the exact test hits it", round, j);
+        }
+        rounds++;
+        for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+            if (kernels[k].needs > cpu)
+                continue;
+            const unsigned got = kernels[k].fn(all, first, count, &fr);
+            if (got != want)
+                fail_msg("%s kernel differs from plain C: round %d, first %u, count %u: %#x, not %#x",
+                         kernels[k].name, round, first, count, got, want);
+            compared++;
+        }
+    }
+    for (size_t k = 0; k + 1 < sizeof kernels / sizeof kernels[0]; k++)
+        if (kernels[k].needs > cpu)
+            print_message("the %s kernel was not run: this CPU lacks it\n", kernels[k].name);
+    assert_true(rounds > 2500);
+    assert_true(dropped > 1000 && kept > 1000);   /* both ways, often */
     assert_int_equal(compared, rounds * runnable);
 }
 
@@ -772,6 +893,7 @@ int main(void)
         cmocka_unit_test(names_are_the_levels),
         cmocka_unit_test(table_gives_the_levels_kernel),
         cmocka_unit_test(sphere_kernels_match_plain_c_bit_for_bit),
+        cmocka_unit_test(tri_filter_kernels_match_plain_c_bit_for_bit),
         cmocka_unit_test(bvh_bin_kernels_match_plain_c_bit_for_bit),
         cmocka_unit_test(order_keys_match_the_insertion_sort),
         cmocka_unit_test(bvh_walk_kernels_match_the_baseline_bit_for_bit),

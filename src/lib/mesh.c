@@ -1,7 +1,8 @@
 /* mesh.c: triangle meshes: creation (validated, copied) and ray queries
    over the BVH (mesh_bvh.c) with the watertight triangle test
-   (triangle_internal.h). The packets' edge functions use SSE2 where
-   simd.h allows it; the plain C path gives the same answers. */
+   (triangle_internal.h). A leaf's triangles go through simd.c's filter
+   first (tri_filter.h: the edge functions of a whole leaf, SSE2 or AVX);
+   every version keeps the same ones. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "bvh_walk.h"
 #include "simd.h"
 #include "thread_internal.h"
+#include "tri_filter.h"
 #include "triangle_internal.h"
 
 /* ---- creation ---------------------------------------------------------- */
@@ -186,24 +188,20 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
    holding a triangle rp_tri_intersect would report is said there) and the
    watertight triangle test's shear. */
 typedef struct trav_ray {
-#if RP_SIMD_SSE2
-    __m128      ox4, oy4, oz4, sx4, sy4;   /* tri's ox, oy, oz, sx, sy, in every lane */
-#endif
-    rp_bvh4_ray box;
-    rp_tri_ray  tri;
+    rp_bvh4_ray       box;
+    rp_tri_ray        tri;
+    rp_tri_filter_ray filter;   /* tri's origin, shear and axes, for the leaves' filter */
+    rp_tri_filter_fn  filter_fn;
 } trav_ray;
 
 static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
 {
     rp_tri_ray_setup(ray, &r->tri);
     rp_bvh4_ray_setup(ray, max_abs, &r->box);
-#if RP_SIMD_SSE2
-    r->ox4 = _mm_set1_ps(r->tri.ox);
-    r->oy4 = _mm_set1_ps(r->tri.oy);
-    r->oz4 = _mm_set1_ps(r->tri.oz);
-    r->sx4 = _mm_set1_ps(r->tri.sx);
-    r->sy4 = _mm_set1_ps(r->tri.sy);
-#endif
+    const rp_tri_filter_ray f = {r->tri.ox, r->tri.oy, r->tri.oz, r->tri.sx,
+                                 r->tri.sy, r->tri.kx, r->tri.ky, r->tri.kz};
+    r->filter = f;
+    r->filter_fn = rp_simd_tri_filter();
 }
 
 /* A child reference (rp_bvh4_ref): a wide node (count == 0; first:
@@ -285,55 +283,13 @@ static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray 
     return rp_vec3_finite(point);
 }
 
-/* The lanes of packet `pack` that hold slots first .. end - 1. */
-static inline int lanes_in(uint32_t pack, uint32_t first, uint32_t end)
+/* The slots of [first, first + count) the ray may hit (tri_filter.h):
+   bit j for slot 4 (first / 4) + j. Most triangles of a leaf miss, so
+   most leaves end here. */
+static inline unsigned leaf_candidates(const rp_mesh *m, const trav_ray *r, uint32_t first,
+                                       uint32_t count)
 {
-    const uint32_t base = pack * RP_TRI4_LANES;
-    const uint32_t lo = first > base ? first - base : 0;
-    const uint32_t hi = end - base < RP_TRI4_LANES ? end - base : RP_TRI4_LANES;
-    return (int)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-}
-
-/* Of `lanes` (a bit per lane of pk), those whose triangle the ray may
-   hit: the SSE2 version drops the lanes whose edge functions have mixed
-   signs, computing them with the same float operations in the same order
-   as rp_tri_intersect (so the same bits: no lane it drops would hit);
-   the rest go to rp_tri_intersect, which decides them exactly. Most
-   triangles of a leaf miss, so most leaves end here. The plain C
-   version keeps every lane. */
-static inline int pack_candidates(const rp_tri4 *pk, const trav_ray *r, int lanes)
-{
-#if RP_SIMD_SSE2
-    const int kx = r->tri.kx, ky = r->tri.ky, kz = r->tri.kz;
-    const __m128 az = _mm_sub_ps(_mm_loadu_ps(pk->v[kz]), r->oz4);
-    const __m128 bz = _mm_sub_ps(_mm_loadu_ps(pk->v[3 + kz]), r->oz4);
-    const __m128 cz = _mm_sub_ps(_mm_loadu_ps(pk->v[6 + kz]), r->oz4);
-    const __m128 ax =
-        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[kx]), r->ox4), _mm_mul_ps(r->sx4, az));
-    const __m128 ay =
-        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[ky]), r->oy4), _mm_mul_ps(r->sy4, az));
-    const __m128 bx =
-        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + kx]), r->ox4), _mm_mul_ps(r->sx4, bz));
-    const __m128 by =
-        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[3 + ky]), r->oy4), _mm_mul_ps(r->sy4, bz));
-    const __m128 cx =
-        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + kx]), r->ox4), _mm_mul_ps(r->sx4, cz));
-    const __m128 cy =
-        _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(pk->v[6 + ky]), r->oy4), _mm_mul_ps(r->sy4, cz));
-    const __m128 u = _mm_sub_ps(_mm_mul_ps(cx, by), _mm_mul_ps(cy, bx));
-    const __m128 v = _mm_sub_ps(_mm_mul_ps(ax, cy), _mm_mul_ps(ay, cx));
-    const __m128 w = _mm_sub_ps(_mm_mul_ps(bx, ay), _mm_mul_ps(by, ax));
-    const __m128 zero = _mm_setzero_ps();
-    const __m128 neg = _mm_or_ps(_mm_or_ps(_mm_cmplt_ps(u, zero), _mm_cmplt_ps(v, zero)),
-                                 _mm_cmplt_ps(w, zero));
-    const __m128 pos = _mm_or_ps(_mm_or_ps(_mm_cmpgt_ps(u, zero), _mm_cmpgt_ps(v, zero)),
-                                 _mm_cmpgt_ps(w, zero));
-    return lanes & ~_mm_movemask_ps(_mm_and_ps(neg, pos));
-#else
-    (void)pk;
-    (void)r;
-    return lanes;
-#endif
+    return r->filter_fn(m->bvh.packs, first, count, &r->filter);
 }
 
 typedef struct nearest {
@@ -368,28 +324,25 @@ static float test_leaf(void *user, uint32_t first, uint32_t count)
     mesh_walk *w = user;
     const rp_mesh *m = w->m;
     nearest *best = w->best;
-    const uint32_t end = first + count;
-    /* all its packets' lines at once: the loop below reaches the later
-       ones only after the first arrived */
+    /* all its packets' lines at once: the filter reaches the later ones
+       only after the first arrived */
     prefetch_leaf(user, first, count);
-    for (uint32_t p = first / RP_TRI4_LANES; p <= (end - 1) / RP_TRI4_LANES; p++) {
-        int cand = pack_candidates(&m->bvh.packs[p], &w->r, lanes_in(p, first, end));
-        for (uint32_t lane = 0; cand != 0; lane++, cand >>= 1) {
-            rp_tri_result res;
-            const uint32_t i = p * RP_TRI4_LANES + lane;
-            if (!(cand & 1) || !prim_hit(m, w->ray, &w->r, i, &res) || res.t > best->t)
-                continue;
-            uint32_t tri = slot_index(m, i);
-            if (w->found && res.t == best->t && tri > best->tri)
-                continue;
-            w->found = true;
-            best->t = res.t;
-            best->prim = i;
-            best->tri = tri;
-            best->res = res;
-            if (w->any)
-                return -1.0f;
-        }
+    const uint32_t base = first - first % RP_TRI4_LANES;
+    for (unsigned cand = leaf_candidates(m, &w->r, first, count); cand != 0; cand &= cand - 1) {
+        rp_tri_result res;
+        const uint32_t i = base + (uint32_t)rp_tri_filter_lowest(cand);
+        if (!prim_hit(m, w->ray, &w->r, i, &res) || res.t > best->t)
+            continue;
+        uint32_t tri = slot_index(m, i);
+        if (w->found && res.t == best->t && tri > best->tri)
+            continue;
+        w->found = true;
+        best->t = res.t;
+        best->prim = i;
+        best->tri = tri;
+        best->res = res;
+        if (w->any)
+            return -1.0f;
     }
     return best->t;
 }
@@ -488,7 +441,6 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
     stack_entry stack[RP_BVH8_STACK];
     int sp = 0;
     stack[sp++] = (stack_entry){rp_bvh8_ref(0, true), 0, 0.0f};
-    int cand = 0;
     while (sp > 0) {
         stack_entry n = stack[--sp];
         if (n.count == 0) {
@@ -501,14 +453,11 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
                 stack[sp++] = hit[i];
             continue;
         }
-        const uint32_t end = n.first + n.count;
-        for (uint32_t i = n.first; i < end; i++) {
+        const uint32_t base = n.first - n.first % RP_TRI4_LANES;
+        for (unsigned cand = leaf_candidates(m, &r, n.first, n.count); cand != 0; cand &= cand - 1) {
             rp_tri_result res;
-            const uint32_t p = i / RP_TRI4_LANES;
-            /* a packet's lanes are sorted out once, at its first slot */
-            if (i == n.first || i % RP_TRI4_LANES == 0)
-                cand = pack_candidates(&m->bvh.packs[p], &r, lanes_in(p, n.first, end));
-            if (!((cand >> (i % RP_TRI4_LANES)) & 1) || !prim_hit(m, ray, &r, i, &res))
+            const uint32_t i = base + (uint32_t)rp_tri_filter_lowest(cand);
+            if (!prim_hit(m, ray, &r, i, &res))
                 continue;
             if (count == cap) {
                 size_t grown = cap * 2;

@@ -7,6 +7,7 @@
 #include "simd.h"
 #include "bvh_refit.h"  /* the refit's kernels in the table */
 #include "bvh_walk.h"   /* the walk's kernels in the table */
+#include "tri_filter.h" /* the triangle filter's kernels in the table */
 #include "thread_internal.h"
 
 /* CPUID and XGETBV, to ask the CPU and the OS what runs: MSVC's
@@ -135,6 +136,25 @@ rp_sphere_filter_fn rp_simd_sphere_filter(void)
 {
     RP_SIMD_PICK(sphere_filters, rp_simd_isa());
     return rp_sphere_filter_scalar;
+}
+
+static const struct {
+    rp_isa isa;
+    rp_tri_filter_fn fn;
+} tri_filters[] = {
+#if RP_SIMD_DISPATCH
+    {RP_ISA_AVX, rp_tri_filter_avx},
+#endif
+#if RP_SIMD_SSE2
+    {RP_ISA_SSE2, rp_tri_filter_sse2},
+#endif
+    {RP_ISA_SCALAR, rp_tri_filter_scalar},
+};
+
+rp_tri_filter_fn rp_simd_tri_filter(void)
+{
+    RP_SIMD_PICK(tri_filters, rp_simd_isa());
+    return rp_tri_filter_scalar;
 }
 
 static const struct {
