@@ -1,7 +1,9 @@
 /* test_triangle.c: rp_intersect_ray_triangle: hits, faces and
    barycentrics against a double-precision reference; edges and vertices
    (touching counts); rays starting on the triangle; degenerate triangles;
-   invalid input. Watertightness on closed meshes is in test_mesh.c. */
+   invalid input; the cheap float check that spares most hits the double
+   slack of T (triangle_internal.h) never claims a T clear of it that is
+   not. Watertightness on closed meshes is in test_mesh.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 
 #include <raypick/raypick.h>
 #include "ref_mesh.h"
+#include "triangle_internal.h"   /* rp_tri_t_clear against rp_tri_t_slack */
 
 static const vec3 A = {0, 0, 0}, B = {1, 0, 0}, C = {0, 1, 0};   /* front: +z */
 
@@ -284,6 +287,86 @@ static void matches_double_reference_on_random_inputs(void **state)
     assert_true(hits > 20000 && misses > 20000);
 }
 
+/* rp_tri_intersect's first steps on one triangle: its sheared
+   coordinates, edge functions and T. false when the edges reject it or
+   it takes the slow path. */
+static bool shear(const rp_tri_ray *r, const float *p0, const float *p1, const float *p2,
+                  float s[3][3], float *U, float *V, float *W, float *T)
+{
+    const float *p[3] = {p0, p1, p2};
+    for (int i = 0; i < 3; i++) {
+        const float z = p[i][r->kz] - r->oz;
+        s[i][0] = (p[i][r->kx] - r->ox) - r->sx * z;
+        s[i][1] = (p[i][r->ky] - r->oy) - r->sy * z;
+        s[i][2] = r->sz * z;
+    }
+    *U = s[2][0] * s[1][1] - s[2][1] * s[1][0];
+    *V = s[0][0] * s[2][1] - s[0][1] * s[2][0];
+    *W = s[1][0] * s[0][1] - s[1][1] * s[0][0];
+    const bool neg = *U < 0.0f || *V < 0.0f || *W < 0.0f;
+    const bool pos = *U > 0.0f || *V > 0.0f || *W > 0.0f;
+    if ((neg && pos) || *U == 0.0f || *V == 0.0f || *W == 0.0f)
+        return false;
+    *T = *U * s[0][2] + *V * s[1][2] + *W * s[2][2];
+    return fabsf(*T) <= FLT_MAX && fabsf(*U + *V + *W) <= FLT_MAX;
+}
+
+static void t_clear_only_when_above_the_slack(void **state)
+{
+    (void)state;
+    test_rng g = {0x51ac0001u};
+    int hits = 0, clear = 0, near = 0, ordinary = 0, ordinary_clear = 0;
+    for (int i = 0; i < 200000; i++) {
+        /* every scale from 1e-30 to 1e30; a third of the rays start
+           within a hair of the triangle's plane (T near 0) */
+        const double scale = pow(10.0, rng_uniform(&g, -30, 30));
+        float p[3][3];
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3; a++)
+                p[k][a] = (float)(scale * rng_uniform(&g, -1, 1));
+        double w[3] = {rng_uniform(&g, 0, 1), rng_uniform(&g, 0, 1), rng_uniform(&g, 0, 1)};
+        const double sum = w[0] + w[1] + w[2];
+        const double back = i % 3 == 0 ? rng_uniform(&g, -1e-6, 1e-6) : rng_uniform(&g, 0.1, 10);
+        rp_ray ray;
+        for (int a = 0; a < 3; a++) {
+            const double aim = (w[0] * p[0][a] + w[1] * p[1][a] + w[2] * p[2][a]) / sum;
+            ray.dir[a] = (float)(scale * rng_uniform(&g, -1, 1));
+            ray.origin[a] = (float)(aim - back * ray.dir[a]);
+        }
+        if (!rp_ray_is_valid(&ray) || rp_tri_is_degenerate(p[0], p[1], p[2]))
+            continue;
+        rp_tri_ray r;
+        rp_tri_ray_setup(&ray, &r);
+        float s[3][3], U, V, W, T;
+        if (!shear(&r, p[0], p[1], p[2], s, &U, &V, &W, &T))
+            continue;
+        hits++;
+        const double sd[3][3] = {{s[0][0], s[0][1], s[0][2]}, {s[1][0], s[1][1], s[1][2]},
+                                 {s[2][0], s[2][1], s[2][2]}};
+        const double slack = rp_tri_t_slack(&r, p[0], p[1], p[2], sd, U, V, W);
+        /* a model's scale, a ray from well off the triangle */
+        const bool usual = scale > 1e-3 && scale < 1e4 && fabsf(T) > 4.0 * slack;
+        ordinary += usual;
+        if (rp_tri_t_clear(&r, p[0], p[1], p[2], (const float (*)[3])s, U, V, W, T)) {
+            clear++;
+            ordinary_clear += usual;
+            if (!(fabsf(T) > slack))
+                fail_msg("case %d: T %g called clear of a slack of %g", i, (double)T, slack);
+        } else {
+            near += fabsf(T) <= slack;
+        }
+    }
+    print_message("%d hits: %d clear by the float check, %d within the slack; "
+                  "%d of %d at ordinary scales clear\n", hits, clear, near, ordinary_clear, ordinary);
+    assert_true(hits > 50000);
+    assert_true(near > 1000);   /* the near-zero case is met */
+    /* and the check spares the double slack where it can: every usual hit
+       (the 2^-40 it adds to each factor, and a float's range, decide for
+       tiny and huge scales) */
+    assert_true(ordinary > 10000);
+    assert_int_equal(ordinary_clear, ordinary);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +377,7 @@ int main(void)
         cmocka_unit_test(degenerate_triangles_never_hit),
         cmocka_unit_test(invalid_input_is_refused_untouched),
         cmocka_unit_test(matches_double_reference_on_random_inputs),
+        cmocka_unit_test(t_clear_only_when_above_the_slack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

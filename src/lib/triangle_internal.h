@@ -135,6 +135,41 @@ static inline double rp_tri_t_slack(const rp_tri_ray *r, const float *p0, const 
     return RP_TRI_T0_TOLERANCE * e;
 }
 
+/* True when |T| is surely above rp_tri_t_slack's value, found with a
+   few float operations instead of its double ones (most hits are far
+   above it). Each of the slack's factors is taken from above: the
+   float differences and products of xb and yb (a float rounding is at
+   most 2^-24 relative), the sheared coordinates as they are (exact in
+   double too), and 2^-40 added to each, so every product below is at
+   least 2^-120, a normal float, and rounds by at most 2^-24 relative
+   (an underflowed |sx| |dz| loses at most 2^-149, which the 2^-40 covers).
+   Some fifteen roundings in a chain make the float sum at most
+   2^-20 below the exact one; the double slack rounds by 2^-53 a step: a
+   margin of 2^-16 covers both. An overflow gives infinity, a NaN
+   compares false: then the caller computes the slack itself. */
+static inline bool rp_tri_t_clear(const rp_tri_ray *r, const float *p0, const float *p1,
+                                  const float *p2, const float s[3][3], float U, float V, float W,
+                                  float T)
+{
+    const float g = 0x1p-40f, asx = fabsf(r->sx), asy = fabsf(r->sy);
+    const float *p[3] = {p0, p1, p2};
+    float xb[3], yb[3], x[3], y[3], z[3];
+    for (int i = 0; i < 3; i++) {
+        const float c = fabsf(p[i][r->kz] - r->oz);
+        xb[i] = (fabsf(p[i][r->kx] - r->ox) + asx * c) + g;
+        yb[i] = (fabsf(p[i][r->ky] - r->oy) + asy * c) + g;
+        x[i] = fabsf(s[i][0]) + g;
+        y[i] = fabsf(s[i][1]) + g;
+        z[i] = fabsf(s[i][2]) + g;
+    }
+    const float p12 = xb[1] * y[2] + x[1] * yb[2] + xb[2] * y[1] + x[2] * yb[1];
+    const float p02 = xb[0] * y[2] + x[0] * yb[2] + xb[2] * y[0] + x[2] * yb[0];
+    const float p01 = xb[0] * y[1] + x[0] * yb[1] + xb[1] * y[0] + x[1] * yb[0];
+    const float e = z[0] * p12 + z[1] * p02 + z[2] * p01 + (fabsf(U) + g) * z[0] +
+                    (fabsf(V) + g) * z[1] + (fabsf(W) + g) * z[2];
+    return (double)fabsf(T) > RP_TRI_T0_TOLERANCE * (double)e * (1.0 + 0x1p-16);
+}
+
 /* When |T| is within its rounding slack of 0, the sign of t is not
    known from T (an origin on the triangle, or a far, edge-on triangle
    whose small det makes T tiny). triangle.c decides from the plane in
@@ -193,8 +228,13 @@ static inline bool rp_tri_intersect(const rp_tri_ray *r, const float *p0, const 
     float t = T / det;
     /* within T's rounding error of 0: decided from the plane in double
        (the slack is computed only for a hit candidate: edge tests passed) */
-    const double sh[3][3] = {{ax, ay, tz0}, {bx, by, tz1}, {cx, cy, tz2}};
-    if (fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2, sh, U, V, W)) {
+    const float sf[3][3] = {{ax, ay, tz0}, {bx, by, tz1}, {cx, cy, tz2}};
+    bool near_zero = false;
+    if (!rp_tri_t_clear(r, p0, p1, p2, sf, U, V, W, T)) {
+        const double sh[3][3] = {{ax, ay, tz0}, {bx, by, tz1}, {cx, cy, tz2}};
+        near_zero = fabsf(T) <= rp_tri_t_slack(r, p0, p1, p2, sh, U, V, W);
+    }
+    if (near_zero) {
         if (!rp_tri_near_zero(r, p0, p1, p2, &t))
             return false;
     } else if (t < 0.0f) {
