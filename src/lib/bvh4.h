@@ -21,6 +21,7 @@
 
 #include "raypick/ray.h"
 #include "bvh.h"
+#include "internal.h"   /* RP_OPAQUE */
 #include "simd.h"
 
 /* A node of up to four children (128 bytes), boxes stored one lane per
@@ -262,8 +263,9 @@ static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_r
     for (int a = 0; a < 3; a++) {
         float d = ray->dir[a], p = pad;
         int neg = signbit(d) ? 1 : 0;
-        r->near_row[a] = neg ? 3 + a : a;
-        r->far_row[a] = neg ? a : 3 + a;
+        RP_OPAQUE(neg);   /* a ray's signs are coin tosses: no branch on them */
+        r->near_row[a] = a + 3 * neg;
+        r->far_row[a] = a + 3 - 3 * neg;
         /* 1 / FLT_MAX is subnormal: compared only with a d that is
            (Intel CPUs take an assist for every subnormal operand) */
         if (fabsf(d) < FLT_MIN && fabsf(d) < 1.0f / FLT_MAX) {
@@ -273,8 +275,10 @@ static inline void rp_bvh4_ray_setup(const rp_ray *ray, float max_abs, rp_bvh4_r
             r->inv[a] = 1.0f / d;
         }
         /* near plane of the widened box: min - pad (positive d) or
-           max + pad (negative d); (bound -+ pad - o) = (bound - (o +- pad)) */
-        float s = neg ? -p : p;
+           max + pad (negative d); (bound -+ pad - o) = (bound - (o +- pad));
+           p > 0 takes d's sign without a branch (a ray's signs are coin
+           tosses) */
+        float s = copysignf(p, d);
         r->o_near[a] = ray->origin[a] + s;
         r->o_far[a] = ray->origin[a] - s;
         r->inv_far[a] = r->inv[a] * RP_BVH4_SLAB_PAD;

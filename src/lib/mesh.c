@@ -226,6 +226,10 @@ static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r,
 /* Starts loading every cache line of a child: a wide node's (two per
    half), a leaf's packets' (up to three per packet: 160 bytes need not
    start a line). */
+/* The most lines a child takes: a leaf's four packets (640 bytes) from
+   any point of a line. */
+#define PREFETCH_LINES 11
+
 static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
 {
     const char *line, *last;
@@ -236,9 +240,12 @@ static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
         line = (const char *)&m->bvh.nodes[rp_bvh8_first(e->first)];
         last = line + (rp_bvh8_two(e->first) ? 2 : 1) * sizeof(rp_bvh4_node) - 1;
     }
-    for (; line <= last; line += 64)
-        RP_PREFETCH(line);
-    RP_PREFETCH(last);
+    /* a fixed count of lines, the ones past `last` asked for as `last`:
+       a loop's exit would be a mispredicted branch per child */
+    for (int i = 0; i < PREFETCH_LINES; i++) {
+        const char *at = line + 64 * i;
+        RP_PREFETCH(at < last ? at : last);
+    }
 }
 
 /* The children of `mask` (child_mask's), nearest first (rp_bvh4_order),

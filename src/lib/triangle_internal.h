@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "raypick/mesh.h"
+#include "internal.h"   /* RP_OPAQUE */
 
 /* The per-ray part of the test: computed once per ray, used for every
    triangle. */
@@ -47,17 +48,18 @@ static inline void rp_tri_ray_setup(const rp_ray *ray, rp_tri_ray *r)
 {
     const float *d = ray->dir;
     float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]);
-    int kz = (ax >= ay && ax >= az) ? 0 : (ay >= az ? 1 : 2);
-    int kx = (kz + 1) % 3, ky = (kx + 1) % 3;
+    /* kz: 0 when x is largest, else 1 or 2 (ties to the lower axis), as
+       0/1 arithmetic: a ray's largest axis is a coin toss to a branch */
+    const int x_first = (ax >= ay) & (ax >= az);
+    int kz = (1 - x_first) * (2 - (ay >= az));
+    RP_OPAQUE(kz);
     /* looking down -kz mirrors the 2D plane: swapping kx and ky mirrors it
        back, so a front face keeps the same sign of the determinant */
-    if (d[kz] < 0.0f) {
-        int s = kx;
-        kx = ky;
-        ky = s;
-    }
-    r->kx = kx;
-    r->ky = ky;
+    static const int8_t plane[3][2][2] = {{{1, 2}, {2, 1}}, {{2, 0}, {0, 2}}, {{0, 1}, {1, 0}}};
+    int mirror = d[kz] < 0.0f;
+    RP_OPAQUE(mirror);
+    r->kx = plane[kz][mirror][0];
+    r->ky = plane[kz][mirror][1];
     r->kz = kz;
     /* 1/dir[kz] overflows for a tiny (subnormal) dir: then work with
        dir * 2^-e, |dir[kz] 2^-e| in [0.5, 1) (an exact scaling; t comes
@@ -70,15 +72,15 @@ static inline void rp_tri_ray_setup(const rp_ray *ray, rp_tri_ray *r)
         r->t_scale = ldexp(1.0, -e);
     }
     float dz = (float)((double)d[kz] * r->t_scale);
-    r->sx = (float)((double)d[kx] * r->t_scale) / dz;
-    r->sy = (float)((double)d[ky] * r->t_scale) / dz;
+    r->sx = (float)((double)d[r->kx] * r->t_scale) / dz;
+    r->sy = (float)((double)d[r->ky] * r->t_scale) / dz;
     r->sz = 1.0f / dz;
     for (int i = 0; i < 3; i++) {
         r->org[i] = ray->origin[i];
         r->dir[i] = ray->dir[i];
     }
-    r->ox = ray->origin[kx];
-    r->oy = ray->origin[ky];
+    r->ox = ray->origin[r->kx];
+    r->oy = ray->origin[r->ky];
     r->oz = ray->origin[kz];
 }
 
