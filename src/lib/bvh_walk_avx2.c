@@ -38,32 +38,18 @@ static RP_INLINE_ALWAYS int enter_wide_int(const rp_bvh4_node *n, uint32_t halve
                                            float t_enter[RP_BVH8_SLOTS])
 {
     const wide_ray *r = ray;
-    const float t_far0 = t_max + 0.0f;
-    if (halves == 1) {
-        const rp_bvh4_ray *q = &r->narrow;
-        __m128i t_near = _mm_setzero_si128(), t_far = _mm_castps_si128(_mm_set1_ps(t_far0));
-        for (int a = 0; a < 3; a++) {
-            const __m128 t0 =
-                _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[q->near_row[a]]), q->o_near4[a]), q->inv4[a]);
-            const __m128 t1 = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(n->b[q->far_row[a]]), q->o_far4[a]),
-                                         q->inv_far4[a]);
-            t_near = _mm_max_epi32(_mm_castps_si128(t0), t_near);
-            t_far = _mm_min_epi32(_mm_castps_si128(t1), t_far);
-        }
-        _mm_storeu_si128((__m128i *)(void *)t_enter, t_near);
-        return ~_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(t_near, t_far))) & 15;
-    }
-    __m256i t_near = _mm256_setzero_si256(), t_far = _mm256_castps_si256(_mm256_set1_ps(t_far0));
+    const node_halves h = halves_of(n, halves);
+    __m256i t_near = _mm256_setzero_si256(), t_far = _mm256_castps_si256(_mm256_set1_ps(t_max + 0.0f));
     for (int a = 0; a < 3; a++) {
-        const __m256 t0 = _mm256_mul_ps(_mm256_sub_ps(both_halves(n, r->near_row[a]), r->o_near[a]),
+        const __m256 t0 = _mm256_mul_ps(_mm256_sub_ps(both_halves(h, r->near_row[a]), r->o_near[a]),
                                         r->inv[a]);
-        const __m256 t1 = _mm256_mul_ps(_mm256_sub_ps(both_halves(n, r->far_row[a]), r->o_far[a]),
+        const __m256 t1 = _mm256_mul_ps(_mm256_sub_ps(both_halves(h, r->far_row[a]), r->o_far[a]),
                                         r->inv_far[a]);
         t_near = _mm256_max_epi32(_mm256_castps_si256(t0), t_near);
         t_far = _mm256_min_epi32(_mm256_castps_si256(t1), t_far);
     }
     _mm256_storeu_si256((__m256i *)(void *)t_enter, t_near);
-    return ~_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t_near, t_far))) & 255;
+    return ~_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(t_near, t_far))) & h.slots;
 }
 
 void rp_bvh_walk_avx2(const rp_bvh_walk *w)
