@@ -331,9 +331,6 @@ static float test_leaf(void *user, uint32_t first, uint32_t count)
     mesh_walk *w = user;
     const rp_mesh *m = w->m;
     nearest *best = w->best;
-    /* all its packets' lines at once: the filter reaches the later ones
-       only after the first arrived */
-    prefetch_leaf(user, first, count);
     const uint32_t base = first - first % RP_TRI4_LANES;
     for (unsigned cand = leaf_candidates(m, &w->r, first, count); cand != 0; cand &= cand - 1) {
         rp_tri_result res;
