@@ -2,10 +2,11 @@
    (bvh_walk_avx.c, bvh_walk_avx2.c); not installed. Include it only from a
    file compiled with AVX. An eight-wide node's two halves are tested
    together, each row of eight bounds one register (a 128-bit load of
-   each half); a node of one half the same way, its slots 4-7 masked. The slab test is rp_bvh4_enter's (bvh4.h), operation for
-   operation and operand for operand (vmaxps keeps its second operand on
-   a NaN as maxps does), so it enters the same children at the same
-   distances as rp_bvh_walk_base. */
+   each half); a node of one half the same way, its slots 4-7 masked.
+   The slab test is rp_bvh4_enter's (bvh4.h), operation for operation
+   and operand for operand (vmaxps keeps its second operand on a NaN as
+   maxps does), so it enters the same children at the same distances as
+   rp_bvh_walk_base. */
 #ifndef RAYPICK_BVH_WALK_WIDE_H
 #define RAYPICK_BVH_WALK_WIDE_H
 

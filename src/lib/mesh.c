@@ -223,13 +223,13 @@ static inline int child_mask(const rp_bvh4_node *n, bool two, const trav_ray *r,
     return lo | hi << 4;
 }
 
-/* Starts loading every cache line of a child: a wide node's (two per
-   half), a leaf's packets' (up to three per packet: 160 bytes need not
-   start a line). */
 /* The most lines a child takes: a leaf's four packets (640 bytes) from
    any point of a line. */
 #define PREFETCH_LINES 11
 
+/* Starts loading every cache line of a child: a wide node's (two per
+   half), a leaf's packets' (up to three per packet: 160 bytes need not
+   start a line). */
 static inline void prefetch_child(const rp_mesh *m, const stack_entry *e)
 {
     const char *line, *last;
