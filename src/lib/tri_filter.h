@@ -30,6 +30,8 @@ typedef struct rp_tri_filter_ray {
 /* The most slots a leaf's packets hold: a leaf of up to RP_MESH_MAX_LEAF
    triangles touches at most RP_MESH_MAX_LEAF / 4 packets (mesh_bvh.h). */
 #define RP_TRI_FILTER_SLOTS 16
+_Static_assert(RP_MESH_MAX_LEAF <= RP_TRI_FILTER_SLOTS,
+               "a leaf's slots fit the filter's mask (and mesh.c's PREFETCH_LINES)");
 
 /* The job (its type rp_tri_filter_fn is in simd.h): of the count
    (1 .. 16) slots from `first` of `packs`, in at most four packets from
