@@ -371,12 +371,13 @@ static void run(int segs, int sides, bool check_targets)
     printf("  brute force (Moller-Trumbore over every triangle): %10.1f us/ray (%d rays); "
            "agrees with raypick on %d of %d\n", brute_ns / 1000, brute_rays, agree, brute_rays);
 
-    double embree_cpu = 0, embree_commit = 0, embree_one_cpu = 0;
+    double embree_one_cpu = 0;
     /* the targets' figures: interleaved passes and builds (below) */
     double il_rp_cpu = 0, il_em_cpu = 0, il_build[4] = {0, 0, 0, 0};
     bool have_embree = false;
 #ifdef RP_BENCH_HAVE_EMBREE
     embree e = {0}, e1 = {0};
+    double embree_cpu = 0, embree_commit = 0;
     double embree1_ms = 0, embree1_cpu_ms = 0;
     /* the median of three builds, as raypick's; the last one stays */
     double ew[3] = {0, 0, 0}, ec[3] = {0, 0, 0};
