@@ -126,7 +126,7 @@ static bool aabb_is_valid(const rp_aabb *box)
 
 bool rp_intersect_ray_aabb(const rp_ray *ray, const rp_aabb *box, rp_hit *out)
 {
-    if (!rp_ray_is_valid(ray) || !aabb_is_valid(box))
+    if (!rp_ray_valid(ray) || !aabb_is_valid(box))
         return false;
     double o[3], d[3], lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
@@ -218,7 +218,7 @@ static bool ray_meets_obb_bounds(const rp_ray *ray, const rp_obb *box, const dou
 bool rp_intersect_ray_obb(const rp_ray *ray, const rp_obb *box, rp_hit *out)
 {
     double q[4];
-    if (!rp_ray_is_valid(ray) || !obb_rotation(box, q))
+    if (!rp_ray_valid(ray) || !obb_rotation(box, q))
         return false;
 
     /* Rounding in the rotation below grows with the distance between the

@@ -68,7 +68,7 @@ static void rotate(const double q[4], double sign, const double v[3], double des
 bool rp_intersect_ray_ellipsoid(const rp_ray *ray, const rp_ellipsoid *e, rp_hit *out)
 {
     frame fr;
-    if (!rp_ray_is_valid(ray) || !ellipsoid_frame(e, &fr))
+    if (!rp_ray_valid(ray) || !ellipsoid_frame(e, &fr))
         return false;
 
     const double o_rel[3] = {(double)ray->origin[0] - fr.center[0],

@@ -105,7 +105,7 @@ static bool run_search(const rp_heightmap *hm, const rp_ray *ray, int linear_ste
         trace->linear_count = 0;
         trace->binary_count = 0;
     }
-    if (hm == NULL || !rp_ray_is_valid(ray) || linear_steps < 1 ||
+    if (hm == NULL || !rp_ray_valid(ray) || linear_steps < 1 ||
         linear_steps > RP_HEIGHTMAP_SEARCH_MAX_STEPS || !(accuracy > 0.0f) || !isfinite(accuracy))
         return false;
 

@@ -219,7 +219,7 @@ static bool visit(walk *w, int l, int ix, int iz, double ta, double tb)
 static bool walk_setup(const rp_heightmap *hm, const rp_ray *ray, walk *w,
                        double *t0, double *t1)
 {
-    if (hm == NULL || !rp_ray_is_valid(ray))
+    if (hm == NULL || !rp_ray_valid(ray))
         return false;
     w->hm = hm;
     rp_hm_ray_make(hm, ray, &w->r);

@@ -6,10 +6,21 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <cglm/cglm.h>
+#include "raypick/ray.h"
 
 static inline bool rp_vec3_finite(const vec3 v)
 {
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+/* rp_ray_is_valid (ray.h) for the library's own checks: inlined, not a
+   call through the shared library's table on every query and every
+   object a scene tests. */
+static inline bool rp_ray_valid(const rp_ray *ray)
+{
+    if (ray == NULL || !rp_vec3_finite(ray->origin) || !rp_vec3_finite(ray->dir))
+        return false;
+    return ray->dir[0] != 0.0f || ray->dir[1] != 0.0f || ray->dir[2] != 0.0f;
 }
 
 static inline bool rp_vec4_finite(const vec4 v)

@@ -145,6 +145,8 @@ rp_mesh *rp_mesh_create(const float *positions, size_t vertex_count, size_t stri
         rp_thread_run_pair(index_pass_run, &half[0], index_pass_run, &half[1], threaded && prims > 0);
     }
     m->triangle_count = triangle_count;
+    m->walk = rp_simd_bvh_walk();
+    m->filter = rp_simd_tri_filter();
     m->bounds = box;
     m->max_abs = 0.0f;
     for (int a = 0; a < 3; a++)
@@ -194,14 +196,14 @@ typedef struct trav_ray {
     rp_tri_filter_fn  filter_fn;
 } trav_ray;
 
-static void trav_setup(const rp_ray *ray, float max_abs, trav_ray *r)
+static void trav_setup(const rp_mesh *m, const rp_ray *ray, trav_ray *r)
 {
     rp_tri_ray_setup(ray, &r->tri);
-    rp_bvh4_ray_setup(ray, max_abs, &r->box);
+    rp_bvh4_ray_setup(ray, m->max_abs, &r->box);
     const rp_tri_filter_ray f = {r->tri.ox, r->tri.oy, r->tri.oz, r->tri.sx,
                                  r->tri.sy, r->tri.kx, r->tri.ky, r->tri.kz};
     r->filter = f;
-    r->filter_fn = rp_simd_tri_filter();
+    r->filter_fn = m->filter;
 }
 
 /* A child reference (rp_bvh4_ref): a wide node (count == 0; first:
@@ -366,10 +368,10 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
     mw.any = any;
     mw.found = false;
     mw.best = best;
-    trav_setup(ray, m->max_abs, &mw.r);
+    trav_setup(m, ray, &mw.r);
     best->t = t_max;
     const rp_bvh_walk w = {m->bvh.nodes, 2, &mw.r.box, t_max, test_leaf, &mw, prefetch_leaf};
-    rp_simd_bvh_walk()(&w);
+    m->walk(&w);
     return mw.found;
 }
 
@@ -393,7 +395,7 @@ static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit
 bool rp_intersect_ray_mesh(const rp_mesh *m, const rp_ray *ray, rp_hit *out,
                            rp_triangle_hit *tri)
 {
-    if (m == NULL || !rp_ray_is_valid(ray))
+    if (m == NULL || !rp_ray_valid(ray))
         return false;
     nearest best;
     if (!traverse(m, ray, INFINITY, false, &best))
@@ -404,7 +406,7 @@ bool rp_intersect_ray_mesh(const rp_mesh *m, const rp_ray *ray, rp_hit *out,
 
 bool rp_test_ray_mesh(const rp_mesh *m, const rp_ray *ray, float t_max)
 {
-    if (m == NULL || !rp_ray_is_valid(ray) || !(t_max >= 0.0f))
+    if (m == NULL || !rp_ray_valid(ray) || !(t_max >= 0.0f))
         return false;
     nearest best;
     return traverse(m, ray, t_max, true, &best);
@@ -435,10 +437,10 @@ static int cmp_hits(const void *a, const void *b)
 size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hits,
                                  rp_triangle_hit *tris, size_t max_hits)
 {
-    if (m == NULL || !rp_ray_is_valid(ray) || m->bvh.node_count == 0)
+    if (m == NULL || !rp_ray_valid(ray) || m->bvh.node_count == 0)
         return 0;
     trav_ray r;
-    trav_setup(ray, m->max_abs, &r);
+    trav_setup(m, ray, &r);
     any_hit local[LOCAL_HITS];
     any_hit *buf = local;
     size_t count = 0, cap = LOCAL_HITS;
@@ -579,7 +581,7 @@ bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *
                                     rp_hit *out, rp_triangle_hit *tri)
 {
     double inv[3][3];
-    if (m == NULL || model == NULL || !rp_ray_is_valid(ray) || !affine_inverse(model, inv))
+    if (m == NULL || model == NULL || !rp_ray_valid(ray) || !affine_inverse(model, inv))
         return false;
     /* the ray in model space: o' = A^-1 (o - b), d' = A^-1 d; t is the
        same number in both spaces (an affine map keeps the parameter) */
@@ -599,7 +601,7 @@ bool rp_intersect_ray_mesh_instance(const rp_mesh *m, mat4 model, const rp_ray *
         local.origin[r] = (float)(lo[r] + t_start * ld[r]);
         local.dir[r] = (float)ld[r];
     }
-    if (!rp_ray_is_valid(&local))
+    if (!rp_ray_valid(&local))
         return false;
     nearest best;
     if (!traverse(m, &local, INFINITY, false, &best))

@@ -98,7 +98,7 @@ bool rp_pick_ray_perspective(float x, float y, const rp_viewport *vp,
     world.dir[0] = (float)(dx / len);
     world.dir[1] = (float)(dy / len);
     world.dir[2] = (float)(dz / len);
-    if (!rp_ray_is_valid(&world))
+    if (!rp_ray_valid(&world))
         return false;
 
     if (out)
@@ -135,7 +135,7 @@ bool rp_pick_ray_unproject(float x, float y, const rp_viewport *vp,
         if (!rp_to_float(near_point[i], &r.origin[i]) ||
             !rp_to_float(far_point[i] - near_point[i], &r.dir[i]))
             return false;
-    if (!rp_ray_is_valid(&r))      /* near == far in float: no direction */
+    if (!rp_ray_valid(&r))      /* near == far in float: no direction */
         return false;
 
     if (out)

@@ -88,7 +88,7 @@ bool rp_plane_signed_distance(const rp_plane *plane, const vec3 p, float *out)
 
 bool rp_intersect_ray_plane(const rp_ray *ray, const rp_plane *plane, rp_hit *out)
 {
-    if (!rp_ray_is_valid(ray) || !plane_is_valid(plane))
+    if (!rp_ray_valid(ray) || !plane_is_valid(plane))
         return false;
     const double n[3] = {plane->normal[0], plane->normal[1], plane->normal[2]};
     const double o[3] = {ray->origin[0], ray->origin[1], ray->origin[2]};

@@ -13,14 +13,12 @@ void rp_ray_at(const rp_ray *ray, float t, vec3 dest)
 
 bool rp_ray_is_valid(const rp_ray *ray)
 {
-    if (ray == NULL || !rp_vec3_finite(ray->origin) || !rp_vec3_finite(ray->dir))
-        return false;
-    return ray->dir[0] != 0.0f || ray->dir[1] != 0.0f || ray->dir[2] != 0.0f;
+    return rp_ray_valid(ray);
 }
 
 bool rp_ray_transform(const rp_ray *ray, mat4 m, rp_ray *out)
 {
-    if (!rp_ray_is_valid(ray) || m == NULL || !rp_mat4_finite(m))
+    if (!rp_ray_valid(ray) || m == NULL || !rp_mat4_finite(m))
         return false;
 
     /* D3DXVec3TransformCoord divides by w; an affine matrix has w = 1, a
@@ -36,7 +34,7 @@ bool rp_ray_transform(const rp_ray *ray, mat4 m, rp_ray *out)
     rp_ray r;
     glm_vec3_scale(to, 1.0f / to[3], r.origin);
     glm_vec3_copy(td, r.dir);
-    if (!rp_ray_is_valid(&r))
+    if (!rp_ray_valid(&r))
         return false;
     if (out)
         *out = r;

@@ -1361,7 +1361,7 @@ static int intersect(const rp_scene *s, const rp_ray *ray, const rp_scene_query 
                      rp_scene_trace *trace, rp_hit *out, rp_triangle_hit *tri,
                      rp_thin_hit *thin)
 {
-    if (s == NULL || !rp_ray_is_valid(ray) || !ray_query_valid(spec) || s->built_count == 0 ||
+    if (s == NULL || !rp_ray_valid(ray) || !ray_query_valid(spec) || s->built_count == 0 ||
         s->nodes == NULL)
         return -1;
     query q;

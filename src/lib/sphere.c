@@ -38,7 +38,7 @@ static bool ray_sphere_hit(const rp_ray *ray, const rp_sphere *s, rp_hit *out)
 
 bool rp_intersect_ray_sphere(const rp_ray *ray, const rp_sphere *s, rp_hit *out)
 {
-    if (!rp_ray_is_valid(ray) || !sphere_is_valid(s))
+    if (!rp_ray_valid(ray) || !sphere_is_valid(s))
         return false;
     return ray_sphere_hit(ray, s, out);
 }
@@ -121,7 +121,7 @@ unsigned rp_sphere_filter_sse2(const rp_sphere_filter_ray *rf, const rp_sphere *
 int rp_intersect_ray_spheres(const rp_ray *ray, const rp_sphere *spheres,
                              size_t count, rp_hit *out)
 {
-    if (!rp_ray_is_valid(ray) || spheres == NULL || count == 0)
+    if (!rp_ray_valid(ray) || spheres == NULL || count == 0)
         return -1;
     double u[3] = {ray->dir[0], ray->dir[1], ray->dir[2]};
     if (!rp__normalize3d(u))

@@ -139,7 +139,7 @@ static bool store_approach(const approach *ap, uint32_t index, rp_thin_hit *out)
 bool rp_intersect_ray_point(const rp_ray *ray, const vec3 p, const rp_thin_tolerance *tol,
                             rp_thin_hit *out)
 {
-    if (!rp_ray_is_valid(ray) || p == NULL || !rp_vec3_finite(p) || !tolerance_is_valid(tol))
+    if (!rp_ray_valid(ray) || p == NULL || !rp_vec3_finite(p) || !tolerance_is_valid(tol))
         return false;
     dray r;
     dray_from(ray, &r);
@@ -152,7 +152,7 @@ bool rp_intersect_ray_point(const rp_ray *ray, const vec3 p, const rp_thin_toler
 bool rp_intersect_ray_segment(const rp_ray *ray, const vec3 a, const vec3 b,
                               const rp_thin_tolerance *tol, rp_thin_hit *out)
 {
-    if (!rp_ray_is_valid(ray) || a == NULL || b == NULL || !rp_vec3_finite(a) ||
+    if (!rp_ray_valid(ray) || a == NULL || b == NULL || !rp_vec3_finite(a) ||
         !rp_vec3_finite(b) || !tolerance_is_valid(tol))
         return false;
     dray r;
@@ -180,7 +180,7 @@ bool rp_intersect_ray_polyline(const rp_ray *ray, const float *xyz, size_t count
                                size_t stride_bytes, const rp_thin_tolerance *tol,
                                rp_thin_hit *out)
 {
-    if (!rp_ray_is_valid(ray) || !tolerance_is_valid(tol) || xyz == NULL || count == 0 ||
+    if (!rp_ray_valid(ray) || !tolerance_is_valid(tol) || xyz == NULL || count == 0 ||
         count > UINT32_MAX)
         return false;
     if (stride_bytes == 0)
@@ -260,7 +260,7 @@ bool rp_thin_tolerance_pixels(float pixels, float x, float y, const rp_viewport 
                               rp_thin_tolerance *out)
 {
     double nx, ny, pv[16], inv[16];
-    if (!isfinite(pixels) || !(pixels >= 0.0f) || !rp_ray_is_valid(ray) ||
+    if (!isfinite(pixels) || !(pixels >= 0.0f) || !rp_ray_valid(ray) ||
         !rp_viewport_to_ndc(x, y, vp, &nx, &ny) || !rp_convention_is_valid(conv) ||
         !rp_view_projection(proj, view, pv) || !rp_dmat4_invert(pv, inv))
         return false;

@@ -176,7 +176,7 @@ bool rp_tri_make_hit(const rp_ray *ray, const float *p0, const float *p1, const 
 bool rp_intersect_ray_triangle(const rp_ray *ray, const vec3 v0, const vec3 v1,
                                const vec3 v2, rp_hit *out, rp_triangle_hit *tri)
 {
-    if (!rp_ray_is_valid(ray) || v0 == NULL || v1 == NULL || v2 == NULL ||
+    if (!rp_ray_valid(ray) || v0 == NULL || v1 == NULL || v2 == NULL ||
         !rp_vec3_finite(v0) || !rp_vec3_finite(v1) || !rp_vec3_finite(v2))
         return false;
     if (rp_tri_is_degenerate(v0, v1, v2))
