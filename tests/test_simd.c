@@ -329,7 +329,6 @@ static void tri_filter_kernels_match_plain_c_bit_for_bit(void **state)
             continue;
         rp_tri_ray tr;
         rp_tri_ray_setup(&ray, &tr);
-        const rp_tri_filter_ray fr = {tr.ox, tr.oy, tr.oz, tr.sx, tr.sy, tr.kx, tr.ky, tr.kz};
         /* a leaf's slots: 1 to 16 of them, in as few packets as they need
            (mesh_bvh.c's rule), from any lane where that allows */
         const uint32_t count = 1 + rng_u32(&g) % RP_TRI_FILTER_SLOTS;
@@ -338,7 +337,7 @@ static void tri_filter_kernels_match_plain_c_bit_for_bit(void **state)
         rp_tri4 all[7];
         fill_packets(&g, &ray, all, 7);
         assert_true(rp_tri_filter_packets(first, count) <= 4);
-        const unsigned want = rp_tri_filter_scalar(all, first, count, &fr);
+        const unsigned want = rp_tri_filter_scalar(all, first, count, &tr);
         assert_int_equal(want & ~rp_tri_filter_lanes(first, count), 0);
         /* what the filter drops, the exact test rejects */
         for (uint32_t j = 0; j < 16; j++) {
@@ -361,7 +360,7 @@ static void tri_filter_kernels_match_plain_c_bit_for_bit(void **state)
         for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
             if (kernels[k].needs > cpu)
                 continue;
-            const unsigned got = kernels[k].fn(all, first, count, &fr);
+            const unsigned got = kernels[k].fn(all, first, count, &tr);
             if (got != want)
                 fail_msg("%s kernel differs from plain C: round %d, first %u, count %u: %#x, not %#x",
                          kernels[k].name, round, first, count, got, want);

@@ -444,8 +444,9 @@ static inline rp_bvh4_ref rp_bvh4_child(const rp_bvh4_node *n, int slot, float t
     return r;
 }
 
-/* The lowest set bit of an eight-bit mask of slots (0 for none): one
-   bit-scan instruction where the compiler has one, a table elsewhere. */
+/* The lowest set bit of a mask of slots (0 for none; up to 31 bits: a
+   wide node's eight, a mesh leaf's sixteen triangle slots): one bit-scan
+   instruction where the compiler has one, a table of nibbles elsewhere. */
 static inline int rp_bvh4_lowest_slot(int mask)
 {
 #if defined(__GNUC__) || defined(__clang__)
@@ -455,7 +456,10 @@ static inline int rp_bvh4_lowest_slot(int mask)
     return _BitScanForward(&slot, (unsigned long)mask) ? (int)slot : 0;
 #else
     static const int8_t low4[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
-    return mask & 15 ? low4[mask & 15] : 4 + low4[(mask >> 4) & 15];
+    int skipped = 0;
+    for (; mask != 0 && (mask & 15) == 0; mask >>= 4)
+        skipped += 4;
+    return skipped + low4[mask & 15];
 #endif
 }
 

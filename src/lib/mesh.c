@@ -190,20 +190,14 @@ bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out)
    holding a triangle rp_tri_intersect would report is said there) and the
    watertight triangle test's shear. */
 typedef struct trav_ray {
-    rp_bvh4_ray       box;
-    rp_tri_ray        tri;
-    rp_tri_filter_ray filter;   /* tri's origin, shear and axes, for the leaves' filter */
-    rp_tri_filter_fn  filter_fn;
+    rp_bvh4_ray box;
+    rp_tri_ray  tri;
 } trav_ray;
 
 static void trav_setup(const rp_mesh *m, const rp_ray *ray, trav_ray *r)
 {
     rp_tri_ray_setup(ray, &r->tri);
     rp_bvh4_ray_setup(ray, m->max_abs, &r->box);
-    const rp_tri_filter_ray f = {r->tri.ox, r->tri.oy, r->tri.oz, r->tri.sx,
-                                 r->tri.sy, r->tri.kx, r->tri.ky, r->tri.kz};
-    r->filter = f;
-    r->filter_fn = m->filter;
 }
 
 /* A child reference (rp_bvh4_ref): a wide node (count == 0; first:
@@ -298,7 +292,7 @@ static inline bool prim_hit(const rp_mesh *m, const rp_ray *ray, const trav_ray 
 static inline unsigned leaf_candidates(const rp_mesh *m, const trav_ray *r, uint32_t first,
                                        uint32_t count)
 {
-    return r->filter_fn(m->bvh.packs, first, count, &r->filter);
+    return m->filter(m->bvh.packs, first, count, &r->tri);
 }
 
 typedef struct nearest {
@@ -336,7 +330,7 @@ static float test_leaf(void *user, uint32_t first, uint32_t count)
     const uint32_t base = first - first % RP_TRI4_LANES;
     for (unsigned cand = leaf_candidates(m, &w->r, first, count); cand != 0; cand &= cand - 1) {
         rp_tri_result res;
-        const uint32_t i = base + (uint32_t)rp_tri_filter_lowest(cand);
+        const uint32_t i = base + (uint32_t)rp_bvh4_lowest_slot((int)cand);
         if (!prim_hit(m, w->ray, &w->r, i, &res) || res.t > best->t)
             continue;
         uint32_t tri = slot_index(m, i);
@@ -462,7 +456,7 @@ size_t rp_intersect_ray_mesh_all(const rp_mesh *m, const rp_ray *ray, rp_hit *hi
         const uint32_t base = n.first - n.first % RP_TRI4_LANES;
         for (unsigned cand = leaf_candidates(m, &r, n.first, n.count); cand != 0; cand &= cand - 1) {
             rp_tri_result res;
-            const uint32_t i = base + (uint32_t)rp_tri_filter_lowest(cand);
+            const uint32_t i = base + (uint32_t)rp_bvh4_lowest_slot((int)cand);
             if (!prim_hit(m, ray, &r, i, &res))
                 continue;
             if (count == cap) {

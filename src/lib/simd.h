@@ -120,9 +120,9 @@ rp_sphere_filter_fn rp_simd_sphere_filter(void);
 /* tri_filter.h's job: that header includes this one (through
    mesh_bvh.h), so its function type is here. */
 struct rp_tri4;
-struct rp_tri_filter_ray;
+struct rp_tri_ray;
 typedef unsigned (*rp_tri_filter_fn)(const struct rp_tri4 *packs, uint32_t first, uint32_t count,
-                                     const struct rp_tri_filter_ray *r);
+                                     const struct rp_tri_ray *r);
 
 /* The mesh leaves' triangle filter (tri_filter.h). */
 rp_tri_filter_fn rp_simd_tri_filter(void);

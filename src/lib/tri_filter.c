@@ -4,7 +4,7 @@
 #include "tri_filter.h"
 
 /* Lane `lane` of packet pk: true when its edge functions' signs mix. */
-static int mixed_signs(const rp_tri4 *pk, int lane, const rp_tri_filter_ray *r)
+static int mixed_signs(const rp_tri4 *pk, int lane, const rp_tri_ray *r)
 {
     const int kx = r->kx, ky = r->ky, kz = r->kz;
     const float az = pk->v[kz][lane] - r->oz, bz = pk->v[3 + kz][lane] - r->oz;
@@ -22,7 +22,7 @@ static int mixed_signs(const rp_tri4 *pk, int lane, const rp_tri_filter_ray *r)
 }
 
 unsigned rp_tri_filter_scalar(const rp_tri4 *packs, uint32_t first, uint32_t count,
-                              const rp_tri_filter_ray *r)
+                              const rp_tri_ray *r)
 {
     const rp_tri4 *pk = &packs[first / RP_TRI4_LANES];
     unsigned keep = rp_tri_filter_lanes(first, count);
@@ -35,7 +35,7 @@ unsigned rp_tri_filter_scalar(const rp_tri4 *packs, uint32_t first, uint32_t cou
 #if RP_SIMD_SSE2
 
 /* The lanes of pk whose signs mix, as rp_tri_intersect computes them. */
-static int mixed_signs4(const rp_tri4 *pk, const rp_tri_filter_ray *r, __m128 ox, __m128 oy,
+static int mixed_signs4(const rp_tri4 *pk, const rp_tri_ray *r, __m128 ox, __m128 oy,
                         __m128 oz, __m128 sx, __m128 sy)
 {
     const int kx = r->kx, ky = r->ky, kz = r->kz;
@@ -60,7 +60,7 @@ static int mixed_signs4(const rp_tri4 *pk, const rp_tri_filter_ray *r, __m128 ox
 }
 
 unsigned rp_tri_filter_sse2(const rp_tri4 *packs, uint32_t first, uint32_t count,
-                            const rp_tri_filter_ray *r)
+                            const rp_tri_ray *r)
 {
     const __m128 ox = _mm_set1_ps(r->ox), oy = _mm_set1_ps(r->oy), oz = _mm_set1_ps(r->oz);
     const __m128 sx = _mm_set1_ps(r->sx), sy = _mm_set1_ps(r->sy);

@@ -19,13 +19,7 @@
 
 #include "mesh_bvh.h"
 #include "simd.h"
-
-/* The ray as the filter needs it: rp_tri_ray's permuted origin, shear
-   and axes. */
-typedef struct rp_tri_filter_ray {
-    float ox, oy, oz, sx, sy;
-    int   kx, ky, kz;
-} rp_tri_filter_ray;
+#include "triangle_internal.h"   /* rp_tri_ray: the filter reads its origin, shear and axes */
 
 /* The most slots a leaf's packets hold: a leaf of up to RP_MESH_MAX_LEAF
    triangles touches at most RP_MESH_MAX_LEAF / 4 packets (mesh_bvh.h). */
@@ -39,33 +33,16 @@ _Static_assert(RP_MESH_MAX_LEAF <= RP_TRI_FILTER_SLOTS,
    result stands for slot 4 (first / 4) + j. */
 
 unsigned rp_tri_filter_scalar(const rp_tri4 *packs, uint32_t first, uint32_t count,
-                              const rp_tri_filter_ray *r);
+                              const rp_tri_ray *r);
 unsigned rp_tri_filter_sse2(const rp_tri4 *packs, uint32_t first, uint32_t count,
-                            const rp_tri_filter_ray *r);   /* RP_SIMD_SSE2 only */
+                            const rp_tri_ray *r);   /* RP_SIMD_SSE2 only */
 unsigned rp_tri_filter_avx(const rp_tri4 *packs, uint32_t first, uint32_t count,
-                           const rp_tri_filter_ray *r);    /* RP_SIMD_DISPATCH only */
+                           const rp_tri_ray *r);    /* RP_SIMD_DISPATCH only */
 
 /* The slots [first, first + count) as bits from slot 4 (first / 4). */
 static inline unsigned rp_tri_filter_lanes(uint32_t first, uint32_t count)
 {
     return ((1u << count) - 1u) << (first % RP_TRI4_LANES);
-}
-
-/* The lowest set bit of a filter's mask (not 0). */
-static inline int rp_tri_filter_lowest(unsigned mask)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctz(mask);
-#elif defined(_MSC_VER)
-    unsigned long bit;
-    _BitScanForward(&bit, (unsigned long)mask);
-    return (int)bit;
-#else
-    int bit = 0;
-    while (!((mask >> bit) & 1u))
-        bit++;
-    return bit;
-#endif
 }
 
 /* How many packets the slots [first, first + count) touch. */

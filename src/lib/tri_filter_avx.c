@@ -21,7 +21,7 @@ static inline __m256 two_packets(const rp_tri4 *pk, int row, int one)
 }
 
 unsigned rp_tri_filter_avx(const rp_tri4 *packs, uint32_t first, uint32_t count,
-                           const rp_tri_filter_ray *r)
+                           const rp_tri_ray *r)
 {
     const __m256 ox = _mm256_set1_ps(r->ox), oy = _mm256_set1_ps(r->oy);
     const __m256 oz = _mm256_set1_ps(r->oz), sx = _mm256_set1_ps(r->sx);
