@@ -133,6 +133,14 @@ static int compare_nearest(const test_mesh *tm, const rp_mesh *m, test_rng *g, i
         rp_triangle_hit ta, tb;
         bool got = rp_intersect_ray_mesh(m, &ray, &a, &ta);
         bool ref = tm_brute_nearest(tm, &ray, &b, &tb);
+        /* asked for the triangle alone (no point, no normal), or nothing */
+        rp_triangle_hit tc = {0};
+        if (rp_intersect_ray_mesh(m, &ray, NULL, &tc) != got ||
+            rp_intersect_ray_mesh(m, &ray, NULL, NULL) != got)
+            fail_msg("ray %d: the answer changes with what is asked for", k);
+        if (got && (tc.triangle != ta.triangle || tc.u != ta.u || tc.v != ta.v))
+            fail_msg("ray %d: triangle %u (u %.9g) alone, %u (u %.9g) with the hit", k, tc.triangle,
+                     (double)tc.u, ta.triangle, (double)ta.u);
         if (got != ref)
             fail_msg("ray %d: mesh says %d, brute force %d", k, got, ref);
         if (got) {

@@ -372,13 +372,14 @@ static bool traverse(const rp_mesh *m, const rp_ray *ray, float t_max, bool any,
 static void report(const rp_mesh *m, const rp_ray *ray, const nearest *b, rp_hit *out,
                    rp_triangle_hit *tri)
 {
-    float p[9];
-    slot_vertices(m, b->prim, p);
-    rp_hit hit;
-    /* cannot fail: prim_hit checked the point, the triangle is not degenerate */
-    rp_tri_make_hit(ray, p, p + 3, p + 6, &b->res, &hit);
-    if (out)
-        *out = hit;
+    if (out) {
+        /* the point and the normal (a square root and a division in
+           double) only for a caller who asks for them; cannot fail:
+           prim_hit checked the point, the triangle is not degenerate */
+        float p[9];
+        slot_vertices(m, b->prim, p);
+        rp_tri_make_hit(ray, p, p + 3, p + 6, &b->res, out);
+    }
     if (tri) {
         tri->triangle = b->tri;
         tri->u = b->res.u;
