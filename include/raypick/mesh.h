@@ -142,6 +142,8 @@ RP_API bool rp_mesh_bounds(const rp_mesh *m, rp_aabb *out);
  * @param[in]  m   the mesh
  * @param[in]  ray the ray (t in units of dir)
  * @param[out] out the hit, as rp_intersect_ray_triangle gives it; may be NULL
+ *                 (then its point and normal are not computed: a pick that
+ *                 wants only the triangle is a little faster)
  * @param[out] tri the triangle's index and barycentrics; may be NULL
  * @returns true for a hit at t >= 0 (on equal t the lowest triangle
  *          index); false, outputs untouched, for a miss or invalid input
