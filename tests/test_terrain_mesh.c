@@ -243,6 +243,9 @@ static void limits_and_budget_name_the_file(void **state)
     assert_true(heightmap_file_fits("x.tga", &unknown, 1, err, sizeof err));
     assert_false(heightmap_file_probe("/nonexistent/raypick-map.png", &info, err, sizeof err));
     assert_non_null(strstr(err, "/nonexistent/raypick-map.png"));
+    /* a directory is refused before anything is read (file_open.c) */
+    assert_false(heightmap_file_probe(".", &info, err, sizeof err));
+    assert_non_null(strstr(err, ".: cannot load: not a regular file"));
 }
 
 /* ------------------------------------------------------------ lesson 4 */

@@ -8,7 +8,7 @@
    material and object), so the browser and the desktop name the same
    triangle; and one reader, fuzzed, is the one every build runs. */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L     /* open, fstat */
+#define _POSIX_C_SOURCE 200809L     /* stat */
 #endif
 #include "model_load.h"
 
@@ -18,10 +18,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #ifndef _WIN32
-#include <fcntl.h>
-#include <unistd.h>
+#include <fcntl.h>     /* S_IFMT, S_IFREG */
 #endif
 
+#include "file_open.h"
 #include "model_guard.h"
 #include "obj_read.h"
 
@@ -38,56 +38,13 @@ static bool is_obj_path(const char *path)
     return ext[0] == '.' && (ext[1] | 0x20) == 'o' && (ext[2] | 0x20) == 'b' && (ext[3] | 0x20) == 'j';
 }
 
-/* Opens a regular file for reading: a FIFO would block the open until a
-   writer came and a device never ends, so they are refused first, on a
-   descriptor opened without waiting. *bytes: its size. */
-static FILE *open_regular(const char *path, long long *bytes, char *err, size_t err_size)
-{
-#ifdef _WIN32
-    struct _stat64 st;
-    if (_stat64(path, &st) != 0) {
-        snprintf(err, err_size, "%s: cannot open the model: %s", path, strerror(errno));
-        return NULL;
-    }
-    if ((st.st_mode & _S_IFMT) != _S_IFREG) {
-        snprintf(err, err_size, "%s: cannot read the model: not a regular file", path);
-        return NULL;
-    }
-    FILE *f = fopen(path, "rb");
-#else
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(err, err_size, "%s: cannot open the model: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, err_size, "%s: cannot read the model: not a regular file (%s)", path,
-                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
-                 : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
-        close(fd);
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "rb");
-    if (!f)
-        close(fd);
-#endif
-    if (!f)
-        snprintf(err, err_size, "%s: cannot open the model: %s", path, strerror(errno));
-    else
-        *bytes = (long long)st.st_size;
-    return f;
-}
-
 /* The whole of a regular file in a malloc'd buffer (one byte more, a 0),
    at most `limit` bytes. */
 static bool read_whole_file(const char *path, size_t limit, char **data, size_t *size, bool *over_limit,
                             char *err, size_t err_size)
 {
     long long bytes = 0;
-    FILE *f = open_regular(path, &bytes, err, err_size);
+    FILE *f = file_open_regular(path, "the model", &bytes, err, err_size);
     if (!f)
         return false;
     if ((unsigned long long)bytes > limit) {

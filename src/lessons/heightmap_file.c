@@ -1,17 +1,9 @@
 /* heightmap_file.c: image sizes from headers (heightmap_file.h). */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L     /* open, fstat */
-#endif
 #include "heightmap_file.h"
+#include "file_open.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#ifndef _WIN32
-#include <fcntl.h>
-#include <unistd.h>
-#endif
 
 #define HEAD_BYTES 512      /* enough for every header read here, comments included */
 
@@ -119,48 +111,6 @@ void heightmap_file_parse(const unsigned char *head, size_t size, heightmap_file
         parse_bmp(head, size, info);
 }
 
-/* Opens path for reading if it is a regular file; a FIFO would block
-   the open until a writer came, a device never ends: refused first. */
-static FILE *open_regular(const char *path, long long *bytes, char *err, size_t err_size)
-{
-#ifdef _WIN32
-    struct _stat64 st;
-    if (_stat64(path, &st) != 0) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    if ((st.st_mode & _S_IFMT) != _S_IFREG) {
-        snprintf(err, err_size, "%s: cannot load: not a regular file", path);
-        return NULL;
-    }
-    *bytes = (long long)st.st_size;
-    FILE *f = fopen(path, "rb");
-#else
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, err_size, "%s: cannot load: not a regular file (%s)", path,
-                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
-                 : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
-        close(fd);
-        return NULL;
-    }
-    *bytes = (long long)st.st_size;
-    FILE *f = fdopen(fd, "rb");
-    if (!f)
-        close(fd);
-#endif
-    if (!f)
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-    return f;
-}
-
 bool heightmap_file_probe(const char *path, heightmap_file_info *info, char *err, size_t err_size)
 {
     memset(info, 0, sizeof *info);
@@ -169,7 +119,7 @@ bool heightmap_file_probe(const char *path, heightmap_file_info *info, char *err
         return false;
     }
     long long bytes = 0;
-    FILE *f = open_regular(path, &bytes, err, err_size);
+    FILE *f = file_open_regular(path, "", &bytes, err, err_size);
     if (!f)
         return false;
     unsigned char head[HEAD_BYTES];
