@@ -23,8 +23,8 @@ current when the fresh one matches it:
     runs: a line or two of digits. A changed sentence in one line passes
     too; more lines changed, or the panel's size, do not.
 A picture of docs/img the script no longer makes is reported, not failed
-(web.png and site-lesson4.png come from scripts/web, lesson4-big.png from
-a bench build). Prints "ok NAME" or "FAIL NAME: why" per picture; exits 1
+(web.png and site-lesson4.png come from scripts/web --pictures,
+lesson4-big.png from scripts/screenshots 4big with a bench build). Prints "ok NAME" or "FAIL NAME: why" per picture; exits 1
 when any failed.
 """
 import json
