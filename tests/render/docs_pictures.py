@@ -24,7 +24,7 @@ current when the fresh one matches it:
     too; more lines changed, or the panel's size, do not.
 A picture of docs/img the script no longer makes is reported, not failed
 (web.png and site-lesson4.png come from scripts/web --pictures,
-lesson4-big.png from scripts/screenshots 4big with a bench build). Prints "ok NAME" or "FAIL NAME: why" per picture; exits 1
+lesson4-big.png where the build has no heightmap bench). Prints "ok NAME" or "FAIL NAME: why" per picture; exits 1
 when any failed.
 """
 import json
