@@ -126,4 +126,18 @@ static inline bool rp__store_hit(const float o[3], const double d[3], double t0,
     return true;
 }
 
+/* A sphere's hit from its roots t0 <= t1 (t1 >= 0, rp__ray_sphere_roots
+   of f = origin - centre and d): the outward normal at the first root is
+   the point there relative to the centre, f + t d. rp__store_hit's answer
+   (false, out untouched, when a value does not fit a float). sphere.c and
+   the scene's leaves both end a sphere's test here, so both give the same
+   bits. */
+static inline bool rp__sphere_hit_from_roots(const float o[3], const double f[3], const double d[3],
+                                             double t0, double t1, rp_hit *out)
+{
+    const double t = rp__first_root(t0, t1);
+    double n[3] = {f[0] + t * d[0], f[1] + t * d[1], f[2] + t * d[2]};
+    return rp__store_hit(o, d, t0, t1, n, out);
+}
+
 #endif /* RAYPICK_QUADRIC_H */

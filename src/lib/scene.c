@@ -1008,13 +1008,21 @@ static bool loses(const query *q, float t, uint32_t obj)
     return q->best >= 0 && (t > q->hit.t || (t == q->hit.t && (int)obj > q->best));
 }
 
-/* A sphere's hit t exactly as rp_intersect_ray_sphere computes it (the
-   same roots, quadric.h), without the normal and point it would also
-   make: false when it misses. Most spheres a ray meets in the leaves it
-   visits either miss or lie behind the best hit so far; only the others
-   go through the full function. */
-static bool sphere_t(const rp_ray *ray, const rp_sphere *sp, float *t)
+/* loses, or past the query's t limit (`general`: a query that has one). */
+static bool loses_or_past(const query *q, float t, uint32_t obj, bool general)
 {
+    return loses(q, t, obj) || (general && t > q->t_limit);
+}
+
+/* A sphere's hit exactly as rp_intersect_ray_sphere makes it (the same
+   roots and the same end, quadric.h), its roots computed once: false when
+   it misses, or when its t loses (loses_or_past). Most spheres a ray meets
+   in the leaves it visits do, and then no point or normal is made. The
+   scene's spheres and the query's ray are valid (checked when added and
+   when asked). */
+static bool sphere_hit(const query *q, const rp_sphere *sp, uint32_t obj, bool general, rp_hit *h)
+{
+    const rp_ray *ray = q->ray;
     const double f[3] = {(double)ray->origin[0] - sp->center[0],
                          (double)ray->origin[1] - sp->center[1],
                          (double)ray->origin[2] - sp->center[2]};
@@ -1022,11 +1030,10 @@ static bool sphere_t(const rp_ray *ray, const rp_sphere *sp, float *t)
     double t0, t1;
     if (!rp__ray_sphere_roots(f, d, sp->radius, &t0, &t1) || t1 < 0.0)
         return false;
-    double first = rp__first_root(t0, t1);
-    if (!rp__fits_float(first))
-        return false;                   /* the full function refuses it too */
-    *t = (float)first + 0.0f;           /* as the hit's t */
-    return true;
+    const double first = rp__first_root(t0, t1);
+    if (!rp__fits_float(first) || loses_or_past(q, (float)first + 0.0f, obj, general))
+        return false;                   /* (float)first + 0: the hit's t */
+    return rp__sphere_hit_from_roots(ray->origin, f, d, t0, t1, h);
 }
 
 /* The rp_hit of a thin object's closest approach (scene.h says which):
@@ -1080,7 +1087,7 @@ static bool object_hit(const query *q, unsigned k, const unsigned char *data, rp
                        rp_triangle_hit *th, rp_thin_hit *tth)
 {
     switch (k) {
-    case KIND_SPHERE:
+    case KIND_SPHERE:   /* (test_object's own spheres take sphere_hit) */
         return rp_intersect_ray_sphere(q->ray, (const rp_sphere *)data, h);
     case KIND_ELLIPSOID:
         return rp_intersect_ray_ellipsoid(q->ray, (const rp_ellipsoid *)data, h);
@@ -1124,18 +1131,15 @@ static RP_INLINE_ALWAYS void test_object(query *q, uint32_t i, bool general)
     unsigned k = ks >> RP_SLOT_BITS;
     const unsigned char *data = s->built[k].data + (size_t)(ks & RP_SLOT_MAX) * kind_size[k];
     uint32_t obj = s->prims[i];
-    if (k == KIND_SPHERE) {
-        float t;
-        if (!sphere_t(q->ray, (const rp_sphere *)data, &t) || loses(q, t, obj) ||
-            (general && t > q->t_limit))
-            return;
-    }
     rp_hit h;
     rp_triangle_hit th;
     rp_thin_hit tth;
-    if (!object_hit(q, k, data, &h, &th, &tth) || loses(q, h.t, obj) ||
-        (general && h.t > q->t_limit))
+    if (k == KIND_SPHERE) {
+        if (!sphere_hit(q, (const rp_sphere *)data, obj, general, &h))
+            return;
+    } else if (!object_hit(q, k, data, &h, &th, &tth) || loses_or_past(q, h.t, obj, general)) {
         return;
+    }
     q->best = (int)obj;
     q->hit = h;
     if (k == KIND_MESH)

@@ -29,11 +29,7 @@ static bool ray_sphere_hit(const rp_ray *ray, const rp_sphere *s, rp_hit *out)
     double t0, t1;
     if (!rp__ray_sphere_roots(f, d, s->radius, &t0, &t1) || t1 < 0.0)
         return false;                 /* missed, or the sphere is behind */
-
-    /* the outward normal at the hit is the hit relative to the centre */
-    const double t = rp__first_root(t0, t1);
-    double n[3] = {f[0] + t * d[0], f[1] + t * d[1], f[2] + t * d[2]};
-    return rp__store_hit(ray->origin, d, t0, t1, n, out);
+    return rp__sphere_hit_from_roots(ray->origin, f, d, t0, t1, out);
 }
 
 bool rp_intersect_ray_sphere(const rp_ray *ray, const rp_sphere *s, rp_hit *out)
