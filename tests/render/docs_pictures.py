@@ -6,7 +6,8 @@
 
 FRESH holds every picture scripts/screenshots makes, made again with the
 same script: NAME.png, beside NAME.json (the --report line of its
-screenshot, which gives the HUD's panels). A picture of docs/img is
+screenshot, which gives the HUD's panels) and NAME.arg (the script's
+argument that makes it, for the message). A picture of docs/img is
 current when the fresh one matches it:
   - the same size;
   - outside the HUD's panels (the scene, the code panel, the inset): at
@@ -95,6 +96,15 @@ def compare(old_path, new_path, rects):
     return None
 
 
+def remake(fresh, name):
+    """The scripts/screenshots argument that made picture `name` (NAME.arg)."""
+    try:
+        with open(os.path.join(fresh, name + ".arg"), encoding="utf-8") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
 def verdict(docs, fresh, name):
     """None when docs/NAME.png is current against fresh/NAME.png, else why not."""
     old = os.path.join(docs, name + ".png")
@@ -177,7 +187,7 @@ def main():
         why = verdict(docs, fresh, name)
         if why:
             failed += 1
-            print(f"FAIL {name}: {why}; remake it with scripts/screenshots")
+            print(f"FAIL {name}: {why}; remake it with scripts/screenshots {remake(fresh, name)}")
         else:
             print(f"ok {name}")
     for name in sorted(n[:-4] for n in os.listdir(docs) if n.endswith(".png")):
