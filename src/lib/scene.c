@@ -156,8 +156,8 @@ struct rp_scene {
 
 /* The refit and the ranges' pass run on two threads from this many
    halves on. Starting a thread costs 75-80 us of CPU on a virtual machine
-   whose other core has been idle (docs/performance.md, "The refit and the
-   snapshot"): below about 50,000 spheres (15,000 halves) one thread's
+   whose other core has been idle (docs/performance.md, "Threads on this
+   machine"): below about 50,000 spheres (15,000 halves) one thread's
    refit was done sooner, and always with less CPU. */
 #define RP_SCENE_THREADS_FROM_HALVES 16384
 
